@@ -1,0 +1,43 @@
+# Task entry points. `make test` and `make geo-1shot` set everything up themselves on a fresh
+# machine (virtualenv from the lock, the package in editable mode, the benchmark data).
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.fewshot_installed
+DATA_DIR ?= data
+RUNS ?= runs
+SPLIT ?= 1
+
+.PHONY: setup data test geo-1shot main benchmark lock clean-venv
+
+setup: $(STAMP)
+
+# The virtualenv is rebuilt whenever the lock or setup.py changes.
+$(STAMP): requirements.lock setup.py
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "fewshot_parser needs CPython 3.11, found " + sys.version' \
+		|| { echo "Set PYTHON=/path/to/python3.11"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --no-deps -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m fewshot_parser.offline
+	touch $(STAMP)
+
+data: $(STAMP)
+	$(BIN)/python -m fewshot_parser.data.setup_data --target $(DATA_DIR)
+
+test: $(STAMP) data
+	$(BIN)/python -m pytest -q tests
+
+# The main experiment: GeoQuery 1-shot on one split (SPLIT=1 by default).
+geo-1shot main: $(STAMP) data
+	rm -rf $(RUNS)/geo_1shot_s$(SPLIT)
+	SPLIT=$(SPLIT) FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp train experiments/geo_1shot.jsonnet \
+		-s $(RUNS)/geo_1shot_s$(SPLIT) --include-package fewshot_parser
+
+# Regenerate the lock from the current virtualenv (after a deliberate upgrade).
+lock:
+	{ sed -n '/^#/p' requirements.lock; $(BIN)/python -m pip freeze --all --exclude-editable \
+		| grep -v -E '^(pip|fewshot.parser)([=@ ]|$$)'; } > requirements.lock.new && mv requirements.lock.new requirements.lock
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,150 @@
+"""
+LF templates: a logical form with its utterance-specific atoms abstracted into typed slots.
+
+* An *entity* is an anonymized atom that also occurs in the utterance (``s0``, ``ci1``,
+  ``num_salary``): it becomes the slot leaf ``<e:TYPE>`` (``<e:ci>``), and its value is copied
+  from the utterance by the slot filler.
+* A *variable* (``$0``, ``$1`` in lambda calculus; capitalised atoms such as ``ANS`` in Prolog)
+  becomes the shared slot leaf ``<v>``; its name is restored by the variable slot filler.
+* Every other atom (``first:cl``, ``year``, ``e``, ``20``) and every predicate stays in the template.
+
+`abstract` and `fill` are exact inverses: ``fill(*abstract(tree, ...)) == tree``.
+"""
+import re
+from typing import Callable, List, NamedTuple, Sequence, Tuple
+
+from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
+
+VARIABLE_SLOT = "<v>"
+ENTITY_SLOT_PREFIX = "<e:"
+# Anonymized atoms as produced by Dong & Lapata (2016): a lower-case type and an index
+# (`ci0`, `languageid1`), or `num_...` placeholders (`num_salary`).
+DEFAULT_ENTITY_PATTERN = r"^(?:[a-z][a-z_]*\d+|num_[a-z_]+)$"
+_LAMBDA_VARIABLE = re.compile(r"^\$\d+$")
+_PROLOG_VARIABLE = re.compile(r"^[A-Z_][A-Za-z0-9_]*$")
+_TRAILING_DIGITS = re.compile(r"\d+$")
+
+
+class SlotValue(NamedTuple):
+    """The value of one slot: `kind` is `"entity"` or `"variable"`, `value` the atom."""
+
+    kind: str
+    value: str
+
+
+def is_variable(atom: str, formalism: str) -> bool:
+    pattern = _LAMBDA_VARIABLE if formalism == "lambda" else _PROLOG_VARIABLE
+    return bool(pattern.match(atom))
+
+
+def entity_type(atom: str) -> str:
+    """`ci1` -> `ci`, `num_salary` -> `num_salary`."""
+    stripped = _TRAILING_DIGITS.sub("", atom)
+    return stripped or atom
+
+
+def entity_slot(type_name: str) -> str:
+    return f"{ENTITY_SLOT_PREFIX}{type_name}>"
+
+
+def is_slot(label: str) -> bool:
+    return label == VARIABLE_SLOT or (label.startswith(ENTITY_SLOT_PREFIX) and label.endswith(">"))
+
+
+def slot_kind(label: str) -> str:
+    return "variable" if label == VARIABLE_SLOT else "entity"
+
+
+def slot_type(label: str) -> str:
+    """The entity type of an entity slot leaf (`<e:ci>` -> `ci`)."""
+    return label[len(ENTITY_SLOT_PREFIX):-1]
+
+
+class Abstractor:
+    """
+    Turns logical forms into templates plus slot values, for one formalism.
+
+    # Parameters
+
+    formalism : `str`
+        `"lambda"` or `"prolog"`.
+    entity_pattern : `str`, optional (default = `DEFAULT_ENTITY_PATTERN`)
+        A regular expression for atoms that may be entities. An atom is an entity when it
+        matches and occurs among the utterance tokens.
+    typed_entities : `bool`, optional (default = `True`)
+        If true, an entity slot carries the atom's type (`<e:ci>`); otherwise all entity slots
+        are `<e:entity>` (useful for data whose entities are not anonymized).
+    """
+
+    def __init__(
+        self, formalism: str, entity_pattern: str = DEFAULT_ENTITY_PATTERN, typed_entities: bool = True
+    ) -> None:
+        self.formalism = formalism
+        self._entity_pattern = re.compile(entity_pattern)
+        self._typed_entities = typed_entities
+
+    def leaf_labeler(self, utterance: Sequence[str]) -> Callable[[str], str]:
+        """A function mapping each atom of an LF of `utterance` to its template label."""
+        tokens = set(utterance)
+
+        def label(atom: str) -> str:
+            if is_variable(atom, self.formalism):
+                return VARIABLE_SLOT
+            if atom in tokens and self._entity_pattern.match(atom):
+                return entity_slot(entity_type(atom) if self._typed_entities else "entity")
+            return atom
+
+        return label
+
+    def abstract(self, tree: Tree, utterance: Sequence[str]) -> Tuple[Tree, List[SlotValue]]:
+        """Returns the template and the slot values in pre-order of the template's slot leaves."""
+        label = self.leaf_labeler(utterance)
+        values: List[SlotValue] = []
+
+        def visit(node: Tree) -> Tree:
+            if node.is_leaf:
+                template_label = label(node.label)
+                if is_slot(template_label):
+                    values.append(SlotValue(slot_kind(template_label), node.label))
+                    return Tree(template_label)
+                return node
+            return node.replace_children(tuple(visit(child) for child in node.children))
+
+        return visit(tree), values
+
+
+def slot_labels(template: Tree) -> List[str]:
+    """The slot leaves of a template (or action pattern), in pre-order."""
+    return [leaf.label for leaf in template.leaves() if is_slot(leaf.label)]
+
+
+def fill(template: Tree, values: Sequence[SlotValue]) -> Tree:
+    """Replaces the slot leaves of `template`, in pre-order, by `values` (the inverse of `abstract`)."""
+    position = 0
+
+    def visit(node: Tree) -> Tree:
+        nonlocal position
+        if node.is_leaf and is_slot(node.label):
+            if position >= len(values):
+                raise ValueError(f"template has more slots than the {len(values)} values given")
+            value = values[position]
+            position += 1
+            return Tree(value.value if isinstance(value, SlotValue) else str(value))
+        if node.is_leaf:
+            return node
+        return node.replace_children(tuple(visit(child) for child in node.children))
+
+    filled = visit(template)
+    if position != len(values):
+        raise ValueError(f"template has {position} slots but {len(values)} values were given")
+    return filled
+
+
+def predicates(tree: Tree) -> List[str]:
+    """The predicate symbols of a tree (labels of its application nodes, Prolog `,` excluded)."""
+    return [node.label for node in tree.calls() if node.label != CONJUNCTION]
+
+
+def entity_positions(value: str, utterance: Sequence[str]) -> List[int]:
+    """Every position of `value` in the utterance (an entity may be copied from any of them)."""
+    return [index for index, token in enumerate(utterance) if token == value]

@@ -1,0 +1,35 @@
+"""Packaging for fewshot_parser. Runtime requirements are declared honestly here; the exact,
+tested environment is `requirements.lock`, installed with `--no-deps` (see the Makefile)."""
+import os
+
+from setuptools import find_packages, setup
+
+VERSION: dict = {}
+with open(os.path.join("fewshot_parser", "version.py")) as version_file:
+    exec(version_file.read(), VERSION)
+
+with open("README.md", encoding="utf-8") as readme:
+    LONG_DESCRIPTION = readme.read()
+
+setup(
+    name="fewshot_parser",
+    version=VERSION["VERSION"],
+    description="Few-shot semantic parsing for new predicates (ProtoParser) as an AllenNLP plugin",
+    long_description=LONG_DESCRIPTION,
+    long_description_content_type="text/markdown",
+    packages=find_packages(exclude=["tests", "tests.*"]),
+    package_data={"fewshot_parser": ["data/SHA256SUMS", "data/lexicons/*.json"]},
+    python_requires=">=3.11",
+    install_requires=[
+        "torch>=2.0",
+        "torchvision",
+        "allennlp==2.10.1",
+        "allennlp-models==2.10.1",
+        "jsonnet>=0.20",
+        "textdistance>=4.5",
+        "scipy>=1.10",
+        "numpy>=1.24",
+    ],
+    extras_require={"report": ["matplotlib>=3.7", "scikit-learn>=1.3"]},
+    classifiers=["Programming Language :: Python :: 3.11", "Topic :: Scientific/Engineering :: Artificial Intelligence"],
+)
