@@ -1,0 +1,14 @@
+"""
+fewshot_parser: few-shot semantic parsing for new predicates, as an AllenNLP plugin.
+
+Importing the package registers its readers, models, metrics and commands (this is how
+`--include-package fewshot_parser` and `.allennlp_plugins` make them known to AllenNLP).
+Importing downloads nothing; besides registration it only sets defaults for the environment
+variables that configs read (`fewshot_parser.config_defaults`).
+"""
+from fewshot_parser.config_defaults import apply_config_defaults
+from fewshot_parser.version import VERSION
+
+apply_config_defaults()
+
+from fewshot_parser import commands, data, models, training

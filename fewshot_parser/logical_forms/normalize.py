@@ -113,10 +113,9 @@ class TemplateNormalizer:
             self.set_idioms(idioms)
 
     def set_idioms(self, idioms: Iterable[Tree]) -> None:
-        # Larger idioms first; ties keep the given order (learning rank), so tiling is deterministic.
-        ranked = list(dict.fromkeys(idioms))
-        order = {pattern: rank for rank, pattern in enumerate(ranked)}
-        self.idioms = sorted(ranked, key=lambda p: (-_pattern_size(p), order[p]))
+        # Larger idioms are tried first and ties are broken by the pattern string, so tiling depends
+        # only on the *set* of idioms (which is what a saved action vocabulary preserves).
+        self.idioms = sorted(set(idioms), key=lambda p: (-_pattern_size(p), to_sexpr(p)))
         self._by_root = defaultdict(list)
         for pattern in self.idioms:
             self._by_root[(pattern.label, len(pattern.children))].append(pattern)
@@ -136,8 +135,12 @@ class TemplateNormalizer:
             merged = substitute_hole(parent, hole, child)
             learned.append(merged)
             corpus = [(self._apply_merge(node, parent, hole, child, merged), weight) for node, weight in corpus]
+        # Keep only the idioms that tiling the training templates actually uses: exactly the set
+        # that can be read back from the action vocabulary of a model trained on them.
         self.set_idioms(learned)
-        return learned
+        used = {fragment.pattern for template in weights for fragment in _fragments(self.tile(template))}
+        self.set_idioms(used.intersection(learned))
+        return list(self.idioms)
 
     def _base_decomposition(self, template: Tree) -> Fragment:
         pattern = base_pattern(template)
@@ -212,6 +215,12 @@ class TemplateNormalizer:
                     slots.append(child)
         pattern = tree.replace_children(tuple(pattern_children))
         return Fragment(pattern, _values(slots, leaf_label), tuple(self.tile(h, leaf_label) for h in holes))
+
+
+def _fragments(root: Fragment) -> Iterable[Fragment]:
+    yield root
+    for child in root.children:
+        yield from _fragments(child)
 
 
 def _values(atoms: List[Tree], leaf_label: Callable[[str], str]) -> Tuple[SlotValue, ...]:

@@ -83,6 +83,9 @@ class Abstractor:
         self._entity_pattern = re.compile(entity_pattern)
         self._typed_entities = typed_entities
 
+    def cache_key(self) -> Tuple:
+        return (self.formalism, self._entity_pattern.pattern, self._typed_entities)
+
     def leaf_labeler(self, utterance: Sequence[str]) -> Callable[[str], str]:
         """A function mapping each atom of an LF of `utterance` to its template label."""
         tokens = set(utterance)

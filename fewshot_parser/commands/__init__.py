@@ -1,0 +1,1 @@
+from fewshot_parser.commands.inspect_data import InspectData

@@ -1,0 +1,1 @@
+from fewshot_parser.models.seq2seq import FewShotSeq2Seq

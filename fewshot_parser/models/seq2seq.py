@@ -1,0 +1,54 @@
+from typing import Any, Dict, List, Optional
+
+import torch
+from allennlp.data import TextFieldTensors
+from allennlp.models import Model
+from allennlp_models.generation.models.simple_seq2seq import SimpleSeq2Seq
+
+from fewshot_parser.training.metrics import LogicalFormExactMatch
+
+
+@Model.register("fewshot_seq2seq")
+class FewShotSeq2Seq(SimpleSeq2Seq):
+    """
+    allennlp-models' `simple_seq2seq` (LSTM encoder-decoder with attention) over LF tokens, plus
+    the project's exact-match metrics on its best beam at evaluation time. All constructor
+    arguments are those of `SimpleSeq2Seq`.
+
+    Registered as a `Model` with name "fewshot_seq2seq".
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._exact_match = LogicalFormExactMatch()
+
+    def forward(  # type: ignore
+        self,
+        source_tokens: TextFieldTensors,
+        target_tokens: Optional[TextFieldTensors] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+    ) -> Dict[str, torch.Tensor]:
+        output_dict = super().forward(source_tokens, target_tokens)
+        if not self.training and metadata and metadata[0].get("logical_form") is not None:
+            predicted = self._best_strings(output_dict["predictions"])
+            gold = [m["logical_form"] for m in metadata]
+            self._exact_match(predicted, gold, metadata[0]["formalism"])
+        return output_dict
+
+    def _best_strings(self, predictions: torch.Tensor) -> List[str]:
+        strings = []
+        for indices in predictions[:, 0, :].tolist():
+            if self._end_index in indices:
+                indices = indices[: indices.index(self._end_index)]
+            strings.append(
+                " ".join(self.vocab.get_token_from_index(i, self._target_namespace) for i in indices)
+            )
+        return strings
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        metrics = super().get_metrics(reset)
+        if not self.training:
+            metrics.update(self._exact_match.get_metric(reset))
+        return metrics
+
+    default_predictor = "seq2seq"

@@ -1,0 +1,1 @@
+from fewshot_parser.training.metrics import LogicalFormExactMatch
