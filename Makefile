@@ -19,7 +19,7 @@ $(STAMP): requirements.lock setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
-	$(BIN)/python -m fewshot_parser.offline
+	$(BIN)/python fewshot_parser/offline.py
 	touch $(STAMP)
 
 data: $(STAMP)

@@ -11,7 +11,7 @@ LF templates: a logical form with its utterance-specific atoms abstracted into t
 `abstract` and `fill` are exact inverses: ``fill(*abstract(tree, ...)) == tree``.
 """
 import re
-from typing import Callable, List, NamedTuple, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
 
@@ -85,6 +85,12 @@ class Abstractor:
 
     def cache_key(self) -> Tuple:
         return (self.formalism, self._entity_pattern.pattern, self._typed_entities)
+
+    def token_entity_type(self, token: str) -> Optional[str]:
+        """The slot type an utterance token can fill (`ci` for `ci0`), or None if it is no entity."""
+        if not self._entity_pattern.match(token):
+            return None
+        return entity_type(token) if self._typed_entities else "entity"
 
     def leaf_labeler(self, utterance: Sequence[str]) -> Callable[[str], str]:
         """A function mapping each atom of an LF of `utterance` to its template label."""

@@ -1,1 +1,2 @@
+from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.models.seq2seq import FewShotSeq2Seq

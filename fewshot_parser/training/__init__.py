@@ -1,1 +1,2 @@
 from fewshot_parser.training.metrics import LogicalFormExactMatch
+from fewshot_parser.training.schedulers import DelayedExponentialScheduler

@@ -1,0 +1,5 @@
+from fewshot_parser.data.dataset_readers.fewshot_reader import FewShotReader
+from fewshot_parser.data.dataset_readers.jobs import JobsReader
+from fewshot_parser.data.dataset_readers.geoquery import GeoQueryReader
+from fewshot_parser.data.dataset_readers.atis import AtisReader
+from fewshot_parser.data.dataset_readers.seq2seq import FewShotSeq2SeqReader

@@ -1,0 +1,14 @@
+from allennlp.data import DatasetReader
+
+from fewshot_parser.data.dataset_readers.fewshot_reader import FewShotReader
+
+
+@DatasetReader.register("fewshot_atis")
+class AtisReader(FewShotReader):
+    """
+    The ATIS benchmark (lambda logical forms); all other options as in `FewShotReader`.
+
+    Registered as a `DatasetReader` with name "fewshot_atis".
+    """
+
+    default_formalism = "lambda"

@@ -1,0 +1,105 @@
+"""
+Reading `utterance<TAB>logical form` files, shared by every reader of the project.
+
+A data path in a config may name several files joined by `+`, each optionally repeated with
+`*N`: `geo/lemma_data/shuffle_1_shot_1/train.txt+geo/lemma_data/shuffle_1_shot_1/support.txt*10`
+reads the training set and the support set ten times (the paper's `cb` and `os` settings).
+Relative paths are resolved against `$FEWSHOT_DATA_DIR` (see `fewshot_parser.data.paths`).
+"""
+import logging
+import re
+from typing import Iterator, List, NamedTuple, Optional, Tuple
+
+from allennlp.common.checks import ConfigurationError
+
+from fewshot_parser.data.paths import resolve_data_path
+from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, check_formalism, parse
+
+logger = logging.getLogger(__name__)
+
+_REPEAT = re.compile(r"^(.*)\*(\d+)$")
+
+
+class Example(NamedTuple):
+    """One line of a data file: where it came from, the utterance tokens and the parsed LF."""
+
+    source: str
+    line_number: int
+    utterance: List[str]
+    logical_form: str
+    tree: Tree
+
+
+def split_data_spec(spec: str) -> List[Tuple[str, int]]:
+    """`a.txt+b.txt*5` -> `[("a.txt", 1), ("b.txt", 5)]`."""
+    parts = []
+    for item in spec.split("+"):
+        item = item.strip()
+        if not item:
+            raise ConfigurationError(f"empty file name in data path {spec!r}")
+        repeat = _REPEAT.match(item)
+        if repeat:
+            count = int(repeat.group(2))
+            if count < 1:
+                raise ConfigurationError(f"repeat count must be at least 1 in {item!r}")
+            parts.append((repeat.group(1), count))
+        else:
+            parts.append((item, 1))
+    return parts
+
+
+def parse_line(line: str, formalism: str) -> Tuple[List[str], str, Tree]:
+    """Parses one data line; raises `ValueError` with the reason when it is malformed."""
+    text = line.rstrip("\r\n")
+    if "\t" not in text:
+        raise ValueError("expected 'utterance<TAB>logical form', found no tab")
+    utterance, _, logical_form = text.partition("\t")
+    if "\t" in logical_form:
+        raise ValueError("expected exactly one tab, found more")
+    tokens = utterance.split()
+    if not tokens:
+        raise ValueError("empty utterance")
+    normalized = " ".join(logical_form.split())
+    if not normalized:
+        raise ValueError("empty logical form")
+    try:
+        tree = parse(normalized, formalism)
+    except LogicalFormError as error:
+        raise ValueError(f"malformed {formalism} logical form: {error}") from error
+    return tokens, normalized, tree
+
+
+def read_examples(spec: str, formalism: str, skip_invalid: bool = False) -> Iterator[Example]:
+    """
+    Yields the examples of every file in `spec`, in order. A malformed line raises
+    `ConfigurationError` naming the file and line, or with `skip_invalid` is skipped; skipped lines
+    are logged (count and each location) after each file, never dropped silently.
+    """
+    check_formalism(formalism)
+    for path, repeat in split_data_spec(spec):
+        resolved = resolve_data_path(path)
+        examples: List[Example] = []
+        skipped: List[str] = []
+        with open(resolved, encoding="utf-8") as data_file:
+            for line_number, line in enumerate(data_file, start=1):
+                if not line.strip():
+                    continue  # blank lines (e.g. a trailing newline) carry no example
+                try:
+                    tokens, logical_form, tree = parse_line(line, formalism)
+                except ValueError as error:
+                    location = f"{resolved}:{line_number}"
+                    if not skip_invalid:
+                        raise ConfigurationError(f"{location}: {error}") from error
+                    skipped.append(f"{location}: {error}")
+                    continue
+                examples.append(Example(resolved, line_number, tokens, logical_form, tree))
+        if skipped:
+            logger.warning(
+                "Skipped %d invalid line(s) of %s:\n  %s", len(skipped), resolved, "\n  ".join(skipped)
+            )
+        for _ in range(repeat):
+            yield from examples
+
+
+def read_training_examples(spec: Optional[str], formalism: str) -> List[Example]:
+    return list(read_examples(spec, formalism, skip_invalid=True)) if spec else []

@@ -1,0 +1,306 @@
+import logging
+from typing import Any, Dict, List, Optional, Tuple
+
+import torch
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
+from allennlp.nn import util
+from allennlp.training.metrics import Average
+
+from fewshot_parser.logical_forms.actions import STOP_ACTION
+from fewshot_parser.logical_forms.template import SlotValue
+from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
+from fewshot_parser.logical_forms.tree import to_string
+from fewshot_parser.modules.action_space import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, ActionSpace
+from fewshot_parser.modules.slot_filler import SlotFiller
+from fewshot_parser.modules.stack_decoder import StackLSTMDecoder, applicable_mask
+from fewshot_parser.training.metrics import LogicalFormExactMatch
+
+logger = logging.getLogger(__name__)
+
+VARIABLE_NAMESPACE = "variables"
+
+
+@Model.register("proto_parser")
+class ProtoParser(Model):
+    """
+    The transition-based parser of the paper (Sec. 3.2): a BiLSTM encoder, a stack-LSTM template
+    decoder over GEN/REDUCE actions with dot-product attention, and slot decoders that copy entities
+    from the utterance and name variables.
+
+    The action embedding matrix `action_embedding` (`num_actions x action_dim`) is both the decoder
+    input embedding and the output matrix `C` (`P(a | h_t) ~ exp(c_a . h_t)`); it is a plain parameter
+    that few-shot training replaces rows of (prototypes) and extends (new predicates).
+
+    Registered as a `Model` with name "proto_parser".
+
+    # Parameters
+
+    vocab : `Vocabulary`
+        Needs the namespaces `actions`, `variables` and `entity_types` made by the `fewshot_*` readers.
+    source_embedder : `TextFieldEmbedder`
+        Word embeddings of the utterance.
+    encoder : `Seq2SeqEncoder`
+        Contextual encoder (a bidirectional LSTM in the paper).
+    action_dim : `int`, optional (default = `128`)
+        Size of action embeddings.
+    decoder_dim : `int`, optional (default = `256`)
+        Size of the stack-LSTM and slot LSTMs.
+    dropout : `float`, optional (default = `0.5`)
+    label_smoothing : `float`, optional (default = `0.0`)
+        Label smoothing of action, entity and variable losses.
+    smoothing_k : `float`, optional (default = `0.0`)
+        Constant added to the action softmax denominator during training (Eq. 7); 0 disables it.
+        It never applies at evaluation or prediction.
+    max_decoding_steps : `int`, optional (default = `50`)
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        source_embedder: TextFieldEmbedder,
+        encoder: Seq2SeqEncoder,
+        action_dim: int = 128,
+        decoder_dim: int = 256,
+        dropout: float = 0.5,
+        label_smoothing: float = 0.0,
+        smoothing_k: float = 0.0,
+        max_decoding_steps: int = 50,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        self._source_embedder = source_embedder
+        self._encoder = encoder
+        self._dropout = torch.nn.Dropout(dropout)
+        self._label_smoothing = label_smoothing
+        self.smoothing_k = smoothing_k
+        self._max_decoding_steps = max_decoding_steps
+        self.action_space = ActionSpace(vocab)
+        num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
+        self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
+        encoder_dim = encoder.get_output_dim()
+        self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout)
+        self._slot_filler = SlotFiller(
+            action_dim,
+            encoder_dim,
+            decoder_dim,
+            vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
+            vocab.get_vocab_size(VARIABLE_NAMESPACE),
+            int(self.action_space.num_variables.max().item()) if len(self.action_space) else 1,
+        )
+        self._space_tensors: Optional[Dict[str, torch.Tensor]] = None
+        self._exact_match = LogicalFormExactMatch()
+        self._template_accuracy = Average()
+        self._slot_accuracy = Average()
+
+    # -- action space -----------------------------------------------------------------------------
+
+    def space(self) -> Dict[str, torch.Tensor]:
+        """Per-action tensors on the model's device (rebuilt after the vocabulary grows)."""
+        device = self.action_embedding.device
+        if self._space_tensors is None or self._space_tensors["valid"].device != device:
+            self._space_tensors = {
+                "valid": self.action_space.valid.to(device),
+                "arity": self.action_space.arity.to(device),
+                "is_stop": self.action_space.is_stop.to(device),
+                "entity_types": self.action_space.entity_types.to(device),
+                "num_variables": self.action_space.num_variables.to(device),
+            }
+        return self._space_tensors
+
+    def action_matrix(self) -> torch.Tensor:
+        """The action embedding matrix `C` used to score actions (training code may override it)."""
+        return self.action_embedding
+
+    def action_log_probs(
+        self, projections: torch.Tensor, mask: torch.Tensor, matrix: Optional[torch.Tensor] = None
+    ) -> torch.Tensor:
+        """Log P(a | h_t) over applicable actions, with the pre-training smoothing constant if training."""
+        matrix = self.action_matrix() if matrix is None else matrix
+        logits = torch.matmul(projections, matrix.t())
+        logits = logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
+        normalizer = torch.logsumexp(logits, dim=-1, keepdim=True)
+        if self.training and self.smoothing_k > 0:
+            normalizer = torch.logaddexp(normalizer, torch.full_like(normalizer, float(self.smoothing_k)).log())
+        return logits - normalizer
+
+    # -- forward ------------------------------------------------------------------------------------
+
+    def encode(self, source_tokens: TextFieldTensors) -> Tuple[torch.Tensor, torch.Tensor]:
+        mask = util.get_text_field_mask(source_tokens)
+        embedded = self._dropout(self._source_embedder(source_tokens))
+        return self._dropout(self._encoder(embedded, mask)), mask
+
+    def forward(  # type: ignore
+        self,
+        source_tokens: TextFieldTensors,
+        source_entity_types: torch.Tensor,
+        metadata: List[Dict[str, Any]],
+        actions: Optional[torch.Tensor] = None,
+        previous_state: Optional[torch.Tensor] = None,
+        stack_size: Optional[torch.Tensor] = None,
+        popped_states: Optional[torch.Tensor] = None,
+        slot_step: Optional[torch.Tensor] = None,
+        slot_order: Optional[torch.Tensor] = None,
+        slot_is_variable: Optional[torch.Tensor] = None,
+        entity_targets: Optional[torch.Tensor] = None,
+        variable_values: Optional[torch.Tensor] = None,
+    ) -> Dict[str, Any]:
+        encoded, source_mask = self.encode(source_tokens)
+        output: Dict[str, Any] = {}
+        if actions is not None:
+            assert previous_state is not None and stack_size is not None and popped_states is not None
+            decoded = self._decoder(
+                encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states
+            )
+            action_loss = self.action_loss(decoded.projections, actions, stack_size)
+            slot_loss, slot_correct = self.slot_loss(
+                decoded.projections, encoded, source_mask, source_entity_types, actions,
+                slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+            )
+            output["loss"] = action_loss + slot_loss
+            if not self.training:
+                for correct in slot_correct:
+                    self._slot_accuracy(float(correct))
+        if not self.training:
+            output.update(self.decode(encoded, source_mask, source_entity_types, metadata))
+            if metadata and metadata[0].get("logical_form") is not None:
+                gold = [m["logical_form"] for m in metadata]
+                self._exact_match(output["logical_form"], gold, metadata[0]["formalism"])
+                for predicted, m in zip(output["predicted_actions"], metadata):
+                    self._template_accuracy(float(predicted == m["actions"]))
+        return output
+
+    def action_loss(
+        self, projections: torch.Tensor, actions: torch.Tensor, stack_size: torch.Tensor,
+        matrix: Optional[torch.Tensor] = None,
+    ) -> torch.Tensor:
+        """Mean (label-smoothed) cross-entropy of the gold actions over the applicable ones."""
+        mask = applicable_mask(self.space(), stack_size)
+        log_probs = self.action_log_probs(projections, mask, matrix)
+        # Steps to learn from: real steps whose gold action is known (not padding or unknown).
+        gold = actions.clamp(min=0)
+        step_mask = (actions >= 0) & self.space()["valid"][gold]
+        nll = -log_probs.gather(-1, gold.unsqueeze(-1)).squeeze(-1)
+        if self._label_smoothing > 0:
+            uniform = -(log_probs * mask).sum(-1) / mask.sum(-1).clamp(min=1)
+            nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
+        return (nll * step_mask).sum() / step_mask.sum().clamp(min=1)
+
+    def slot_loss(
+        self, projections, encoded, source_mask, source_types, actions,
+        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+    ) -> Tuple[torch.Tensor, List[bool]]:
+        """Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions."""
+        space = self.space()
+        gold = actions.clamp(min=0)
+        entity_log_probs, variable_log_probs = self._slot_filler(
+            projections, encoded, source_mask, source_types, space["entity_types"][gold],
+            int(space["num_variables"][gold].max().item()),
+        )
+        present = slot_step >= 0
+        batch = torch.arange(slot_step.size(0), device=slot_step.device).unsqueeze(1).expand_as(slot_step)
+        step = slot_step.clamp(min=0)
+        is_variable = slot_is_variable.bool() & present
+        is_entity = ~slot_is_variable.bool() & present
+        entity_order = slot_order.clamp(max=entity_log_probs.size(2) - 1)
+        # shape: (batch_size, num_slots, source_length)
+        entity_scores = entity_log_probs[batch, step, entity_order]
+        targets = entity_targets > 0
+        entity_nll = -torch.logsumexp(entity_scores.masked_fill(~targets, torch.finfo(entity_scores.dtype).min), -1)
+        entity_nll = entity_nll.masked_fill(~targets.any(-1), 0.0)
+        variable_order = slot_order.clamp(max=variable_log_probs.size(2) - 1)
+        # shape: (batch_size, num_slots, num_variables)
+        variable_scores = variable_log_probs[batch, step, variable_order]
+        variable_gold = variable_values.clamp(min=0)
+        variable_nll = -variable_scores.gather(-1, variable_gold.unsqueeze(-1)).squeeze(-1)
+        if self._label_smoothing > 0:
+            variable_nll = (1 - self._label_smoothing) * variable_nll - self._label_smoothing * variable_scores.mean(-1)
+        losses = entity_nll * is_entity + variable_nll * is_variable
+        loss = losses.sum() / present.sum().clamp(min=1)
+        correct: List[bool] = []
+        if not self.training:
+            entity_ok = targets.gather(-1, entity_scores.argmax(-1, keepdim=True)).squeeze(-1)
+            variable_ok = variable_scores.argmax(-1) == variable_gold
+            ok = torch.where(is_variable, variable_ok, entity_ok)
+            correct = ok[present].tolist()
+        return loss, correct
+
+    # -- decoding -------------------------------------------------------------------------------------
+
+    def decode(
+        self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        metadata: List[Dict[str, Any]],
+    ) -> Dict[str, Any]:
+        """Greedy decoding of templates, then slot filling; returns LF strings and action sequences."""
+        space = self.space()
+        matrix = self.action_matrix()
+        predicted, scores, outputs = self._decoder.greedy(
+            encoded, source_mask, matrix, space, self._max_decoding_steps,
+            lambda projection: torch.matmul(projection, matrix.t()),
+        )
+        chosen = predicted.clamp(min=0)
+        with torch.no_grad():
+            entity_log_probs, variable_log_probs = self._slot_filler(
+                outputs.projections, encoded, source_mask, source_types, space["entity_types"][chosen],
+                int(space["num_variables"][chosen].max().item()),
+            )
+            variable_log_probs[..., :2] = torch.finfo(variable_log_probs.dtype).min  # padding, unknown
+            entity_choice = entity_log_probs.argmax(-1).tolist()
+            variable_choice = variable_log_probs.argmax(-1).tolist()
+        logical_forms, action_strings = [], []
+        for b, sequence in enumerate(predicted.tolist()):
+            steps = []
+            utterance = metadata[b]["utterance"]
+            for t, index in enumerate(sequence):
+                if index < 0:
+                    break
+                action = self.action_space.actions[index]
+                assert action is not None
+                values = []
+                entities = variables = 0
+                for slot in action.slots:
+                    if slot == "<v>":
+                        name = self.vocab.get_token_from_index(variable_choice[b][t][variables], VARIABLE_NAMESPACE)
+                        values.append(SlotValue("variable", name))
+                        variables += 1
+                    else:
+                        position = min(entity_choice[b][t][entities], len(utterance) - 1)
+                        values.append(SlotValue("entity", utterance[position]))
+                        entities += 1
+                steps.append(Step(action, tuple(values)))
+                if action == STOP_ACTION:
+                    break
+            action_strings.append([str(s.action) for s in steps])
+            logical_forms.append(self._to_logical_form(steps, metadata[b]["formalism"]))
+        return {
+            "logical_form": logical_forms,
+            "predicted_actions": action_strings,
+            "score": scores.tolist(),
+        }
+
+    @staticmethod
+    def _to_logical_form(steps: List[Step], formalism: str) -> Optional[str]:
+        """The LF of a decoded sequence; without STOP (step limit) the top tree of the stack."""
+        try:
+            return to_string(execute(steps), formalism)
+        except TransitionError:
+            stack = []
+            for action, values in steps:
+                if action == STOP_ACTION or action.pattern is None or action.arity > len(stack):
+                    break
+                children = stack[len(stack) - action.arity:]
+                del stack[len(stack) - action.arity:]
+                stack.append(instantiate(action.pattern, children, values))
+            return to_string(stack[-1], formalism) if stack else None
+
+    def get_metrics(self, reset: bool = False) -> Dict[str, float]:
+        metrics: Dict[str, float] = {}
+        if not self.training:
+            metrics.update(self._exact_match.get_metric(reset))
+            metrics["template_accuracy"] = self._template_accuracy.get_metric(reset)
+            metrics["slot_accuracy"] = self._slot_accuracy.get_metric(reset)
+        return metrics
+
+    default_predictor = "proto_parser"

@@ -1,0 +1,3 @@
+from fewshot_parser.modules.action_space import ActionSpace
+from fewshot_parser.modules.slot_filler import SlotFiller
+from fewshot_parser.modules.stack_decoder import StackLSTMDecoder

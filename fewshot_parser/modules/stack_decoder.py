@@ -1,0 +1,223 @@
+"""
+The template decoder: a stack-LSTM over transition actions with dot-product attention.
+
+At step t the LSTM continues from the decoder state of the current stack top (not necessarily
+the previous step: after a REDUCE the popped elements' states are skipped), with input
+`[c_{a_{t-1}}; mean of the states of the subtrees a_{t-1} combined]`. Its output state attends over
+the encoder states, `h_t = tanh(W [h_dec; h_att])`, and action scores are `C h_t` over the
+applicable actions. The action embedding matrix `C` is owned by the model, so it can be replaced or
+extended (prototypes, new predicates) without touching this module.
+
+Teacher forcing runs every step once for the whole batch (stack pointers come from the reader);
+greedy decoding keeps the stacks as tensors, so it is batched too.
+"""
+from typing import Dict, NamedTuple, Optional, Tuple
+
+import torch
+from torch import nn
+
+from fewshot_parser.modules.action_space import ActionSpace
+
+
+class DecoderOutput(NamedTuple):
+    # shape: (batch_size, num_steps, action_dim): h_t, the vector that scores actions
+    projections: torch.Tensor
+    # shape: (batch_size, num_steps, source_length): attention weights P(x_i | step t)
+    attention: torch.Tensor
+    # shape: (batch_size, num_steps, decoder_dim): the stack-LSTM output states
+    states: torch.Tensor
+
+
+def applicable_mask(space: Dict[str, torch.Tensor], stack_size: torch.Tensor) -> torch.Tensor:
+    """
+    Which actions may be taken with the given stack heights.
+
+    # Parameters
+
+    space : `Dict[str, torch.Tensor]` with `valid`, `arity`, `is_stop` (each `(num_actions,)`).
+    stack_size : `(...)` long tensor.
+
+    # Returns
+
+    `(..., num_actions)` bool mask.
+    """
+    size = stack_size.unsqueeze(-1)
+    mask = space["valid"] & (space["arity"] <= size)
+    stop_ok = size == 1
+    return mask & (~space["is_stop"] | stop_ok)
+
+
+class StackLSTMDecoder(nn.Module):
+    """
+    # Parameters
+
+    encoder_dim : `int`
+        Size of the encoder states attended over.
+    action_dim : `int`
+        Size of the action embeddings (and of `h_t`, which is scored against them).
+    hidden_dim : `int`
+        Size of the stack-LSTM.
+    dropout : `float`
+        Dropout on the LSTM input and on `h_t`.
+    """
+
+    def __init__(self, encoder_dim: int, action_dim: int, hidden_dim: int, dropout: float = 0.0) -> None:
+        super().__init__()
+        self.hidden_dim = hidden_dim
+        self.action_dim = action_dim
+        self.cell = nn.LSTMCell(action_dim + hidden_dim, hidden_dim)
+        self.initial = nn.Linear(encoder_dim, hidden_dim)
+        self.start = nn.Parameter(torch.zeros(action_dim).normal_(0, 0.1))
+        self.attention_key = nn.Linear(encoder_dim, hidden_dim, bias=False)
+        self.output = nn.Linear(hidden_dim + encoder_dim, action_dim)
+        self.dropout = nn.Dropout(dropout)
+
+    def initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        # shape: (batch_size, encoder_dim)
+        mean = (encoded * mask.unsqueeze(-1)).sum(1) / mask.sum(1, keepdim=True).clamp(min=1)
+        h = torch.tanh(self.initial(mean))
+        return h, torch.zeros_like(h)
+
+    def attend(
+        self, h: torch.Tensor, keys: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Returns `h_t` `(batch, action_dim)` and the attention weights `(batch, source_length)`."""
+        # shape: (batch_size, source_length)
+        scores = torch.bmm(keys, h.unsqueeze(-1)).squeeze(-1)
+        scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+        weights = torch.softmax(scores, dim=-1)
+        # shape: (batch_size, encoder_dim)
+        context = torch.bmm(weights.unsqueeze(1), encoded).squeeze(1)
+        projection = torch.tanh(self.output(torch.cat([h, context], dim=-1)))
+        return self.dropout(projection), weights
+
+    def _input(
+        self, embedding: torch.Tensor, states: torch.Tensor, popped: torch.Tensor
+    ) -> torch.Tensor:
+        """`[action embedding; mean of popped states]` for a batch; `popped` is `(batch, k)`, -1 padded."""
+        present = popped >= 0
+        # shape: (batch_size, k, hidden_dim)
+        gathered = states.gather(1, popped.clamp(min=0).unsqueeze(-1).expand(-1, -1, states.size(-1)))
+        children = (gathered * present.unsqueeze(-1)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
+        return self.dropout(torch.cat([embedding, children], dim=-1))
+
+    def forward(
+        self,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        action_embeddings: torch.Tensor,
+        actions: torch.Tensor,
+        previous_state: torch.Tensor,
+        popped_states: torch.Tensor,
+    ) -> DecoderOutput:
+        """
+        Teacher-forced decoding of gold actions `(batch, steps)` (-1 padded), all examples at once.
+        `previous_state` `(batch, steps)` and `popped_states` `(batch, steps, k)` index decoder states
+        (0 = initial, t + 1 = after step t).
+        """
+        batch_size, num_steps = actions.shape
+        batch = torch.arange(batch_size, device=actions.device)
+        keys = self.attention_key(encoded)
+        h0, c0 = self.initial_state(encoded, source_mask)
+        hs, cs = [h0], [c0]
+        projections, attentions = [], []
+        for step in range(num_steps):
+            # shape: (batch_size, step + 1, hidden_dim)
+            h_stack = torch.stack(hs, dim=1)
+            c_stack = torch.stack(cs, dim=1)
+            if step == 0:
+                embedding = self.start.unsqueeze(0).expand(batch_size, -1)
+                popped = popped_states[:, 0]
+            else:
+                embedding = action_embeddings[actions[:, step - 1].clamp(min=0)]
+                popped = popped_states[:, step]
+            cell_input = self._input(embedding, h_stack, popped)
+            previous = previous_state[:, step].clamp(max=step)
+            h, c = self.cell(cell_input, (h_stack[batch, previous], c_stack[batch, previous]))
+            hs.append(h)
+            cs.append(c)
+            projection, weights = self.attend(h, keys, encoded, source_mask)
+            projections.append(projection)
+            attentions.append(weights)
+        return DecoderOutput(torch.stack(projections, 1), torch.stack(attentions, 1), torch.stack(hs[1:], 1))
+
+    @torch.no_grad()
+    def greedy(
+        self,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        action_embeddings: torch.Tensor,
+        space: Dict[str, torch.Tensor],
+        max_steps: int,
+        score_fn,
+    ) -> Tuple[torch.Tensor, torch.Tensor, DecoderOutput]:
+        """
+        Greedy decoding of a batch; the stacks are tensors, so every step runs once for the batch.
+        `score_fn(projections)` gives action scores `(batch, num_actions)`.
+
+        # Returns
+
+        actions `(batch, steps)` (-1 after STOP), total log-probabilities `(batch,)`, decoder outputs.
+        """
+        batch_size = encoded.size(0)
+        device = encoded.device
+        batch = torch.arange(batch_size, device=device)
+        keys = self.attention_key(encoded)
+        h0, c0 = self.initial_state(encoded, source_mask)
+        hs, cs = [h0], [c0]
+        # Decoder-state index of each stack element; the stack is never deeper than max_steps.
+        stack_states = torch.zeros(batch_size, max_steps + 1, dtype=torch.long, device=device)
+        stack_size = torch.zeros(batch_size, dtype=torch.long, device=device)
+        finished = torch.zeros(batch_size, dtype=torch.bool, device=device)
+        scores = torch.zeros(batch_size, device=device)
+        chosen, projections, attentions = [], [], []
+        previous_action: Optional[torch.Tensor] = None
+        popped = torch.full((batch_size, 1), -1, dtype=torch.long, device=device)
+        previous = torch.zeros(batch_size, dtype=torch.long, device=device)
+        positions = torch.arange(max_steps + 1, device=device).unsqueeze(0)
+        for step in range(max_steps):
+            h_stack = torch.stack(hs, dim=1)
+            c_stack = torch.stack(cs, dim=1)
+            if previous_action is None:
+                embedding = self.start.unsqueeze(0).expand(batch_size, -1)
+            else:
+                embedding = action_embeddings[previous_action]
+            cell_input = self._input(embedding, h_stack, popped)
+            h, c = self.cell(cell_input, (h_stack[batch, previous], c_stack[batch, previous]))
+            hs.append(h)
+            cs.append(c)
+            projection, weights = self.attend(h, keys, encoded, source_mask)
+            projections.append(projection)
+            attentions.append(weights)
+            logits = score_fn(projection)
+            mask = applicable_mask(space, stack_size)
+            if step == max_steps - 1:
+                # Out of steps: only actions that finish the tree are allowed, if any.
+                closing = mask & space["is_stop"]
+                mask = torch.where(closing.any(-1, keepdim=True), closing, mask)
+            log_probs = torch.log_softmax(logits.masked_fill(~mask, torch.finfo(logits.dtype).min), dim=-1)
+            best_score, best = log_probs.max(-1)
+            best = best.masked_fill(finished, -1)
+            scores = scores + best_score.masked_fill(finished, 0.0)
+            chosen.append(best)
+            # Update the stacks: pop `arity` elements, push the new one (its state is step + 2).
+            action = best.clamp(min=0)
+            arity = space["arity"][action]
+            bottom = stack_size - arity
+            in_popped = (positions >= bottom.unsqueeze(1)) & (positions < stack_size.unsqueeze(1))
+            width = int(arity.max().item()) if batch_size else 0
+            popped = torch.full((batch_size, max(width, 1)), -1, dtype=torch.long, device=device)
+            if width:
+                order = torch.cumsum(in_popped.long(), dim=1) - 1
+                rows, cols = in_popped.nonzero(as_tuple=True)
+                popped[rows, order[rows, cols]] = stack_states[rows, cols]
+            below = stack_states.gather(1, (bottom - 1).clamp(min=0).unsqueeze(1)).squeeze(1)
+            previous = torch.where(bottom > 0, below, torch.ones_like(below))
+            stack_states[batch, bottom.clamp(max=max_steps)] = step + 2
+            stack_size = bottom + 1
+            finished = finished | space["is_stop"][action] | (best < 0)
+            previous_action = action
+            if bool(finished.all()):
+                break
+        outputs = DecoderOutput(torch.stack(projections, 1), torch.stack(attentions, 1), torch.stack(hs[1:], 1))
+        return torch.stack(chosen, 1), scores, outputs

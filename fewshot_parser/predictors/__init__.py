@@ -1,0 +1,1 @@
+from fewshot_parser.predictors.proto_parser import ProtoParserPredictor
