@@ -1,0 +1,91 @@
+import json
+
+import pytest
+import torch
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.logical_forms.tree import parse
+from fewshot_parser.modules.stack_decoder import applicable_mask
+from tests import FIXTURES_ROOT, fixture_split
+
+
+class TestProtoParser(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
+
+    def test_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3)
+
+    def test_label_smoothing_and_pretraining_smoothing_variant_trains(self):
+        overrides = json.dumps({"model.label_smoothing": 0.1, "model.smoothing_k": 3})
+        self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
+
+    def test_batch_predictions_are_consistent(self):
+        self.ensure_batch_predictions_are_consistent(keys_to_ignore=("score",))
+
+    def _batch(self):
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        return batch.as_tensor_dict()
+
+    def test_batched_teacher_forcing_equals_a_step_by_step_reference(self):
+        """The batched decoder gives the loss of a plain per-example, per-step stack simulation."""
+        self.model.eval()
+        tensors = self._batch()
+        encoded, mask = self.model.encode(tensors["source_tokens"])
+        decoder = self.model._decoder
+        matrix = self.model.action_matrix()
+        batched = decoder(encoded, mask, matrix, tensors["actions"], tensors["previous_state"], tensors["popped_states"])
+        batched_loss = self.model.action_loss(batched.projections, tensors["actions"], tensors["stack_size"])
+
+        space = self.model.space()
+        total, count = 0.0, 0
+        for b, instance in enumerate(self.instances):
+            gold = [self.vocab.get_token_index(a, "actions") for a in instance["metadata"].metadata["actions"]]
+            h0, c0 = decoder.initial_state(encoded[b : b + 1], mask[b : b + 1])
+            keys = decoder.attention_key(encoded[b : b + 1])
+            states = [(h0, c0)]
+            stack = []  # decoder-state indices of the stack elements
+            for t, action in enumerate(gold):
+                if t == 0:
+                    embedding, children, previous = decoder.start.unsqueeze(0), [], 0
+                else:
+                    last = gold[t - 1]
+                    arity = int(space["arity"][last])
+                    children = stack[len(stack) - arity :] if arity else []
+                    del stack[len(stack) - arity :]
+                    previous = stack[-1] if stack else 1
+                    stack.append(t + 1)
+                    embedding = matrix[last].unsqueeze(0)
+                child = (
+                    torch.stack([states[i][0] for i in children]).mean(0)
+                    if children else torch.zeros(1, decoder.hidden_dim)
+                )
+                h, c = decoder.cell(torch.cat([embedding, child], -1), states[previous])
+                states.append((h, c))
+                projection, _ = decoder.attend(h, keys, encoded[b : b + 1], mask[b : b + 1])
+                applicable = applicable_mask(space, torch.tensor([len(stack)]))
+                logits = (projection @ matrix.t()).masked_fill(~applicable, float("-inf"))
+                total += -torch.log_softmax(logits, -1)[0, action].item()
+                count += 1
+        assert batched_loss.item() == pytest.approx(total / count, rel=1e-4)
+
+    def test_decoding_always_yields_parseable_logical_forms(self):
+        self.model.eval()
+        torch.manual_seed(0)
+        for parameter in self.model.parameters():  # random weights: arbitrary action choices
+            parameter.data.normal_(0, 1.0)
+        outputs = self.model.forward_on_instances(self.instances)
+        for output in outputs:
+            assert output["logical_form"] is not None
+            parse(output["logical_form"], "lambda")
+            assert len(output["predicted_actions"]) <= 12
+
+    def test_metrics(self):
+        self.model.eval()
+        self.model.forward_on_instances(self.instances)
+        metrics = self.model.get_metrics(reset=True)
+        assert set(metrics) == {"exact_match", "exact_match_unordered", "template_accuracy", "slot_accuracy"}
