@@ -9,7 +9,7 @@ from allennlp.nn import util
 from allennlp.training.metrics import Average
 
 from fewshot_parser.logical_forms.actions import STOP_ACTION
-from fewshot_parser.logical_forms.template import SlotValue
+from fewshot_parser.logical_forms.template import VARIABLE_SLOT, SlotValue
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
 from fewshot_parser.logical_forms.tree import to_string
 from fewshot_parser.modules.action_space import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, ActionSpace
@@ -188,44 +188,61 @@ class ProtoParser(Model):
             nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
         return (nll * step_mask).sum() / step_mask.sum().clamp(min=1)
 
+    def _entity_rows(
+        self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
+        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+    ) -> torch.Tensor:
+        """Copy log-probabilities `(rows, slots, source_length)` for the steps `keys` (= b * steps + t)."""
+        b, t = keys // num_steps, keys % num_steps
+        types = self.space()["entity_types"][actions[b, t]]
+        width = int((types != 0).sum(-1).max().item()) if types.numel() else 1
+        return self._slot_filler.entity_log_probs(
+            projections[b, t], encoded[b], source_mask[b], source_types[b], types[:, : max(width, 1)]
+        )
+
     def slot_loss(
         self, projections, encoded, source_mask, source_types, actions,
         slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
     ) -> Tuple[torch.Tensor, List[bool]]:
-        """Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions."""
-        space = self.space()
+        """
+        Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions;
+        only decoder steps that have slots are run through the slot decoders.
+        """
         gold = actions.clamp(min=0)
-        entity_log_probs, variable_log_probs = self._slot_filler(
-            projections, encoded, source_mask, source_types, space["entity_types"][gold],
-            int(space["num_variables"][gold].max().item()),
-        )
-        present = slot_step >= 0
-        batch = torch.arange(slot_step.size(0), device=slot_step.device).unsqueeze(1).expand_as(slot_step)
-        step = slot_step.clamp(min=0)
-        is_variable = slot_is_variable.bool() & present
-        is_entity = ~slot_is_variable.bool() & present
-        entity_order = slot_order.clamp(max=entity_log_probs.size(2) - 1)
-        # shape: (batch_size, num_slots, source_length)
-        entity_scores = entity_log_probs[batch, step, entity_order]
-        targets = entity_targets > 0
-        entity_nll = -torch.logsumexp(entity_scores.masked_fill(~targets, torch.finfo(entity_scores.dtype).min), -1)
-        entity_nll = entity_nll.masked_fill(~targets.any(-1), 0.0)
-        variable_order = slot_order.clamp(max=variable_log_probs.size(2) - 1)
-        # shape: (batch_size, num_slots, num_variables)
-        variable_scores = variable_log_probs[batch, step, variable_order]
-        variable_gold = variable_values.clamp(min=0)
-        variable_nll = -variable_scores.gather(-1, variable_gold.unsqueeze(-1)).squeeze(-1)
-        if self._label_smoothing > 0:
-            variable_nll = (1 - self._label_smoothing) * variable_nll - self._label_smoothing * variable_scores.mean(-1)
-        losses = entity_nll * is_entity + variable_nll * is_variable
-        loss = losses.sum() / present.sum().clamp(min=1)
-        correct: List[bool] = []
-        if not self.training:
-            entity_ok = targets.gather(-1, entity_scores.argmax(-1, keepdim=True)).squeeze(-1)
-            variable_ok = variable_scores.argmax(-1) == variable_gold
-            ok = torch.where(is_variable, variable_ok, entity_ok)
-            correct = ok[present].tolist()
-        return loss, correct
+        num_steps = actions.size(1)
+        batch_index, slot_index = (slot_step >= 0).nonzero(as_tuple=True)
+        keys = batch_index * num_steps + slot_step[batch_index, slot_index]
+        order = slot_order[batch_index, slot_index]
+        is_variable = slot_is_variable[batch_index, slot_index].bool()
+        losses = []
+        correct = torch.zeros(0, dtype=torch.bool, device=actions.device)
+        entity = ~is_variable
+        if entity.any():
+            rows, inverse = torch.unique(keys[entity], return_inverse=True)
+            log_probs = self._entity_rows(rows, num_steps, gold, projections, encoded, source_mask, source_types)
+            # shape: (entity_slots, source_length)
+            scores = log_probs[inverse, order[entity]]
+            targets = entity_targets[batch_index[entity], slot_index[entity]] > 0
+            nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
+            losses.append(nll.masked_fill(~targets.any(-1), 0.0))
+            correct = targets.gather(-1, scores.argmax(-1, keepdim=True)).squeeze(-1)
+        if is_variable.any():
+            rows, inverse = torch.unique(keys[is_variable], return_inverse=True)
+            log_probs = self._slot_filler.variable_log_probs(
+                projections[rows // num_steps, rows % num_steps], int(order[is_variable].max().item()) + 1
+            )
+            # shape: (variable_slots, num_variables)
+            scores = log_probs[inverse, order[is_variable]]
+            gold_names = variable_values[batch_index[is_variable], slot_index[is_variable]].clamp(min=0)
+            nll = -scores.gather(-1, gold_names.unsqueeze(-1)).squeeze(-1)
+            if self._label_smoothing > 0:
+                nll = (1 - self._label_smoothing) * nll - self._label_smoothing * scores.mean(-1)
+            losses.append(nll)
+            correct = torch.cat([correct, scores.argmax(-1) == gold_names])
+        if not losses:
+            return projections.sum() * 0.0, []
+        loss = torch.cat(losses).sum() / keys.numel()
+        return loss, correct.tolist() if not self.training else []
 
     # -- decoding -------------------------------------------------------------------------------------
 
@@ -241,14 +258,9 @@ class ProtoParser(Model):
             lambda projection: torch.matmul(projection, matrix.t()),
         )
         chosen = predicted.clamp(min=0)
-        with torch.no_grad():
-            entity_log_probs, variable_log_probs = self._slot_filler(
-                outputs.projections, encoded, source_mask, source_types, space["entity_types"][chosen],
-                int(space["num_variables"][chosen].max().item()),
-            )
-            variable_log_probs[..., :2] = torch.finfo(variable_log_probs.dtype).min  # padding, unknown
-            entity_choice = entity_log_probs.argmax(-1).tolist()
-            variable_choice = variable_log_probs.argmax(-1).tolist()
+        entity_choice, variable_choice = self._predict_slots(
+            chosen, predicted >= 0, outputs.projections, encoded, source_mask, source_types
+        )
         logical_forms, action_strings = [], []
         for b, sequence in enumerate(predicted.tolist()):
             steps = []
@@ -261,12 +273,12 @@ class ProtoParser(Model):
                 values = []
                 entities = variables = 0
                 for slot in action.slots:
-                    if slot == "<v>":
-                        name = self.vocab.get_token_from_index(variable_choice[b][t][variables], VARIABLE_NAMESPACE)
+                    if slot == VARIABLE_SLOT:
+                        name = self.vocab.get_token_from_index(variable_choice[b, t][variables], VARIABLE_NAMESPACE)
                         values.append(SlotValue("variable", name))
                         variables += 1
                     else:
-                        position = min(entity_choice[b][t][entities], len(utterance) - 1)
+                        position = min(entity_choice[b, t][entities], len(utterance) - 1)
                         values.append(SlotValue("entity", utterance[position]))
                         entities += 1
                 steps.append(Step(action, tuple(values)))
@@ -279,6 +291,32 @@ class ProtoParser(Model):
             "predicted_actions": action_strings,
             "score": scores.tolist(),
         }
+
+    @torch.no_grad()
+    def _predict_slots(
+        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
+        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+    ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
+        """Best copy position of every entity slot and best name of every variable slot, by (b, t)."""
+        space = self.space()
+        num_steps = actions.size(1)
+        entity_choice: Dict[Tuple[int, int], List[int]] = {}
+        variable_choice: Dict[Tuple[int, int], List[int]] = {}
+        keys = ((space["entity_types"][actions, 0] != 0) & real).flatten().nonzero().squeeze(-1)
+        if keys.numel():
+            best = self._entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types).argmax(-1)
+            for key, positions in zip(keys.tolist(), best.tolist()):
+                entity_choice[divmod(key, num_steps)] = positions
+        counts = space["num_variables"][actions] * real
+        keys = (counts > 0).flatten().nonzero().squeeze(-1)
+        if keys.numel():
+            log_probs = self._slot_filler.variable_log_probs(
+                projections[keys // num_steps, keys % num_steps], int(counts.max().item())
+            )
+            log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
+            for key, names in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
+                variable_choice[divmod(key, num_steps)] = names
+        return entity_choice, variable_choice
 
     @staticmethod
     def _to_logical_form(steps: List[Step], formalism: str) -> Optional[str]:

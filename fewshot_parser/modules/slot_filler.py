@@ -9,10 +9,9 @@ each output scores the candidates:
   type when the utterance has any;
 * variable slots choose a variable name (`$0`, `$1`, `ANS`, ...) from the `variables` vocabulary.
 
-All slots of all steps of a batch are filled in one pass (the inputs are the slot labels, not
-previous predictions), both for training and for prediction.
+All slots of a batch are filled in one pass over the decoder steps that have slots ("rows"; the
+inputs are the slot labels, not previous predictions), for training and for prediction alike.
 """
-from typing import Tuple
 
 import torch
 from torch import nn
@@ -27,14 +26,10 @@ class SlotDecoder(nn.Module):
         self.lstm = nn.LSTM(input_dim, hidden_dim, batch_first=True)
 
     def forward(self, projections: torch.Tensor, inputs: torch.Tensor) -> torch.Tensor:
-        """
-        projections: `(batch, steps, projection_dim)`; inputs: `(batch, steps, slots, input_dim)`.
-        Returns `(batch, steps, slots, hidden_dim)`.
-        """
-        batch_size, num_steps, num_slots, input_dim = inputs.shape
-        h0 = torch.tanh(self.initial(projections)).reshape(1, batch_size * num_steps, -1)
-        outputs, _ = self.lstm(inputs.reshape(batch_size * num_steps, num_slots, input_dim), (h0, torch.zeros_like(h0)))
-        return outputs.reshape(batch_size, num_steps, num_slots, -1)
+        """projections: `(rows, projection_dim)`; inputs: `(rows, slots, input_dim)` -> `(rows, slots, hidden_dim)`."""
+        h0 = torch.tanh(self.initial(projections)).unsqueeze(0)
+        outputs, _ = self.lstm(inputs, (h0, torch.zeros_like(h0)))
+        return outputs
 
 
 class SlotFiller(nn.Module):
@@ -73,43 +68,39 @@ class SlotFiller(nn.Module):
         self.copy_key = nn.Linear(encoder_dim, hidden_dim, bias=False)
         self.variable_output = nn.Linear(hidden_dim, num_variables)
 
-    def forward(
+    def entity_log_probs(
         self,
         projections: torch.Tensor,
         encoded: torch.Tensor,
         source_mask: torch.Tensor,
         source_types: torch.Tensor,
         entity_types: torch.Tensor,
-        num_variable_slots: int,
-    ) -> Tuple[torch.Tensor, torch.Tensor]:
+    ) -> torch.Tensor:
         """
+        Copy distributions for the entity slots of some decoder steps ("rows").
+
         # Parameters
 
-        projections : `(batch, steps, projection_dim)`, `h_t` of each step.
-        encoded, source_mask : the encoder states `(batch, source_length, encoder_dim)` and mask.
-        source_types : `(batch, source_length)` entity-type ids of the utterance tokens.
-        entity_types : `(batch, steps, entity_slots)` type ids of each step's entity slots (0: none).
-        num_variable_slots : how many variable slot positions to score.
+        projections : `(rows, projection_dim)`, `h_t` of each row's step.
+        encoded, source_mask, source_types : the row's utterance: encoder states
+            `(rows, source_length, encoder_dim)`, mask and entity-type ids `(rows, source_length)`.
+        entity_types : `(rows, entity_slots)` type ids of the row's entity slots (0: none).
 
         # Returns
 
-        entity log-probabilities `(batch, steps, entity_slots, source_length)` and variable
-        log-probabilities `(batch, steps, variable_slots, num_variables)`.
+        `(rows, entity_slots, source_length)` log-probabilities over utterance positions.
         """
-        batch_size, num_steps = projections.shape[:2]
-        # shape: (batch_size, steps, entity_slots, hidden_dim)
-        entity_states = self.entity_decoder(projections, self.type_embedding(entity_types))
-        keys = self.copy_key(encoded)
-        # shape: (batch_size, steps, entity_slots, source_length)
-        scores = torch.einsum("btkh,bnh->btkn", entity_states, keys)
-        same_type = source_types[:, None, None, :] == entity_types.unsqueeze(-1)
-        same_type = same_type & source_mask[:, None, None, :]
-        allowed = torch.where(same_type.any(-1, keepdim=True), same_type, source_mask[:, None, None, :].expand_as(same_type))
-        entity_log_probs = torch.log_softmax(scores.masked_fill(~allowed, torch.finfo(scores.dtype).min), dim=-1)
+        # shape: (rows, entity_slots, hidden_dim)
+        states = self.entity_decoder(projections, self.type_embedding(entity_types))
+        # shape: (rows, entity_slots, source_length)
+        scores = torch.bmm(states, self.copy_key(encoded).transpose(1, 2))
+        same_type = (source_types.unsqueeze(1) == entity_types.unsqueeze(-1)) & source_mask.unsqueeze(1)
+        allowed = torch.where(same_type.any(-1, keepdim=True), same_type, source_mask.unsqueeze(1).expand_as(same_type))
+        return torch.log_softmax(scores.masked_fill(~allowed, torch.finfo(scores.dtype).min), dim=-1)
 
-        positions = torch.arange(max(num_variable_slots, 1), device=projections.device)
+    def variable_log_probs(self, projections: torch.Tensor, num_slots: int) -> torch.Tensor:
+        """`(rows, num_slots, num_variables)` log-probabilities of the variable names of some rows."""
+        positions = torch.arange(max(num_slots, 1), device=projections.device)
         inputs = self.variable_position(positions.clamp(max=self.variable_position.num_embeddings - 1))
-        inputs = inputs.expand(batch_size, num_steps, -1, -1)
-        variable_states = self.variable_decoder(projections, inputs)
-        variable_log_probs = torch.log_softmax(self.variable_output(variable_states), dim=-1)
-        return entity_log_probs, variable_log_probs
+        states = self.variable_decoder(projections, inputs.expand(projections.size(0), -1, -1))
+        return torch.log_softmax(self.variable_output(states), dim=-1)

@@ -81,15 +81,23 @@ class StackLSTMDecoder(nn.Module):
     def attend(
         self, h: torch.Tensor, keys: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor
     ) -> Tuple[torch.Tensor, torch.Tensor]:
-        """Returns `h_t` `(batch, action_dim)` and the attention weights `(batch, source_length)`."""
-        # shape: (batch_size, source_length)
-        scores = torch.bmm(keys, h.unsqueeze(-1)).squeeze(-1)
-        scores = scores.masked_fill(~mask, torch.finfo(scores.dtype).min)
+        """
+        `h_t` and the attention weights for decoder states `h` of shape `(batch, hidden)` or
+        `(batch, steps, hidden)`: returns `(batch, [steps,] action_dim)` and `(batch, [steps,] source_length)`.
+        """
+        single = h.dim() == 2
+        if single:
+            h = h.unsqueeze(1)
+        # shape: (batch_size, steps, source_length)
+        scores = torch.bmm(h, keys.transpose(1, 2))
+        scores = scores.masked_fill(~mask.unsqueeze(1), torch.finfo(scores.dtype).min)
         weights = torch.softmax(scores, dim=-1)
-        # shape: (batch_size, encoder_dim)
-        context = torch.bmm(weights.unsqueeze(1), encoded).squeeze(1)
-        projection = torch.tanh(self.output(torch.cat([h, context], dim=-1)))
-        return self.dropout(projection), weights
+        # shape: (batch_size, steps, encoder_dim)
+        context = torch.bmm(weights, encoded)
+        projection = self.dropout(torch.tanh(self.output(torch.cat([h, context], dim=-1))))
+        if single:
+            return projection.squeeze(1), weights.squeeze(1)
+        return projection, weights
 
     def _input(
         self, embedding: torch.Tensor, states: torch.Tensor, popped: torch.Tensor
@@ -117,29 +125,27 @@ class StackLSTMDecoder(nn.Module):
         """
         batch_size, num_steps = actions.shape
         batch = torch.arange(batch_size, device=actions.device)
-        keys = self.attention_key(encoded)
         h0, c0 = self.initial_state(encoded, source_mask)
+        # The input embeddings of all steps at once: start, then the previous gold action.
+        # shape: (batch_size, num_steps, action_dim)
+        embeddings = torch.cat(
+            [self.start.expand(batch_size, 1, -1), action_embeddings[actions[:, :-1].clamp(min=0)]], dim=1
+        )
         hs, cs = [h0], [c0]
-        projections, attentions = [], []
         for step in range(num_steps):
             # shape: (batch_size, step + 1, hidden_dim)
             h_stack = torch.stack(hs, dim=1)
             c_stack = torch.stack(cs, dim=1)
-            if step == 0:
-                embedding = self.start.unsqueeze(0).expand(batch_size, -1)
-                popped = popped_states[:, 0]
-            else:
-                embedding = action_embeddings[actions[:, step - 1].clamp(min=0)]
-                popped = popped_states[:, step]
-            cell_input = self._input(embedding, h_stack, popped)
+            cell_input = self._input(embeddings[:, step], h_stack, popped_states[:, step])
             previous = previous_state[:, step].clamp(max=step)
             h, c = self.cell(cell_input, (h_stack[batch, previous], c_stack[batch, previous]))
             hs.append(h)
             cs.append(c)
-            projection, weights = self.attend(h, keys, encoded, source_mask)
-            projections.append(projection)
-            attentions.append(weights)
-        return DecoderOutput(torch.stack(projections, 1), torch.stack(attentions, 1), torch.stack(hs[1:], 1))
+        # Attention does not feed back into the LSTM, so it runs once for all steps.
+        # shape: (batch_size, num_steps, hidden_dim)
+        states = torch.stack(hs[1:], 1)
+        projections, attention = self.attend(states, self.attention_key(encoded), encoded, source_mask)
+        return DecoderOutput(projections, attention, states)
 
     @torch.no_grad()
     def greedy(
