@@ -54,6 +54,8 @@ class ProtoParser(Model):
         Constant added to the action softmax denominator during training (Eq. 7); 0 disables it.
         It never applies at evaluation or prediction.
     max_decoding_steps : `int`, optional (default = `50`)
+    beam_size : `int`, optional (default = `1`)
+        1 for greedy decoding (the paper's setting); larger values also output the n-best LFs.
     """
 
     def __init__(
@@ -67,6 +69,7 @@ class ProtoParser(Model):
         label_smoothing: float = 0.0,
         smoothing_k: float = 0.0,
         max_decoding_steps: int = 50,
+        beam_size: int = 1,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -76,6 +79,7 @@ class ProtoParser(Model):
         self._label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
         self._max_decoding_steps = max_decoding_steps
+        self.beam_size = beam_size
         self.action_space = ActionSpace(vocab)
         num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
         self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
@@ -250,47 +254,67 @@ class ProtoParser(Model):
         self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
         metadata: List[Dict[str, Any]],
     ) -> Dict[str, Any]:
-        """Greedy decoding of templates, then slot filling; returns LF strings and action sequences."""
-        space = self.space()
+        """
+        Beam search over templates (greedy when `beam_size` is 1), then slot filling. Returns the best
+        LF string, its actions and score per example, and with a beam the n-best LFs.
+        """
         matrix = self.action_matrix()
-        predicted, scores, outputs = self._decoder.greedy(
-            encoded, source_mask, matrix, space, self._max_decoding_steps,
-            lambda projection: torch.matmul(projection, matrix.t()),
+        batch_size, beams = encoded.size(0), self.beam_size
+        predicted, scores, projections = self._decoder.search(
+            encoded, source_mask, matrix, self.space(), self._max_decoding_steps,
+            lambda projection: torch.matmul(projection, matrix.t()), beams,
         )
-        chosen = predicted.clamp(min=0)
+        flat = predicted.reshape(batch_size * beams, -1)
         entity_choice, variable_choice = self._predict_slots(
-            chosen, predicted >= 0, outputs.projections, encoded, source_mask, source_types
+            flat.clamp(min=0), flat >= 0, projections.reshape(batch_size * beams, flat.size(1), -1),
+            encoded.repeat_interleave(beams, 0), source_mask.repeat_interleave(beams, 0),
+            source_types.repeat_interleave(beams, 0),
         )
-        logical_forms, action_strings = [], []
-        for b, sequence in enumerate(predicted.tolist()):
-            steps = []
-            utterance = metadata[b]["utterance"]
-            for t, index in enumerate(sequence):
-                if index < 0:
-                    break
-                action = self.action_space.actions[index]
-                assert action is not None
-                values = []
-                entities = variables = 0
-                for slot in action.slots:
-                    if slot == VARIABLE_SLOT:
-                        name = self.vocab.get_token_from_index(variable_choice[b, t][variables], VARIABLE_NAMESPACE)
-                        values.append(SlotValue("variable", name))
-                        variables += 1
-                    else:
-                        position = min(entity_choice[b, t][entities], len(utterance) - 1)
-                        values.append(SlotValue("entity", utterance[position]))
-                        entities += 1
-                steps.append(Step(action, tuple(values)))
-                if action == STOP_ACTION:
-                    break
-            action_strings.append([str(s.action) for s in steps])
-            logical_forms.append(self._to_logical_form(steps, metadata[b]["formalism"]))
-        return {
-            "logical_form": logical_forms,
-            "predicted_actions": action_strings,
-            "score": scores.tolist(),
-        }
+        output: Dict[str, Any] = {"logical_form": [], "predicted_actions": [], "score": []}
+        if beams > 1:
+            output["n_best"] = []
+        for b in range(batch_size):
+            hypotheses = []
+            for k in range(beams):
+                score = float(scores[b, k])
+                if score == float("-inf"):
+                    continue
+                row = b * beams + k
+                steps = self._steps(flat[row].tolist(), row, metadata[b]["utterance"], entity_choice, variable_choice)
+                hypotheses.append((self._to_logical_form(steps, metadata[b]["formalism"]), [str(s.action) for s in steps], score))
+            logical_form, actions, score = hypotheses[0]
+            output["logical_form"].append(logical_form)
+            output["predicted_actions"].append(actions)
+            output["score"].append(score)
+            if beams > 1:
+                output["n_best"].append([{"logical_form": lf, "score": sc} for lf, _, sc in hypotheses])
+        return output
+
+    def _steps(
+        self, sequence: List[int], row: int, utterance: List[str],
+        entity_choice: Dict[Tuple[int, int], List[int]], variable_choice: Dict[Tuple[int, int], List[int]],
+    ) -> List[Step]:
+        """Actions with their predicted slot values, up to STOP."""
+        steps = []
+        for t, index in enumerate(sequence):
+            action = self.action_space.actions[index] if index >= 0 else None
+            if action is None:
+                break
+            values = []
+            entities = variables = 0
+            for slot in action.slots:
+                if slot == VARIABLE_SLOT:
+                    name = self.vocab.get_token_from_index(variable_choice[row, t][variables], VARIABLE_NAMESPACE)
+                    values.append(SlotValue("variable", name))
+                    variables += 1
+                else:
+                    position = min(entity_choice[row, t][entities], len(utterance) - 1)
+                    values.append(SlotValue("entity", utterance[position]))
+                    entities += 1
+            steps.append(Step(action, tuple(values)))
+            if action == STOP_ACTION:
+                break
+        return steps
 
     @torch.no_grad()
     def _predict_slots(

@@ -9,9 +9,9 @@ applicable actions. The action embedding matrix `C` is owned by the model, so it
 extended (prototypes, new predicates) without touching this module.
 
 Teacher forcing runs every step once for the whole batch (stack pointers come from the reader);
-greedy decoding keeps the stacks as tensors, so it is batched too.
+beam search (greedy = beam 1) keeps the stacks as tensors, so it is batched over examples and beams.
 """
-from typing import Dict, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import torch
 from torch import nn
@@ -148,82 +148,98 @@ class StackLSTMDecoder(nn.Module):
         return DecoderOutput(projections, attention, states)
 
     @torch.no_grad()
-    def greedy(
+    def search(
         self,
         encoded: torch.Tensor,
         source_mask: torch.Tensor,
         action_embeddings: torch.Tensor,
         space: Dict[str, torch.Tensor],
         max_steps: int,
-        score_fn,
-    ) -> Tuple[torch.Tensor, torch.Tensor, DecoderOutput]:
+        score_fn: Callable[[torch.Tensor], torch.Tensor],
+        beam_size: int = 1,
+    ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """
-        Greedy decoding of a batch; the stacks are tensors, so every step runs once for the batch.
-        `score_fn(projections)` gives action scores `(batch, num_actions)`.
+        Beam search (greedy with `beam_size=1`) constrained to applicable actions, batched over
+        examples and beams: the stacks are tensors, so each step runs once for all hypotheses.
+        `score_fn(h_t)` gives action scores `(hypotheses, num_actions)`.
 
         # Returns
 
-        actions `(batch, steps)` (-1 after STOP), total log-probabilities `(batch,)`, decoder outputs.
+        actions `(batch, beam, steps)` (-1 after STOP), total log-probabilities `(batch, beam)`
+        (best first), and `h_t` of every step `(batch, beam, steps, action_dim)`.
         """
-        batch_size = encoded.size(0)
+        batch_size, beams = encoded.size(0), beam_size
         device = encoded.device
-        batch = torch.arange(batch_size, device=device)
+        hypotheses = batch_size * beams
+        encoded = encoded.repeat_interleave(beams, 0)
+        source_mask = source_mask.repeat_interleave(beams, 0)
+        rows = torch.arange(hypotheses, device=device)
         keys = self.attention_key(encoded)
         h0, c0 = self.initial_state(encoded, source_mask)
         hs, cs = [h0], [c0]
         # Decoder-state index of each stack element; the stack is never deeper than max_steps.
-        stack_states = torch.zeros(batch_size, max_steps + 1, dtype=torch.long, device=device)
-        stack_size = torch.zeros(batch_size, dtype=torch.long, device=device)
-        finished = torch.zeros(batch_size, dtype=torch.bool, device=device)
-        scores = torch.zeros(batch_size, device=device)
-        chosen, projections, attentions = [], [], []
+        stack_states = torch.zeros(hypotheses, max_steps + 1, dtype=torch.long, device=device)
+        stack_size = torch.zeros(hypotheses, dtype=torch.long, device=device)
+        finished = torch.zeros(hypotheses, dtype=torch.bool, device=device)
+        beam_scores = torch.zeros(batch_size, beams, device=device)
+        beam_scores[:, 1:] = float("-inf")  # all beams start as copies of the first
+        history: List[torch.Tensor] = []
+        projections: List[torch.Tensor] = []
         previous_action: Optional[torch.Tensor] = None
-        popped = torch.full((batch_size, 1), -1, dtype=torch.long, device=device)
-        previous = torch.zeros(batch_size, dtype=torch.long, device=device)
+        popped = torch.full((hypotheses, 1), -1, dtype=torch.long, device=device)
+        previous = torch.zeros(hypotheses, dtype=torch.long, device=device)
         positions = torch.arange(max_steps + 1, device=device).unsqueeze(0)
+        offsets = (torch.arange(batch_size, device=device) * beams).unsqueeze(1)
         for step in range(max_steps):
             h_stack = torch.stack(hs, dim=1)
             c_stack = torch.stack(cs, dim=1)
             if previous_action is None:
-                embedding = self.start.unsqueeze(0).expand(batch_size, -1)
+                embedding = self.start.unsqueeze(0).expand(hypotheses, -1)
             else:
                 embedding = action_embeddings[previous_action]
             cell_input = self._input(embedding, h_stack, popped)
-            h, c = self.cell(cell_input, (h_stack[batch, previous], c_stack[batch, previous]))
-            hs.append(h)
-            cs.append(c)
-            projection, weights = self.attend(h, keys, encoded, source_mask)
-            projections.append(projection)
-            attentions.append(weights)
+            h, c = self.cell(cell_input, (h_stack[rows, previous], c_stack[rows, previous]))
+            projection, _ = self.attend(h, keys, encoded, source_mask)
             logits = score_fn(projection)
             mask = applicable_mask(space, stack_size)
             if step == max_steps - 1:
                 # Out of steps: only actions that finish the tree are allowed, if any.
                 closing = mask & space["is_stop"]
                 mask = torch.where(closing.any(-1, keepdim=True), closing, mask)
-            log_probs = torch.log_softmax(logits.masked_fill(~mask, torch.finfo(logits.dtype).min), dim=-1)
-            best_score, best = log_probs.max(-1)
-            best = best.masked_fill(finished, -1)
-            scores = scores + best_score.masked_fill(finished, 0.0)
-            chosen.append(best)
-            # Update the stacks: pop `arity` elements, push the new one (its state is step + 2).
-            action = best.clamp(min=0)
-            arity = space["arity"][action]
+            log_probs = torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=-1)
+            # A finished hypothesis continues only with the padding action, at no cost.
+            log_probs = log_probs.masked_fill(finished.unsqueeze(1), float("-inf"))
+            log_probs[:, 0] = torch.where(finished, torch.zeros_like(log_probs[:, 0]), log_probs[:, 0])
+            num_actions = log_probs.size(1)
+            candidates = (beam_scores.reshape(-1, 1) + log_probs).reshape(batch_size, beams * num_actions)
+            beam_scores, best = candidates.topk(beams, dim=-1)
+            parent = (offsets + best // num_actions).reshape(-1)
+            action = (best % num_actions).reshape(-1)
+            # Reorder every per-hypothesis tensor by the chosen parents.
+            hs = [x[parent] for x in hs] + [h[parent]]
+            cs = [x[parent] for x in cs] + [c[parent]]
+            history = [x[parent] for x in history]
+            projections = [x[parent] for x in projections] + [projection[parent]]
+            stack_states, stack_size, finished = stack_states[parent], stack_size[parent], finished[parent]
+            history.append(action.masked_fill(finished, -1))
+            # Pop `arity` elements and push the new one (its state will be step + 2).
+            arity = space["arity"][action].masked_fill(finished, 0)
             bottom = stack_size - arity
             in_popped = (positions >= bottom.unsqueeze(1)) & (positions < stack_size.unsqueeze(1))
-            width = int(arity.max().item()) if batch_size else 0
-            popped = torch.full((batch_size, max(width, 1)), -1, dtype=torch.long, device=device)
+            width = int(arity.max().item()) if hypotheses else 0
+            popped = torch.full((hypotheses, max(width, 1)), -1, dtype=torch.long, device=device)
             if width:
                 order = torch.cumsum(in_popped.long(), dim=1) - 1
-                rows, cols = in_popped.nonzero(as_tuple=True)
-                popped[rows, order[rows, cols]] = stack_states[rows, cols]
+                r, col = in_popped.nonzero(as_tuple=True)
+                popped[r, order[r, col]] = stack_states[r, col]
             below = stack_states.gather(1, (bottom - 1).clamp(min=0).unsqueeze(1)).squeeze(1)
             previous = torch.where(bottom > 0, below, torch.ones_like(below))
-            stack_states[batch, bottom.clamp(max=max_steps)] = step + 2
+            stack_states[rows, bottom.clamp(max=max_steps)] = step + 2
             stack_size = bottom + 1
-            finished = finished | space["is_stop"][action] | (best < 0)
+            finished = finished | space["is_stop"][action]
             previous_action = action
             if bool(finished.all()):
                 break
-        outputs = DecoderOutput(torch.stack(projections, 1), torch.stack(attentions, 1), torch.stack(hs[1:], 1))
-        return torch.stack(chosen, 1), scores, outputs
+        actions = torch.stack(history, 1).reshape(batch_size, beams, -1)
+        steps_h = torch.stack(projections, 1).reshape(batch_size, beams, len(projections), -1)
+        return actions, beam_scores, steps_h

@@ -18,7 +18,8 @@ class ProtoParserPredictor(Predictor):
 
         {"utterance": "how many river run through s0"}
 
-    Output: `{"utterance", "logical_form", "actions", "score"}`. A bad line (not JSON, no
+    Output: `{"utterance", "logical_form", "actions", "score"}`, plus `n_best` (LFs with scores, best
+    first) when the model decodes with a beam. A bad line (not JSON, no
     `utterance`, not a string, empty) gives `{"error": "...", "line_input": ...}` for that line, and
     the other lines of the same `allennlp predict` run are still predicted.
 
@@ -73,9 +74,12 @@ class ProtoParserPredictor(Predictor):
 
     @staticmethod
     def _readable(utterance: str, output: Dict[str, Any]) -> JsonDict:
-        return {
+        result = {
             "utterance": utterance,
             "logical_form": output["logical_form"],
             "actions": output["predicted_actions"],
             "score": output["score"],
         }
+        if "n_best" in output:
+            result["n_best"] = output["n_best"]
+        return result

@@ -89,3 +89,23 @@ class TestProtoParser(ModelTestCase):
         self.model.forward_on_instances(self.instances)
         metrics = self.model.get_metrics(reset=True)
         assert set(metrics) == {"exact_match", "exact_match_unordered", "template_accuracy", "slot_accuracy"}
+
+
+class TestProtoParserBeamSearch(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
+
+    def test_beam_search_returns_sorted_n_best_lists_of_parseable_forms(self):
+        self.model.eval()
+        greedy = self.model.forward_on_instances(self.instances)
+        self.model.beam_size = 4
+        beams = self.model.forward_on_instances(self.instances)
+        for best, first in zip(beams, greedy):
+            scores = [h["score"] for h in best["n_best"]]
+            assert scores == sorted(scores, reverse=True) and 1 <= len(scores) <= 4
+            assert best["n_best"][0]["logical_form"] == best["logical_form"]
+            for hypothesis in best["n_best"]:
+                parse(hypothesis["logical_form"], "lambda")
+            # The best beam is at least as probable as the greedy sequence.
+            assert best["score"] >= first["score"] - 1e-5
