@@ -1,0 +1,95 @@
+"""
+Speed of ProtoParser on this machine: seconds per training epoch on ATIS train (3,947 examples,
+batch 64) and decoding throughput (utterances per second, greedy and beam 5) on an ATIS query set,
+plus peak resident memory.
+
+    python benchmarks/speed.py [--epochs 3] [--config experiments/supervised/atis.jsonnet]
+
+The model is trained for `--epochs` epochs first (decoding an untrained model runs every
+utterance to the step limit, which says nothing about real throughput); the reported epoch time is
+the mean over those epochs. Reading and indexing the data is excluded and reported separately.
+"""
+import argparse
+import json
+import random
+import resource
+import time
+
+import _jsonnet
+import torch
+from allennlp.common import Params
+from allennlp.data import Batch, DatasetReader, Vocabulary
+from allennlp.models import Model
+
+import fewshot_parser  # noqa: F401
+
+
+def batches(instances, vocab, size):
+    out = []
+    for start in range(0, len(instances), size):
+        batch = Batch(instances[start : start + size])
+        batch.index_instances(vocab)
+        out.append(batch.as_tensor_dict())
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", default="experiments/supervised/atis.jsonnet")
+    parser.add_argument("--train", default="atis/lemma_data/shuffle_0_shot_1/train.txt")
+    parser.add_argument("--query", default="atis/lemma_data/shuffle_0_shot_1/query.txt")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--batch-size", type=int, default=64)
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    config = json.loads(_jsonnet.evaluate_file(args.config, ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13"}))
+    reader = DatasetReader.from_params(Params(config["dataset_reader"]))
+    start = time.time()
+    train = list(reader.read(args.train))
+    query = list(reader.read(args.query))
+    read_seconds = time.time() - start
+    vocab = Vocabulary.from_instances(train)
+    for instance in train + query:
+        reader.apply_token_indexers(instance)
+    model = Model.from_params(Params(config["model"]), vocab=vocab)
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.0025)
+    epoch_seconds = []
+    for epoch in range(args.epochs):
+        random.Random(epoch).shuffle(train)
+        start = time.time()
+        tensors = batches(train, vocab, args.batch_size)
+        model.train()
+        for batch in tensors:
+            optimizer.zero_grad()
+            model(**batch)["loss"].backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            optimizer.step()
+        epoch_seconds.append(time.time() - start)
+    model.eval()
+    throughput = {}
+    prediction_batches = batches([_without_gold(reader, i) for i in query], vocab, 128)
+    for beam in (1, 5):
+        model.beam_size = beam
+        start = time.time()
+        with torch.no_grad():
+            for batch in prediction_batches:
+                model(**batch)
+        throughput[beam] = len(query) / (time.time() - start)
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"read+oracle: {len(train) + len(query)} instances in {read_seconds:.1f} s "
+          f"({(len(train) + len(query)) / read_seconds:.0f} instances/s)")
+    print(f"training epoch (ATIS train, {len(train)} examples, batch {args.batch_size}): "
+          f"{sum(epoch_seconds) / len(epoch_seconds):.1f} s (epochs: {', '.join(f'{s:.1f}' for s in epoch_seconds)})")
+    print(f"decoding {len(query)} utterances: greedy {throughput[1]:.0f} utt/s, beam 5 {throughput[5]:.0f} utt/s")
+    print(f"peak resident memory: {peak_mb:.0f} MB; torch threads: {torch.get_num_threads()}")
+
+
+def _without_gold(reader, instance):
+    metadata = instance["metadata"].metadata
+    fresh = reader.text_to_instance(" ".join(metadata["utterance"]))
+    reader.apply_token_indexers(fresh)
+    return fresh
+
+
+if __name__ == "__main__":
+    main()
