@@ -14,7 +14,8 @@ from fewshot_parser.logical_forms.transition_system import Step, TransitionError
 from fewshot_parser.logical_forms.tree import to_string
 from fewshot_parser.modules.action_space import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
-from fewshot_parser.modules.stack_decoder import StackLSTMDecoder, applicable_mask
+from fewshot_parser.modules.alignment import conditional_matrix, regularization, string_similarity_matrix
+from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.training.metrics import LogicalFormExactMatch
 
 logger = logging.getLogger(__name__)
@@ -56,6 +57,11 @@ class ProtoParser(Model):
     max_decoding_steps : `int`, optional (default = `50`)
     beam_size : `int`, optional (default = `1`)
         1 for greedy decoding (the paper's setting); larger values also output the n-best LFs.
+    attention_regularization : `float`, optional (default = `0.0`)
+        Weight lambda of the attention regularizer Omega (Eq. 5-6); 0 disables it.
+    conditional_feature, similarity_feature : `bool`, optional (default = `True`)
+        Use the co-occurrence feature P(a | x) and the string-similarity feature in Omega (the
+        `-cond` and `-strsim` ablations switch one off).
     """
 
     def __init__(
@@ -70,6 +76,9 @@ class ProtoParser(Model):
         smoothing_k: float = 0.0,
         max_decoding_steps: int = 50,
         beam_size: int = 1,
+        attention_regularization: float = 0.0,
+        conditional_feature: bool = True,
+        similarity_feature: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -94,6 +103,13 @@ class ProtoParser(Model):
             int(self.action_space.num_variables.max().item()) if len(self.action_space) else 1,
         )
         self._space_tensors: Optional[Dict[str, torch.Tensor]] = None
+        self.attention_regularization = attention_regularization
+        self._conditional_feature = conditional_feature
+        self._similarity_feature = similarity_feature
+        self._gate = torch.nn.Linear(decoder_dim, 1)
+        # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
+        self._conditional_table: Optional[torch.Tensor] = None
+        self._similarity_table: Optional[torch.Tensor] = None
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
@@ -128,6 +144,52 @@ class ProtoParser(Model):
         if self.training and self.smoothing_k > 0:
             normalizer = torch.logaddexp(normalizer, torch.full_like(normalizer, float(self.smoothing_k)).log())
         return logits - normalizer
+
+    # -- attention regularization ----------------------------------------------------------------------
+
+    def set_alignment_statistics(self, examples: List[Tuple[List[str], List[str]]]) -> None:
+        """Sets P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
+        pairs = []
+        for tokens, actions in examples:
+            pairs.append((
+                [self.vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions],
+                [self.vocab.get_token_index(t, "tokens") for t in tokens],
+            ))
+        self._conditional_table = conditional_matrix(
+            pairs, self.vocab.get_vocab_size(ACTION_NAMESPACE), self.vocab.get_vocab_size("tokens")
+        )
+
+    def similarity_table(self) -> torch.Tensor:
+        if self._similarity_table is None:
+            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
+            predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
+            self._similarity_table = string_similarity_matrix(predicates, tokens)
+        return self._similarity_table
+
+    def attention_omega(
+        self, decoded: DecoderOutput, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
+    ) -> torch.Tensor:
+        """Omega for the gold actions of a teacher-forced batch."""
+        device = actions.device
+        token_ids = util.get_token_ids_from_text_field_tensors(source_tokens)
+        gold = actions.clamp(min=0)
+        batch_size, num_steps = gold.shape
+        index = token_ids.unsqueeze(1).expand(batch_size, num_steps, -1)
+
+        def prior(table: Optional[torch.Tensor], enabled: bool) -> torch.Tensor:
+            if table is None or not enabled:
+                return torch.zeros(batch_size, num_steps, token_ids.size(1), device=device)
+            return table.to(device)[gold].gather(-1, index)
+
+        conditional = prior(self._conditional_table, self._conditional_feature)
+        similarity = prior(self.similarity_table() if self._similarity_feature else None, self._similarity_feature)
+        if self._conditional_feature and self._similarity_feature:
+            gate = torch.sigmoid(self._gate(decoded.states)).squeeze(-1)
+        else:
+            gate = torch.full((batch_size, num_steps), 1.0 if self._conditional_feature else 0.0, device=device)
+        space = self.space()
+        step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
+        return regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
 
     # -- forward ------------------------------------------------------------------------------------
 
@@ -164,6 +226,10 @@ class ProtoParser(Model):
                 slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
             )
             output["loss"] = action_loss + slot_loss
+            if self.training and self.attention_regularization > 0:
+                # A training regularizer: validation losses stay comparable across settings.
+                omega = self.attention_omega(decoded, actions, source_tokens, source_mask)
+                output["loss"] = output["loss"] + self.attention_regularization * omega
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))

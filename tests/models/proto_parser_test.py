@@ -16,11 +16,23 @@ class TestProtoParser(ModelTestCase):
         super().setup_method()
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
+    # The gate of the attention regularizer is only used when the regularizer is on.
+    GATE = {"_gate.weight", "_gate.bias"}
+
     def test_model_can_train_save_and_load(self):
-        self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3)
+        self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, gradients_to_ignore=self.GATE)
 
     def test_label_smoothing_and_pretraining_smoothing_variant_trains(self):
         overrides = json.dumps({"model.label_smoothing": 0.1, "model.smoothing_k": 3})
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore=self.GATE
+        )
+
+    def test_attention_regularization_variant_trains(self):
+        overrides = json.dumps({
+            "model.attention_regularization": 1.0,
+            "trainer.callbacks": [{"type": "fewshot_alignment_statistics"}],
+        })
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
 
     def test_batch_predictions_are_consistent(self):

@@ -205,6 +205,8 @@ class FewShotReader(DatasetReader):
             fields.update(self._action_fields(steps, tokens))
             metadata["logical_form"] = logical_form
             metadata["actions"] = [str(step.action) for step in steps]
+            # The normalized template (its action sequence without slot values): episodes group by it.
+            metadata["template"] = " ".join(metadata["actions"])
             metadata["slot_values"] = [[value.value for value in step.values] for step in steps]
         fields["metadata"] = MetadataField(metadata)
         return Instance(fields)

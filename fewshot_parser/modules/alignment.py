@@ -1,0 +1,109 @@
+"""
+Alignment priors for attention regularization (paper Sec. 4.1, Eq. 5-6).
+
+For an action `a` and an utterance word `x`:
+
+* `conditional[a, x] = count(a, x) / count(x)`: the share of training examples containing `x` whose
+  gold action sequence contains `a` (support examples included when fine-tuning);
+* `similarity[a, x] = max over the predicates p of a of 1 - normalized Levenshtein(p, x)`, where a
+  predicate is compared by its name without the type suffix (`river:t` -> `river`).
+
+The model mixes them with a learned gate, `g = s P(a|x) + (1 - s) sim(a, x)` with
+`s = sigmoid(w . h_dec)`, normalises `g` over the utterance and penalises the L1 distance between
+that distribution and the attention weights.
+"""
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+import textdistance
+import torch
+
+_LEVENSHTEIN = textdistance.Levenshtein()
+
+
+def predicate_name(predicate: str) -> str:
+    """`river:t` -> `river`; `\\+` and other symbols stay as they are."""
+    name = predicate.split(":", 1)[0]
+    return name or predicate
+
+
+def string_similarity_matrix(
+    action_predicates: Sequence[Sequence[str]], tokens: Sequence[str], lexicon: Dict[str, List[str]] = None
+) -> torch.Tensor:
+    """
+    `(num_actions, num_tokens)` similarities in [0, 1]: for each action the best match between one of
+    its predicates (or a lexicon word for it) and the token.
+    """
+    lexicon = lexicon or {}
+    cache: Dict[Tuple[str, str], float] = {}
+    matrix = torch.zeros(len(action_predicates), len(tokens))
+    for row, predicates in enumerate(action_predicates):
+        names = set()
+        for predicate in predicates:
+            names.add(predicate_name(predicate))
+            names.update(lexicon.get(predicate, ()))
+        if not names:
+            continue
+        for column, token in enumerate(tokens):
+            if token.startswith("@@"):
+                continue
+            best = 0.0
+            for name in names:
+                key = (name, token)
+                if key not in cache:
+                    cache[key] = _LEVENSHTEIN.normalized_similarity(name, token)
+                best = max(best, cache[key])
+            matrix[row, column] = best
+    return matrix
+
+
+def conditional_matrix(
+    examples: Iterable[Tuple[Sequence[int], Sequence[int]]], num_actions: int, num_tokens: int
+) -> torch.Tensor:
+    """
+    `(num_actions, num_tokens)` estimates of `P(a | x)` from `(action ids, token ids)` pairs, one pair
+    per training example (each counted once per example).
+    """
+    action_rows: List[torch.Tensor] = []
+    token_rows: List[torch.Tensor] = []
+    for actions, tokens in examples:
+        action_row = torch.zeros(num_actions)
+        action_row[list(set(actions))] = 1.0
+        token_row = torch.zeros(num_tokens)
+        token_row[list(set(tokens))] = 1.0
+        action_rows.append(action_row)
+        token_rows.append(token_row)
+    if not action_rows:
+        return torch.zeros(num_actions, num_tokens)
+    actions_matrix = torch.stack(action_rows)
+    tokens_matrix = torch.stack(token_rows)
+    # shape: (num_actions, num_tokens)
+    joint = actions_matrix.t() @ tokens_matrix
+    return joint / tokens_matrix.sum(0).clamp(min=1.0)
+
+
+def regularization(
+    attention: torch.Tensor,
+    conditional: torch.Tensor,
+    similarity: torch.Tensor,
+    gate: torch.Tensor,
+    source_mask: torch.Tensor,
+    step_mask: torch.Tensor,
+) -> torch.Tensor:
+    """
+    Omega: mean over the regularized steps of `sum_i |attention - P'|`.
+
+    # Parameters
+
+    attention : `(batch, steps, source_length)` attention weights.
+    conditional, similarity : `(batch, steps, source_length)` priors of each step's gold action.
+    gate : `(batch, steps)` the sigmoid gate `s`.
+    source_mask : `(batch, source_length)`; step_mask : `(batch, steps)` steps to regularize.
+    """
+    mixed = gate.unsqueeze(-1) * conditional + (1 - gate.unsqueeze(-1)) * similarity
+    mixed = mixed * source_mask.unsqueeze(1)
+    total = mixed.sum(-1, keepdim=True)
+    # A step whose prior is zero everywhere says nothing about alignment.
+    usable = step_mask & (total.squeeze(-1) > 0)
+    target = mixed / total.clamp(min=1e-8)
+    distance = (attention - target).abs().mul(source_mask.unsqueeze(1)).sum(-1)
+    return (distance * usable).sum() / usable.sum().clamp(min=1)

@@ -1,0 +1,1 @@
+from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
