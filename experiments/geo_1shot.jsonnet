@@ -1,3 +1,3 @@
-// The main experiment: GeoQuery 1-shot on one split ($FEWSHOT_SPLIT, default 1).
-// Until the ProtoParser model lands this runs the Seq2Seq (cb) baseline.
-import 'baselines/seq2seq_cb_geo_1shot.jsonnet'
+// ProtoParser, geo 1-shot, on split $FEWSHOT_SPLIT (default 1): pre-train (or reuse
+// $FEWSHOT_PRETRAIN_DIR/geo-ours), fine-tune on the support set, evaluate on the query set.
+(import 'common/fewshot.libsonnet').experiment('geo', 1)

@@ -14,6 +14,8 @@ CONFIG_DEFAULTS: Dict[str, str] = {
     "FEWSHOT_SPLIT": "1",
     # Random seed of every experiment (random, numpy and torch seeds derive from it).
     "FEWSHOT_SEED": "13",
+    # Where few-shot experiments keep (and look for) their shared pre-trained archives.
+    "FEWSHOT_PRETRAIN_DIR": "runs/pretrain",
 }
 
 

@@ -5,3 +5,4 @@ from fewshot_parser.data.dataset_readers import (
     GeoQueryReader,
     JobsReader,
 )
+from fewshot_parser.data.data_loaders import EpisodeDataLoader

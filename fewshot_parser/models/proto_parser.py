@@ -1,4 +1,6 @@
 import logging
+import math
+import random
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
@@ -59,6 +61,8 @@ class ProtoParser(Model):
         1 for greedy decoding (the paper's setting); larger values also output the n-best LFs.
     attention_regularization : `float`, optional (default = `0.0`)
         Weight lambda of the attention regularizer Omega (Eq. 5-6); 0 disables it.
+    predicate_dropout : `float`, optional (default = `0.5`)
+        Share r of the meta-support predicates treated as new in a meta batch (Algorithm 1).
     conditional_feature, similarity_feature : `bool`, optional (default = `True`)
         Use the co-occurrence feature P(a | x) and the string-similarity feature in Omega (the
         `-cond` and `-strsim` ablations switch one off).
@@ -79,6 +83,7 @@ class ProtoParser(Model):
         attention_regularization: float = 0.0,
         conditional_feature: bool = True,
         similarity_feature: bool = True,
+        predicate_dropout: float = 0.5,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -110,6 +115,10 @@ class ProtoParser(Model):
         # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
         self._conditional_table: Optional[torch.Tensor] = None
         self._similarity_table: Optional[torch.Tensor] = None
+        self.predicate_dropout = predicate_dropout
+        # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
+        self.new_actions: List[int] = []
+        self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
@@ -144,6 +153,86 @@ class ProtoParser(Model):
         if self.training and self.smoothing_k > 0:
             normalizer = torch.logaddexp(normalizer, torch.full_like(normalizer, float(self.smoothing_k)).log())
         return logits - normalizer
+
+    # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
+
+    def extend_embedder_vocab(self, embedding_sources_mapping: Dict[str, str] = None) -> None:
+        """
+        After the vocabulary grew (support set of new predicates): extends the word embeddings
+        (AllenNLP's mechanism) and adds rows for the new actions, variables and entity types. New
+        action rows start random; `new_actions` lists them for prototype initialization.
+        """
+        super().extend_embedder_vocab(embedding_sources_mapping)
+        old_actions = self.action_embedding.size(0)
+        num_actions = self.vocab.get_vocab_size(ACTION_NAMESPACE)
+        if num_actions > old_actions:
+            extra = torch.empty(num_actions - old_actions, self.action_embedding.size(1)).normal_(0, 0.1)
+            self.action_embedding = torch.nn.Parameter(
+                torch.cat([self.action_embedding.data, extra.to(self.action_embedding.device)])
+            )
+        self.new_actions = list(range(old_actions, num_actions))
+        self.action_space = ActionSpace(self.vocab)
+        self._space_tensors = None
+        self._similarity_table = None
+        self._conditional_table = None
+        self._slot_filler.extend(
+            self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
+            self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
+            int(self.action_space.num_variables.max().item()),
+        )
+
+    # -- prototypes and predicate-dropout -------------------------------------------------------------
+
+    def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        """
+        Prototype of every action (Eq. 3): the mean `h_t` over the steps that apply it.
+
+        # Returns
+
+        `(num_actions, action_dim)` prototypes (zero where absent) and a `(num_actions,)` presence mask.
+        """
+        num_actions = self.action_embedding.size(0)
+        flat_actions = actions.reshape(-1)
+        keep = flat_actions >= 0
+        flat = projections.reshape(-1, projections.size(-1))[keep]
+        index = flat_actions[keep]
+        sums = torch.zeros(num_actions, flat.size(-1), device=flat.device, dtype=flat.dtype).index_add(0, index, flat)
+        counts = torch.zeros(num_actions, device=flat.device, dtype=flat.dtype).index_add(
+            0, index, torch.ones_like(index, dtype=flat.dtype)
+        )
+        return sums / counts.clamp(min=1).unsqueeze(-1), counts > 0
+
+    def teacher_forced(self, batch: Dict[str, Any], matrix: Optional[torch.Tensor] = None) -> Tuple[DecoderOutput, torch.Tensor, torch.Tensor]:
+        """Encodes a batch and runs the decoder on its gold actions (with action matrix `matrix`)."""
+        encoded, source_mask = self.encode(batch["source_tokens"])
+        decoded = self._decoder(
+            encoded, source_mask, self.action_matrix() if matrix is None else matrix,
+            batch["actions"], batch["previous_state"], batch["popped_states"],
+        )
+        return decoded, encoded, source_mask
+
+    def meta_loss(self, support: Dict[str, Any], query: Dict[str, Any]) -> torch.Tensor:
+        """
+        The predicate-dropout loss L_m (Algorithm 1): prototypes from the meta-support set replace the
+        embeddings of the actions of a random share of its predicates, `C = (1 - m) C_s + m C_m`, and
+        the loss is the cross-entropy of the meta-test set under `C`.
+        """
+        decoded, _, _ = self.teacher_forced(support)
+        prototypes, present = self.prototypes(decoded.projections, support["actions"])
+        predicates = sorted({p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates})
+        dropped = set(self._random.sample(predicates, math.ceil(self.predicate_dropout * len(predicates)))) if predicates else set()
+        mask = torch.zeros_like(present)
+        mask[self.action_space.indices_with_predicates(dropped)] = True
+        mask = mask & present
+        matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
+        query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
+        loss = self.action_loss(query_decoded.projections, query["actions"], query["stack_size"], matrix)
+        slot_loss, _ = self.slot_loss(
+            query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
+            query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
+            query["variable_values"],
+        )
+        return loss + slot_loss
 
     # -- attention regularization ----------------------------------------------------------------------
 
@@ -200,9 +289,9 @@ class ProtoParser(Model):
 
     def forward(  # type: ignore
         self,
-        source_tokens: TextFieldTensors,
-        source_entity_types: torch.Tensor,
-        metadata: List[Dict[str, Any]],
+        source_tokens: Optional[TextFieldTensors] = None,
+        source_entity_types: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
         actions: Optional[torch.Tensor] = None,
         previous_state: Optional[torch.Tensor] = None,
         stack_size: Optional[torch.Tensor] = None,
@@ -212,7 +301,17 @@ class ProtoParser(Model):
         slot_is_variable: Optional[torch.Tensor] = None,
         entity_targets: Optional[torch.Tensor] = None,
         variable_values: Optional[torch.Tensor] = None,
+        meta_support: Optional[Dict[str, Any]] = None,
+        meta_query: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
+        """
+        A normal batch gives the supervised loss (plus the attention regularizer) and, when not
+        training, decodes. A meta batch (`meta_support` and `meta_query`, made by the
+        `fewshot_episodes` data loader) gives the predicate-dropout loss L_m instead.
+        """
+        if meta_support is not None and meta_query is not None:
+            return {"loss": self.meta_loss(meta_support, meta_query)}
+        assert source_tokens is not None and source_entity_types is not None and metadata is not None
         encoded, source_mask = self.encode(source_tokens)
         output: Dict[str, Any] = {}
         if actions is not None:

@@ -104,3 +104,26 @@ class SlotFiller(nn.Module):
         inputs = self.variable_position(positions.clamp(max=self.variable_position.num_embeddings - 1))
         states = self.variable_decoder(projections, inputs.expand(projections.size(0), -1, -1))
         return torch.log_softmax(self.variable_output(states), dim=-1)
+
+    def extend(self, num_entity_types: int, num_variables: int, max_variable_slots: int) -> None:
+        """Grows the embeddings and output layer after the vocabulary grew (new rows start small)."""
+        self.type_embedding = _grow_embedding(self.type_embedding, num_entity_types)
+        self.variable_position = _grow_embedding(self.variable_position, max_variable_slots)
+        old = self.variable_output
+        if num_variables > old.out_features:
+            grown = nn.Linear(old.in_features, num_variables).to(old.weight.device)
+            with torch.no_grad():
+                grown.weight.zero_()
+                grown.bias.fill_(-5.0)  # unseen names start unlikely
+                grown.weight[: old.out_features] = old.weight
+                grown.bias[: old.out_features] = old.bias
+            self.variable_output = grown
+
+
+def _grow_embedding(embedding: nn.Embedding, size: int) -> nn.Embedding:
+    if size <= embedding.num_embeddings:
+        return embedding
+    grown = nn.Embedding(size, embedding.embedding_dim).to(embedding.weight.device)
+    with torch.no_grad():
+        grown.weight[: embedding.num_embeddings] = embedding.weight
+    return grown

@@ -1,1 +1,2 @@
 from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
+from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback

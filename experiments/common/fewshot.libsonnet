@@ -1,0 +1,97 @@
+// Few-shot ProtoParser experiments: pre-training with predicate-dropout meta batches, pre-training
+// smoothing and attention regularization, then prototype initialisation and fine-tuning on the
+// support set of one split, evaluated on its query set. Hyper-parameters from the authors' run
+// scripts (../shared/reference.md) unless a comment says otherwise.
+local data = import 'data.libsonnet';
+local pp = import 'proto_parser.libsonnet';
+
+{
+  // Everything an ablation may change, with the faithful defaults.
+  defaults:: {
+    variant: 'ours',                 // names the shared pre-trained archive
+    epochs: { jobs: 100, geo: 100, atis: 80 },
+    regularization: { jobs: 0.01, geo: 1.0, atis: 1.0 },
+    smoothing_k: 3,
+    predicate_dropout: 0.5,
+    meta_templates: 30,
+    meta_queries_per_template: 15,
+    supervised_batches: true,
+    conditional_feature: true,
+    similarity_feature: true,
+    prototypes: true,
+    min_support: 5,
+    completeness: 1.0,
+    // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
+    finetune: {
+      jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
+      geo: { '1': { lr: 0.001, epochs: 20, regularization: 0.1 }, '2': { lr: 0.0005, epochs: 80, regularization: 0.1 } },
+      atis: { '1': { lr: 0.0005, epochs: 40, regularization: 1.0 }, '2': { lr: 0.001, epochs: 30, regularization: 1.0 } },
+    },
+    finetune_dropout: 0.55,
+    finetune_label_smoothing: 0.15,
+  },
+
+  model(dataset, s, pretraining):: pp.model(
+    dropout=if pretraining then 0.5 else s.finetune_dropout,
+    label_smoothing=if pretraining then 0.1 else s.finetune_label_smoothing,
+    smoothing_k=if pretraining then s.smoothing_k else 0,  // smoothing only in pre-training (Eq. 7)
+  ) + {
+    attention_regularization: if pretraining then s.regularization[dataset] else s.finetune[dataset][std.toString($.shot_of(s))].regularization,
+    conditional_feature: s.conditional_feature,
+    similarity_feature: s.similarity_feature,
+    predicate_dropout: s.predicate_dropout,
+  },
+
+  shot_of(s):: if std.objectHas(s, 'shot') then s.shot else 1,
+
+  // A complete pre-training config (ordinary `allennlp train`).
+  pretraining(dataset, s):: data.seeds(data.seed) {
+    dataset_reader: pp.reader(dataset, s.min_support, s.completeness),
+    train_data_path: data.train(dataset, 1, 0),
+    model: $.model(dataset, s, true),
+    data_loader: {
+      type: 'fewshot_episodes',
+      batch_size: 64,
+      meta_templates: s.meta_templates,
+      meta_queries_per_template: s.meta_queries_per_template,
+      supervised_batches: s.supervised_batches,
+    },
+    trainer: pp.trainer(s.epochs[dataset]) + {
+      callbacks: [{ type: 'fewshot_alignment_statistics' }],
+      run_confidence_checks: false,
+    },
+  },
+
+  pretrained_archive(dataset, s)::
+    std.extVar('FEWSHOT_PRETRAIN_DIR') + '/' + dataset + '-' + s.variant + '/model.tar.gz',
+
+  // One complete experiment: (pre-train or reuse,) fine-tune on the split's support set, evaluate
+  // on its query set. `settings` overrides `defaults`.
+  experiment(dataset, shot, settings={}, split=data.split):: (
+    local s = $.defaults + settings + { shot: shot };
+    local ft = s.finetune[dataset][std.toString(shot)];
+    data.seeds(data.seed) {
+      type: 'fewshot_pretrain_finetune',
+      pretrained_archive: $.pretrained_archive(dataset, s),
+      pretraining: $.pretraining(dataset, s),
+      initialize_new_actions: s.prototypes,
+      dataset_reader: pp.reader(dataset, s.min_support, s.completeness),
+      train_data_path: data.support(dataset, shot, split),
+      test_data_path: data.query(dataset, shot, split),
+      evaluate_on_test: true,
+      model: $.model(dataset, s, false),
+      // Batch 2 (ATIS 1-shot: 1), as the authors fine-tune.
+      data_loader: { batch_size: if dataset == 'atis' && shot == 1 then 1 else 2, shuffle: true },
+      validation_data_loader: { batch_size: 128, shuffle: false },
+      trainer: {
+        num_epochs: ft.epochs,
+        optimizer: { type: 'adam', lr: ft.lr },
+        grad_norm: 5.0,
+        cuda_device: -1,
+        checkpointer: { keep_most_recent_by_count: 1 },
+        callbacks: [{ type: 'fewshot_alignment_statistics' }, { type: 'fewshot_prototype_init' }],
+        run_confidence_checks: false,
+      },
+    }
+  ),
+}

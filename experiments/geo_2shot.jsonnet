@@ -1,0 +1,3 @@
+// ProtoParser, geo 2-shot, on split $FEWSHOT_SPLIT (default 1): pre-train (or reuse
+// $FEWSHOT_PRETRAIN_DIR/geo-ours), fine-tune on the support set, evaluate on the query set.
+(import 'common/fewshot.libsonnet').experiment('geo', 2)

@@ -1,0 +1,1 @@
+from fewshot_parser.data.data_loaders.episodes import EpisodeDataLoader

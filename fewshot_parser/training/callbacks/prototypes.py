@@ -1,0 +1,56 @@
+from typing import TYPE_CHECKING, Any, Dict
+
+import torch
+from allennlp.training.callbacks.callback import TrainerCallback
+
+if TYPE_CHECKING:
+    from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
+
+
+@TrainerCallback.register("fewshot_prototype_init")
+class PrototypeInitCallback(TrainerCallback):
+    """
+    Before fine-tuning, sets the embedding of every action new to the model (`model.new_actions`,
+    rows added when the vocabulary was extended with the support set) to its prototype: the mean
+    decoder vector `h_t` at the steps applying it on the trainer's training data (the support
+    set), computed without dropout (paper Eq. 3). Runs once: a `--recover` keeps the trained rows.
+
+    Registered as a `TrainerCallback` with name "fewshot_prototype_init".
+    """
+
+    def __init__(self, serialization_dir: str) -> None:
+        super().__init__(serialization_dir)
+        self.initialized = False
+        self.initialized_actions = 0
+
+    def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
+        if self.initialized:
+            return
+        model = trainer.model
+        new_actions = list(getattr(model, "new_actions", []))
+        if new_actions:
+            was_training = model.training
+            model.eval()
+            totals = torch.zeros_like(model.action_embedding.data)
+            counts = torch.zeros(model.action_embedding.size(0), device=totals.device)
+            with torch.no_grad():
+                for batch in trainer.data_loader:
+                    decoded, _, _ = model.teacher_forced(batch)
+                    prototypes, present = model.prototypes(decoded.projections, batch["actions"])
+                    batch_counts = torch.zeros_like(counts).index_add(
+                        0, batch["actions"][batch["actions"] >= 0], torch.ones_like(batch["actions"][batch["actions"] >= 0], dtype=counts.dtype)
+                    )
+                    totals += prototypes * batch_counts.unsqueeze(-1)
+                    counts += batch_counts
+                rows = torch.tensor([i for i in new_actions if counts[i] > 0], dtype=torch.long, device=totals.device)
+                if rows.numel():
+                    model.action_embedding.data[rows] = totals[rows] / counts[rows].unsqueeze(-1)
+                self.initialized_actions = int(rows.numel())
+            model.train(was_training)
+        self.initialized = True
+
+    def state_dict(self) -> Dict[str, Any]:
+        return {"initialized": self.initialized}
+
+    def load_state_dict(self, state_dict: Dict[str, Any]) -> None:
+        self.initialized = state_dict["initialized"]

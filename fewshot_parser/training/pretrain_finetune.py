@@ -1,0 +1,112 @@
+"""
+One `allennlp train` per few-shot experiment: pre-train (or reuse a pre-trained archive), extend
+the vocabulary with the support set, initialise new actions from prototypes, fine-tune on the
+support set and evaluate on the query set.
+"""
+import logging
+import os
+import shutil
+import tempfile
+from typing import Any, Dict, Optional
+
+import torch
+from allennlp.commands.train import TrainModel, train_model
+from allennlp.common import Lazy, Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DataLoader, DatasetReader, Vocabulary
+from allennlp.models import Model
+from allennlp.models.archival import load_archive
+from allennlp.training import Trainer
+
+logger = logging.getLogger(__name__)
+
+
+def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) -> str:
+    """
+    Returns `archive_path`, pre-training it first from the `pretraining` config when it does not
+    exist. Training happens in a temporary directory next to the target, renamed into place only
+    when complete, so an interrupted pre-training never leaves something that looks finished.
+    """
+    if os.path.isfile(archive_path):
+        logger.info("Reusing the pre-trained archive %s", archive_path)
+        return archive_path
+    if pretraining is None:
+        raise ConfigurationError(f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given")
+    target = os.path.dirname(os.path.abspath(archive_path))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    staging = tempfile.mkdtemp(prefix=os.path.basename(target) + ".tmp-", dir=os.path.dirname(target))
+    shutil.rmtree(staging)  # train_model wants to create it
+    params = pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
+    logger.info("Pre-training into %s", target)
+    train_model(Params(params), staging)
+    if os.path.isdir(target):
+        shutil.rmtree(target)
+    os.replace(staging, target)
+    if not os.path.isfile(archive_path):
+        raise ConfigurationError(f"pre-training finished but {archive_path} was not written (is the name model.tar.gz?)")
+    return archive_path
+
+
+@TrainModel.register("fewshot_pretrain_finetune", constructor="from_partial_objects")
+class PretrainFinetune(TrainModel):
+    """
+    A few-shot experiment as one `allennlp train`. The top-level `model`, `dataset_reader`,
+    `data_loader` and `trainer` describe fine-tuning (and the final model, which is what the archive
+    holds); `pretraining` is a complete ordinary training config for the pre-trained parser, run only
+    when `pretrained_archive` does not exist yet, so one pre-training serves every split and shot.
+
+    Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
+    """
+
+    @classmethod
+    def from_partial_objects(  # type: ignore
+        cls,
+        serialization_dir: str,
+        local_rank: int,
+        dataset_reader: DatasetReader,
+        train_data_path: str,
+        model: Lazy[Model],
+        data_loader: Lazy[DataLoader],
+        trainer: Lazy[Trainer],
+        pretrained_archive: str,
+        pretraining: Optional[Dict[str, Any]] = None,
+        test_data_path: Optional[str] = None,
+        validation_data_loader: Optional[Lazy[DataLoader]] = None,
+        evaluate_on_test: bool = True,
+        initialize_new_actions: bool = True,
+        ddp_accelerator: Any = None,
+    ) -> "PretrainFinetune":
+        archive = load_archive(ensure_pretrained(pretrained_archive, pretraining))
+        pretrained: Model = archive.model
+        vocab: Vocabulary = pretrained.vocab
+        support = list(dataset_reader.read(train_data_path))
+        vocab.extend_from_instances(support)
+        pretrained.extend_embedder_vocab()
+        final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
+        missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
+        if missing or unexpected:
+            raise ConfigurationError(
+                "the fine-tuning model does not match the pre-trained one: "
+                f"missing {sorted(missing)}, unexpected {sorted(unexpected)}"
+            )
+        final_model.new_actions = list(pretrained.new_actions) if initialize_new_actions else []  # type: ignore
+        logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
+        vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
+
+        loader = data_loader.construct(reader=dataset_reader, data_path=train_data_path)
+        loader.index_with(vocab)
+        evaluation_loader = None
+        if test_data_path is not None:
+            lazy = validation_data_loader or data_loader
+            evaluation_loader = lazy.construct(reader=dataset_reader, data_path=test_data_path)
+            evaluation_loader.index_with(vocab)
+        built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
+        del archive, pretrained
+        torch.set_grad_enabled(True)
+        return cls(
+            serialization_dir=serialization_dir,
+            model=final_model,
+            trainer=built,
+            evaluation_data_loader=evaluation_loader,
+            evaluate_on_test=evaluate_on_test,
+        )
