@@ -9,9 +9,9 @@ from tests import FIXTURE_DATA, PROJECT_ROOT
 def test_report_on_fixtures():
     report = inspect_data(FIXTURE_DATA, min_support=2, completeness=0.0)
     geo = report["datasets"]["geo"]["splits"][0]
-    assert geo["examples"] == {"train": 9, "support": 2, "query": 4}
+    assert geo["examples"] == {"train": 11, "support": 2, "query": 4}
     assert geo["predicates"]["new_list"] == ["area:i", "not"]
-    assert geo["round_trip_failures"] == [] and geo["round_trip_checked"] == 15
+    assert geo["round_trip_failures"] == [] and geo["round_trip_checked"] == 17
     assert geo["ceiling"] == 100.0
     assert geo["mean_actions"]["after"] <= geo["mean_actions"]["before"]
     jobs = report["datasets"]["jobs"]["splits"][0]

@@ -1,0 +1,195 @@
+"""Few-shot training pieces: prototypes, predicate-dropout mixing, smoothing, the regularizer,
+vocabulary extension with prototype initialisation, episodes, and the whole pre-train/fine-tune run."""
+import json
+import os
+import random
+
+import _jsonnet
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch, DataLoader, DatasetReader
+from allennlp.commands.train import train_model_from_file
+from allennlp.models.archival import load_archive
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.modules.alignment import regularization, string_similarity_matrix
+from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+
+
+class TestFewShotPieces(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
+
+    def tensors(self, instances):
+        batch = Batch(instances)
+        batch.index_instances(self.vocab)
+        return batch.as_tensor_dict()
+
+    def test_prototypes_are_mean_decoder_vectors_per_action(self):
+        projections = torch.tensor([[[1.0, 0.0], [3.0, 2.0], [5.0, 5.0]], [[3.0, 4.0], [0.0, 0.0], [9.0, 9.0]]])
+        actions = torch.tensor([[2, 3, -1], [2, 4, -1]])
+        self.model.action_embedding = torch.nn.Parameter(torch.zeros(6, 2))
+        prototypes, present = self.model.prototypes(projections, actions)
+        assert present.tolist() == [False, False, True, True, True, False]
+        assert prototypes[2].tolist() == [2.0, 2.0]
+        assert prototypes[3].tolist() == [3.0, 2.0]
+        assert prototypes[0].tolist() == [0.0, 0.0]
+
+    def test_predicate_dropout_mixes_supervised_and_prototype_embeddings(self):
+        model = self.model
+        model.train()
+        for module in model.modules():
+            if isinstance(module, torch.nn.Dropout):
+                module.p = 0.0
+        support = self.tensors(self.instances[:3])
+        query = self.tensors(self.instances[3:])
+        # r = 0: nothing is dropped, so C = C_s and L_m is the supervised loss of the meta-test set.
+        model.predicate_dropout = 0.0
+        supervised = model(**query)["loss"]
+        assert model.meta_loss(support, query).item() == pytest.approx(supervised.item(), rel=1e-5)
+        # r = 1: every action of the meta-support set uses its prototype instead.
+        model.predicate_dropout = 1.0
+        decoded, _, _ = model.teacher_forced(support)
+        _, present = model.prototypes(decoded.projections, support["actions"])
+        loss = model.meta_loss(support, query)
+        assert loss.item() != pytest.approx(supervised.item(), rel=1e-5)
+        loss.backward()
+        # The loss reaches the decoder both directly and through the prototypes.
+        assert model._decoder.cell.weight_hh.grad.abs().sum() > 0
+        assert present.any()
+
+    def test_smoothing_applies_only_in_training(self):
+        model = self.model
+        model.smoothing_k = 3.0
+        projections = torch.randn(2, 4, model.action_embedding.size(1))
+        mask = model.space()["valid"].expand(2, 4, -1)
+        model.train()
+        smoothed = model.action_log_probs(projections, mask).exp().masked_fill(~mask, 0).sum(-1)
+        assert (smoothed < 0.999).all()
+        model.eval()
+        plain = model.action_log_probs(projections, mask).exp().masked_fill(~mask, 0).sum(-1)
+        assert torch.allclose(plain, torch.ones_like(plain), atol=1e-5)
+
+    def test_new_action_rows_are_added_and_initialised_with_prototypes(self):
+        model = self.model
+        reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}))
+        old_rows = model.action_embedding.size(0)
+        support = list(reader.read(fixture_split("geo", "support")))
+        self.vocab.extend_from_instances(support)
+        model.extend_embedder_vocab()
+        new_rows = model.action_embedding.size(0)
+        assert new_rows > old_rows and model.new_actions == list(range(old_rows, new_rows))
+        new_strings = {self.vocab.get_token_from_index(i, "actions") for i in model.new_actions}
+        assert "GEN ( area:i <e:s> )" in new_strings
+        loader = DataLoader.from_params(Params({"batch_size": 2}), reader=reader, data_path=fixture_split("geo", "support"))
+        loader.index_with(self.vocab)
+
+        class Trainer:
+            pass
+
+        trainer = Trainer()
+        trainer.model, trainer.data_loader = model, loader
+        before = model.action_embedding.data.clone()
+        PrototypeInitCallback(self.TEST_DIR).on_start(trainer)
+        model.eval()
+        expected_totals = torch.zeros_like(before)
+        counts = torch.zeros(new_rows)
+        with torch.no_grad():
+            for batch in loader:
+                decoded, _, _ = model.teacher_forced(batch)
+                for b in range(batch["actions"].size(0)):
+                    for t, action in enumerate(batch["actions"][b].tolist()):
+                        if action >= 0:
+                            expected_totals[action] += decoded.projections[b, t]
+                            counts[action] += 1
+        for row in model.new_actions:
+            assert counts[row] > 0
+            assert torch.allclose(model.action_embedding.data[row], expected_totals[row] / counts[row], atol=1e-5)
+        assert torch.equal(model.action_embedding.data[:old_rows], before[:old_rows])
+
+
+def test_regularizer_value_on_a_tiny_example():
+    attention = torch.tensor([[[0.5, 0.5, 0.0]]])
+    conditional = torch.tensor([[[1.0, 0.0, 0.0]]])
+    similarity = torch.tensor([[[0.0, 1.0, 1.0]]])
+    gate = torch.tensor([[0.5]])
+    mask = torch.tensor([[True, True, True]])
+    # g = 0.5 * cond + 0.5 * sim = [0.5, 0.5, 0.5] -> P' = [1/3, 1/3, 1/3]
+    value = regularization(attention, conditional, similarity, gate, mask, torch.tensor([[True]]))
+    assert value.item() == pytest.approx(1 / 6 + 1 / 6 + 1 / 3)
+    # A padded token takes no part; a step with an all-zero prior is skipped.
+    masked = regularization(attention, conditional, similarity, gate, torch.tensor([[True, True, False]]), torch.tensor([[True]]))
+    assert masked.item() == pytest.approx(0.0)
+    zero = regularization(attention, torch.zeros(1, 1, 3), torch.zeros(1, 1, 3), gate, mask, torch.tensor([[True]]))
+    assert zero.item() == 0.0
+
+
+def test_string_similarity_uses_predicate_names_without_type_suffix():
+    matrix = string_similarity_matrix([("river:t",), (), ("population:i", "state:t")], ["river", "state", "@@UNKNOWN@@"])
+    assert matrix[0, 0].item() == pytest.approx(1.0)
+    assert matrix[1].abs().sum().item() == 0.0
+    assert matrix[2, 1].item() == pytest.approx(1.0)
+    assert matrix[0, 2].item() == 0.0
+
+
+def test_episode_loader_alternates_supervised_and_meta_batches():
+    random.seed(3)
+    reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery"}))
+    loader = DataLoader.from_params(
+        Params({"type": "fewshot_episodes", "batch_size": 4, "meta_templates": 5, "meta_queries_per_template": 3}),
+        reader=reader, data_path=fixture_split("geo", "train"),
+    )
+    from allennlp.data import Vocabulary
+
+    loader.index_with(Vocabulary.from_instances(loader.iter_instances()))
+    batches = list(loader)
+    assert len(batches) == len(loader) == 2 * 3  # 11 examples in batches of 4, each followed by a meta batch
+    for supervised, meta in zip(batches[::2], batches[1::2]):
+        assert "source_tokens" in supervised and set(meta) == {"meta_support", "meta_query"}
+        support_templates = [m["template"] for m in meta["meta_support"]["metadata"]]
+        assert len(set(support_templates)) == len(support_templates)
+        query_templates = {m["template"] for m in meta["meta_query"]["metadata"]}
+        assert query_templates <= set(support_templates)
+        support_lines = {m["location"] for m in meta["meta_support"]["metadata"]}
+        assert not support_lines & {m["location"] for m in meta["meta_query"]["metadata"]}
+    no_supervised = DataLoader.from_params(
+        Params({"type": "fewshot_episodes", "batch_size": 4, "supervised_batches": False}),
+        reader=reader, data_path=fixture_split("geo", "train"),
+    )
+    no_supervised.index_with(loader._vocab)
+    assert all(set(b) == {"meta_support", "meta_query"} for b in no_supervised)
+
+
+def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(tmp_path, monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretrained = str(tmp_path / "pretrain" / "geo" / "model.tar.gz")
+    monkeypatch.setenv("PRETRAINED", pretrained)
+    config = os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet")
+    train_model_from_file(config, str(tmp_path / "run1"))
+    assert os.path.isfile(pretrained)
+    metrics = json.load(open(tmp_path / "run1" / "metrics.json"))
+    assert "test_exact_match" in metrics
+    archive = load_archive(str(tmp_path / "run1" / "model.tar.gz"))
+    pretrained_vocab = load_archive(pretrained).model.vocab
+    assert archive.model.vocab.get_vocab_size("actions") > pretrained_vocab.get_vocab_size("actions")
+    assert archive.model.smoothing_k == 0
+    stamp = os.path.getmtime(pretrained)
+    train_model_from_file(config, str(tmp_path / "run2"))  # reuses the archive: no second pre-training
+    assert os.path.getmtime(pretrained) == stamp
+    assert json.load(open(tmp_path / "run2" / "metrics.json"))["test_exact_match"] == metrics["test_exact_match"]
+
+
+@pytest.mark.parametrize("name", [f"{d}_{k}shot" for d in ("jobs", "geo", "atis") for k in (1, 2)])
+def test_experiment_configs_separate_pretraining_and_finetuning(name):
+    ext = {"FEWSHOT_SPLIT": "3", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", f"{name}.jsonnet"), ext_vars=ext))
+    assert config["type"] == "fewshot_pretrain_finetune"
+    assert config["model"]["smoothing_k"] == 0 and config["pretraining"]["model"]["smoothing_k"] > 0
+    assert config["pretraining"]["data_loader"]["type"] == "fewshot_episodes"
+    assert "shuffle_3_shot" in config["train_data_path"] and config["train_data_path"].endswith("support.txt")
+    assert config["test_data_path"].endswith("query.txt")
+    assert config["pretraining"]["train_data_path"].endswith("train.txt")
