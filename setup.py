@@ -18,7 +18,7 @@ setup(
     long_description=LONG_DESCRIPTION,
     long_description_content_type="text/markdown",
     packages=find_packages(exclude=["tests", "tests.*"]),
-    package_data={"fewshot_parser": ["data/SHA256SUMS", "data/lexicons/*.json"]},
+    package_data={"fewshot_parser": ["data/SHA256SUMS", "commands/paper_results.json"]},
     python_requires=">=3.11",
     install_requires=[
         "torch>=2.0",

@@ -1,1 +1,3 @@
 from fewshot_parser.commands.inspect_data import InspectData
+from fewshot_parser.commands.run_grid import RunGrid
+from fewshot_parser.commands.report import Report

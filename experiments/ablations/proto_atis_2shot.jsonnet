@@ -1,0 +1,2 @@
+// ProtoParser -proto, atis 2-shot (split from $FEWSHOT_SPLIT).
+(import '../common/fewshot.libsonnet').experiment('atis', 2, import 'proto.libsonnet')

@@ -1,0 +1,2 @@
+// ProtoParser -proto, jobs 2-shot (split from $FEWSHOT_SPLIT).
+(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'proto.libsonnet')

@@ -1,0 +1,2 @@
+// ProtoParser -sup, atis 1-shot (split from $FEWSHOT_SPLIT).
+(import '../common/fewshot.libsonnet').experiment('atis', 1, import 'sup.libsonnet')

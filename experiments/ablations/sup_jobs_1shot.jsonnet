@@ -1,0 +1,2 @@
+// ProtoParser -sup, jobs 1-shot (split from $FEWSHOT_SPLIT).
+(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'sup.libsonnet')

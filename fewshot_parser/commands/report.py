@@ -1,0 +1,125 @@
+"""
+`allennlp report`: Table 1 / Table 2 layouts from `results/runs.csv`, with the paper's numbers
+beside ours and Wilcoxon signed-rank p-values of our parser against every other row.
+
+Writes `results/table1.md`, `results/table1.csv`, `results/table2.md` (ablations) and
+`results/runs.json` (per-split numbers).
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+from collections import defaultdict
+from typing import Dict, List, Optional, Tuple
+
+from allennlp.commands.subcommand import Subcommand
+
+from fewshot_parser.commands.run_grid import read_rows
+
+COLUMNS: List[Tuple[str, int]] = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
+OURS = ("ProtoParser", "")
+PAPER_FILE = os.path.join(os.path.dirname(__file__), "paper_results.json")
+ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
+
+
+@Subcommand.register("report")
+class Report(Subcommand):
+    """Write the results tables (markdown, CSV, JSON) from results/runs.csv."""
+
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        description = "Tables 1 and 2 from results/runs.csv, with the paper's numbers and Wilcoxon p-values."
+        sub = parser.add_parser(self.name, description=description, help=description)
+        sub.add_argument("--results", default="results/runs.csv")
+        sub.add_argument("--out", default="results")
+        sub.set_defaults(func=lambda args: print(write_report(args.results, args.out)))
+        return sub
+
+
+def collect(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str], Dict[Tuple[str, int, int], float]]:
+    """(system, setting) -> (dataset, shot, shuffle) -> exact match."""
+    table: Dict[Tuple[str, str], Dict[Tuple[str, int, int], float]] = defaultdict(dict)
+    for row in rows:
+        key = (row["system"], row["setting"])
+        table[key][(row["dataset"], int(row["shot"]), int(row["shuffle"]))] = float(row["exact_match"])
+    return table
+
+
+def wilcoxon_p(ours: Dict, other: Dict) -> Optional[float]:
+    """Two-sided Wilcoxon signed-rank test over the evaluation sets both have (None if under 2)."""
+    from scipy.stats import wilcoxon
+
+    shared = sorted(set(ours) & set(other))
+    differences = [ours[k] - other[k] for k in shared]
+    if len(shared) < 2 or all(d == 0 for d in differences):
+        return None
+    return float(wilcoxon([ours[k] for k in shared], [other[k] for k in shared]).pvalue)
+
+
+def cell(scores: Dict[Tuple[str, int, int], float], dataset: str, shot: int) -> Optional[Tuple[float, float, int]]:
+    values = [v for (d, k, s), v in scores.items() if d == dataset and k == shot and s != 0]
+    if not values:
+        return None
+    return statistics.mean(values), statistics.pstdev(values), len(values)
+
+
+def paper_numbers() -> Dict[Tuple[str, str], Dict[str, float]]:
+    with open(PAPER_FILE) as handle:
+        data = json.load(handle)
+    return {(r["system"], r["setting"]): r["scores"] for r in data["rows"]}
+
+
+def _label(key: Tuple[str, str]) -> str:
+    system, setting = key
+    return system + (f" ({setting})" if setting and not setting.startswith("-") else (f" {setting}" if setting else ""))
+
+
+def table_lines(keys, table, paper) -> Tuple[List[str], List[List[str]]]:
+    header = "| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | p-value |"
+    lines = [header, "|" + "---|" * (len(COLUMNS) + 2)]
+    csv_rows = [["system", "setting"] + [f"{d}_{k}shot" for d, k in COLUMNS] + [f"paper_{d}_{k}shot" for d, k in COLUMNS] + ["p_value"]]
+    ours = table.get(OURS, {})
+    for key in keys:
+        scores = table.get(key, {})
+        published = paper.get(key, {})
+        cells, ours_csv, paper_csv = [], [], []
+        for dataset, shot in COLUMNS:
+            value = cell(scores, dataset, shot)
+            reference = published.get(f"{dataset}_{shot}shot")
+            text = "–" if value is None else f"{value[0]:.2f} ± {value[1]:.1f}" + ("" if value[2] == 5 else f" (n={value[2]})")
+            if reference is not None:
+                text += f" [{reference:.2f}]"
+            cells.append(text)
+            ours_csv.append("" if value is None else f"{value[0]:.2f}")
+            paper_csv.append("" if reference is None else f"{reference:.2f}")
+        p_value = None if key == OURS else wilcoxon_p(ours, scores)
+        lines.append(f"| {_label(key)} | " + " | ".join(cells) + f" | {'' if p_value is None else f'{p_value:.2e}'} |")
+        csv_rows.append([key[0], key[1]] + ours_csv + paper_csv + ["" if p_value is None else f"{p_value:.3e}"])
+    return lines, csv_rows
+
+
+def write_report(results: str, out: str) -> str:
+    rows = read_rows(results)
+    table = collect(rows)
+    paper = paper_numbers()
+    os.makedirs(out, exist_ok=True)
+    ablation_keys = [("ProtoParser", a) for a in ABLATIONS]
+    main_keys = [k for k in paper if k[1] not in ABLATIONS] + [k for k in table if k not in paper]
+    written = []
+    for name, keys, title in (("table1", main_keys, "Table 1"), ("table2", [OURS] + ablation_keys, "Table 2 (ablations)")):
+        lines, csv_rows = table_lines(keys, table, paper)
+        with open(os.path.join(out, f"{name}.md"), "w") as handle:
+            handle.write(
+                f"# {title}: exact match (%), mean ± std over shuffles 1-5 [paper's number]\n\n"
+                f"Generated by `allennlp report --results {results}` from the rows of that file; "
+                "p-value: two-sided Wilcoxon signed-rank test of ProtoParser (ours) against the row, "
+                "over all evaluation sets both have.\n\n" + "\n".join(lines) + "\n"
+            )
+        with open(os.path.join(out, f"{name}.csv"), "w", newline="") as handle:
+            csv.writer(handle).writerows(csv_rows)
+        written += [f"{name}.md", f"{name}.csv"]
+    with open(os.path.join(out, "runs.json"), "w") as handle:
+        json.dump({f"{s}|{st}": {f"{d}_{k}shot_s{sh}": v for (d, k, sh), v in sorted(scores.items())}
+                   for (s, st), scores in table.items()}, handle, indent=1)
+    written.append("runs.json")
+    return f"wrote {', '.join(os.path.join(out, w) for w in written)}"

@@ -1,0 +1,200 @@
+"""
+`allennlp run-grid`: runs a grid of few-shot experiments (systems x datasets x shots x shuffles),
+in parallel processes, resumably, and records one row per finished run in `results/runs.csv`.
+
+A run is done when its serialization directory holds `metrics.json` (AllenNLP writes it last);
+anything else in the directory is a partial or failed run and is redone from scratch. Runs that
+share a pre-trained archive do not pre-train twice: for each archive, the first run is started
+alone and the others wait until it has finished.
+
+To spread a grid over several machines, give each one a slice (e.g. `--datasets geo` on one
+machine and `--datasets atis` on another, or `--shuffles 1 2` and `--shuffles 3 4 5`) and
+concatenate their `runs.csv` files; no scheduler is needed.
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Dict, List, NamedTuple, Optional
+
+from allennlp.commands.subcommand import Subcommand
+
+# system name -> (system, setting, config path template)
+SYSTEMS: Dict[str, tuple] = {
+    "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
+    **{
+        f"-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
+        for name in ("sup", "proto", "reg", "strsim", "cond", "smooth")
+    },
+}
+FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds"]
+
+
+class Job(NamedTuple):
+    system: str
+    dataset: str
+    shot: int
+    shuffle: int
+    config: str
+    serialization_dir: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.system} {self.dataset} {self.shot}-shot s{self.shuffle}"
+
+
+@Subcommand.register("run-grid")
+class RunGrid(Subcommand):
+    """Run a resumable grid of few-shot experiments and collect their results."""
+
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        description = "Run systems x datasets x shots x shuffles, resumably, N at a time; write results/runs.csv."
+        sub = parser.add_parser(self.name, description=description, help=description)
+        sub.add_argument("--systems", nargs="*", default=["ours"], help=f"any of: {' '.join(SYSTEMS)}, or 'all'")
+        sub.add_argument("--datasets", nargs="*", default=["jobs", "geo", "atis"])
+        sub.add_argument("--shots", nargs="*", type=int, default=[1, 2])
+        sub.add_argument("--shuffles", nargs="*", type=int, default=[1, 2, 3, 4, 5])
+        sub.add_argument("--jobs", type=int, default=2, help="parallel processes (default 2)")
+        sub.add_argument("--threads", type=int, default=None, help="torch threads per process (default: cores / jobs)")
+        sub.add_argument("--runs-dir", default="runs/grid")
+        sub.add_argument("--results", default="results/runs.csv")
+        sub.add_argument("--cuda-device", type=int, default=-1, help="GPU to train on (default: CPU)")
+        sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
+        sub.set_defaults(func=run_grid_from_args)
+        return sub
+
+
+def plan(systems: List[str], datasets: List[str], shots: List[int], shuffles: List[int], runs_dir: str) -> List[Job]:
+    jobs = []
+    for system in systems:
+        if system not in SYSTEMS:
+            raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}")
+        template = SYSTEMS[system][2]
+        for dataset in datasets:
+            for shot in shots:
+                config = template.format(dataset=dataset, shot=shot)
+                for shuffle in shuffles:
+                    directory = os.path.join(runs_dir, system, f"{dataset}_{shot}shot_s{shuffle}")
+                    jobs.append(Job(system, dataset, shot, shuffle, config, directory))
+    return jobs
+
+
+def is_finished(job: Job) -> bool:
+    return os.path.isfile(os.path.join(job.serialization_dir, "metrics.json"))
+
+
+def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
+    """The shared pre-trained archive a job uses (from its evaluated config), if any."""
+    import _jsonnet
+
+    config = json.loads(_jsonnet.evaluate_file(job.config, ext_vars={**environment, "FEWSHOT_SPLIT": str(job.shuffle)}))
+    return config.get("pretrained_archive")
+
+
+def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> float:
+    with open(os.path.join(job.serialization_dir, "metrics.json")) as handle:
+        metrics = json.load(handle)
+    exact_match = 100.0 * metrics["test_exact_match"]
+    system, setting, _ = SYSTEMS[job.system]
+    row = {"system": system, "setting": setting, "dataset": job.dataset, "shot": job.shot,
+           "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1)}
+    with lock:
+        rows = read_rows(results)
+        rows = [r for r in rows if (r["system"], r["setting"], r["dataset"], str(r["shot"]), str(r["shuffle"]))
+                != (system, setting, job.dataset, str(job.shot), str(job.shuffle))]
+        rows.append(row)
+        write_rows(results, rows)
+    return exact_match
+
+
+def read_rows(path: str) -> List[Dict[str, str]]:
+    if not os.path.isfile(path):
+        return []
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def write_rows(path: str, rows: List[Dict]) -> None:
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    temporary = path + ".tmp"
+    with open(temporary, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        order = lambda r: (r["system"], r["setting"], r["dataset"], int(r["shot"]), int(r["shuffle"]))  # noqa: E731
+        writer.writerows(sorted(rows, key=order))
+    os.replace(temporary, path)
+
+
+def run_job(job: Job, environment: Dict[str, str], cuda_device: int) -> float:
+    """Runs one experiment from scratch in its own directory, logging to `<dir>.log`."""
+    if os.path.isdir(job.serialization_dir):
+        shutil.rmtree(job.serialization_dir)  # partial output never counts
+    os.makedirs(os.path.dirname(job.serialization_dir), exist_ok=True)
+    overrides = json.dumps({"trainer": {"cuda_device": cuda_device}}) if cuda_device >= 0 else "{}"
+    command = [sys.executable, "-m", "allennlp", "train", job.config, "-s", job.serialization_dir,
+               "-o", overrides, "--include-package", "fewshot_parser"]
+    start = time.time()
+    with open(job.serialization_dir + ".log", "w") as log:
+        code = subprocess.call(command, stdout=log, stderr=subprocess.STDOUT,
+                               env={**environment, "FEWSHOT_SPLIT": str(job.shuffle)})
+    if code != 0 or not is_finished(job):
+        raise RuntimeError(f"exit code {code}; see {job.serialization_dir}.log")
+    return time.time() - start
+
+
+def run_grid_from_args(args: argparse.Namespace) -> None:
+    systems = list(SYSTEMS) if args.systems == ["all"] else args.systems
+    jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
+    environment = dict(os.environ)
+    threads = args.threads or max(1, (os.cpu_count() or 2) // max(1, args.jobs))
+    environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
+    environment.setdefault("FEWSHOT_SEED", "13")
+    environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
+    pending = [job for job in jobs if not is_finished(job)]
+    print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
+    if args.dry_run:
+        for job in jobs:
+            print(f"  {'done' if is_finished(job) else 'todo'}  {job.name}  ({job.config})")
+        return
+    lock = threading.Lock()
+    # Runs that share a pre-trained archive wait for the first of them (which pre-trains).
+    gates: Dict[str, threading.Event] = {}
+    first: Dict[str, Job] = {}
+    for job in pending:
+        archive = pretrained_archive(job, environment)
+        if archive and not os.path.isfile(archive) and archive not in first:
+            first[archive] = job
+            gates[archive] = threading.Event()
+    archive_of = {job: pretrained_archive(job, environment) for job in pending}
+    # Pre-training runs go first so that their followers are unblocked as early as possible.
+    ordered = sorted(pending, key=lambda j: (j not in first.values(), jobs.index(j)))
+    done = [0]
+    grid_start = time.time()
+
+    def work(job: Job) -> None:
+        archive = archive_of[job]
+        if archive in gates and first[archive] is not job:
+            gates[archive].wait()
+        try:
+            seconds = run_job(job, environment, args.cuda_device)
+            exact_match = record(job, seconds, args.results, lock)
+            status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
+        except Exception as error:  # a failed run is reported and redone on the next invocation
+            status = f"failed  {error}"
+        finally:
+            if archive in gates and first[archive] is job:
+                gates[archive].set()
+        with lock:
+            done[0] += 1
+            elapsed = time.time() - grid_start
+            print(f"[{done[0]:>3}/{len(ordered)} {elapsed / 60:5.1f} min] {job.name:<32} {status}", flush=True)
+
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        list(pool.map(work, ordered))
+    print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")

@@ -1,0 +1,85 @@
+import csv
+import json
+import os
+import threading
+
+import pytest
+from scipy.stats import wilcoxon
+
+from fewshot_parser.commands import run_grid
+from fewshot_parser.commands.report import wilcoxon_p, write_report
+from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, record, run_job
+
+
+def test_plan_covers_the_grid(tmp_path):
+    jobs = plan(["ours", "-sup"], ["geo", "jobs"], [1, 2], [1, 2, 3], str(tmp_path))
+    assert len(jobs) == 2 * 2 * 2 * 3
+    assert jobs[0].config == "experiments/geo_1shot.jsonnet"
+    assert any(j.config == "experiments/ablations/sup_jobs_2shot.jsonnet" for j in jobs)
+    with pytest.raises(ValueError, match="unknown system"):
+        plan(["nope"], ["geo"], [1], [1], str(tmp_path))
+
+
+def test_killed_runs_are_redone_and_finished_ones_kept(tmp_path, monkeypatch):
+    job = Job("ours", "geo", 1, 2, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s2"))
+    os.makedirs(job.serialization_dir)
+    (tmp_path / "ours" / "geo_1shot_s2" / "best.th").write_text("partial output of a killed run")
+    assert not is_finished(job)
+    calls = []
+
+    def fake_call(command, stdout, stderr, env):
+        calls.append((command, env["FEWSHOT_SPLIT"]))
+        assert not os.path.exists(os.path.join(job.serialization_dir, "best.th"))  # partial output removed
+        os.makedirs(job.serialization_dir, exist_ok=True)
+        with open(os.path.join(job.serialization_dir, "metrics.json"), "w") as handle:
+            json.dump({"test_exact_match": 0.25}, handle)
+        return 0
+
+    monkeypatch.setattr(run_grid.subprocess, "call", fake_call)
+    run_job(job, {}, -1)
+    assert is_finished(job) and calls[0][1] == "2"
+    results = str(tmp_path / "runs.csv")
+    assert record(job, 12.0, results, threading.Lock()) == 25.0
+    record(job, 13.0, results, threading.Lock())  # recording again replaces the row
+    rows = list(csv.DictReader(open(results)))
+    assert len(rows) == 1 and rows[0]["exact_match"] == "25.0" and rows[0]["seconds"] == "13.0"
+
+    def failing_call(command, stdout, stderr, env):
+        return 1
+
+    monkeypatch.setattr(run_grid.subprocess, "call", failing_call)
+    with pytest.raises(RuntimeError, match="exit code 1"):
+        run_job(job, {}, -1)
+    assert not is_finished(job)  # a failed rerun leaves nothing that counts as finished
+
+
+def test_wilcoxon_matches_scipy_on_known_numbers():
+    ours = {("geo", 1, s): v for s, v in enumerate([30.0, 28.0, 35.0, 22.0, 40.0, 31.0], start=1)}
+    other = {("geo", 1, s): v for s, v in enumerate([20.0, 27.5, 30.0, 25.0, 33.0, 21.0], start=1)}
+    expected = wilcoxon([30.0, 28.0, 35.0, 22.0, 40.0, 31.0], [20.0, 27.5, 30.0, 25.0, 33.0, 21.0]).pvalue
+    assert wilcoxon_p(ours, other) == pytest.approx(expected)
+    assert wilcoxon_p(ours, {}) is None
+
+
+def test_table_layout_on_a_tiny_fake_grid(tmp_path):
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for shuffle, (ours, ablated) in enumerate([(30, 20), (40, 25), (50, 45)], start=1):
+            writer.writerow({"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": 1, "shuffle": shuffle,
+                             "exact_match": ours, "seconds": 1})
+            writer.writerow({"system": "ProtoParser", "setting": "-sup", "dataset": "geo", "shot": 1, "shuffle": shuffle,
+                             "exact_match": ablated, "seconds": 1})
+    write_report(str(results), str(tmp_path / "out"))
+    table1 = (tmp_path / "out" / "table1.md").read_text().splitlines()
+    ours = next(line for line in table1 if line.startswith("| ProtoParser |"))
+    cells = [c.strip() for c in ours.split("|")[1:-1]]
+    assert cells[0] == "ProtoParser"
+    assert cells[2] == "40.00 ± 8.2 (n=3) [27.49]"  # geo 1-shot: mean, std, count, paper
+    assert cells[1] == "– [27.09]"
+    table2 = (tmp_path / "out" / "table2.md").read_text()
+    assert "| ProtoParser -sup | – [23.63] | 30.00 ± 10.8 (n=3) [18.86]" in table2
+    rows = list(csv.reader(open(tmp_path / "out" / "table2.csv")))
+    assert rows[0][:3] == ["system", "setting", "jobs_1shot"]
+    assert json.load(open(tmp_path / "out" / "runs.json"))["ProtoParser|"]["geo_1shot_s2"] == 40.0
