@@ -8,7 +8,9 @@ DATA_DIR ?= data
 RUNS ?= runs
 SPLIT ?= 1
 
-.PHONY: setup data test geo-1shot main benchmark lock clean-venv
+JOBS ?= 2
+
+.PHONY: setup data test geo-1shot main table ablations report benchmarks lock clean-venv
 
 setup: $(STAMP)
 
@@ -33,6 +35,24 @@ geo-1shot main: $(STAMP) data
 	rm -rf $(RUNS)/geo_1shot_s$(SPLIT)
 	SPLIT=$(SPLIT) FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp train experiments/geo_1shot.jsonnet \
 		-s $(RUNS)/geo_1shot_s$(SPLIT) --include-package fewshot_parser
+
+# Table 1 row "Ours": every dataset, shot and shuffle 1-5 (resumable; results/runs.csv), then the tables.
+table: $(STAMP) data
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems ours --jobs $(JOBS)
+	$(BIN)/allennlp report
+
+# Table 2: the six ablations.
+ablations: $(STAMP) data
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems -sup -proto -reg -strsim -cond -smooth --jobs $(JOBS)
+	$(BIN)/allennlp report
+
+report: $(STAMP)
+	$(BIN)/allennlp report
+
+# Supervised sanity (exact match on a held-out 10% of train) and speed on this machine.
+benchmarks: $(STAMP) data
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/supervised_sanity.py
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
 lock:

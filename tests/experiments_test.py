@@ -1,0 +1,36 @@
+"""Every experiment config evaluates, and names only registered types and valid top-level keys."""
+import glob
+import json
+import os
+
+import _jsonnet
+import pytest
+
+import fewshot_parser  # noqa: F401
+from allennlp.commands.train import TrainModel
+from allennlp.data import DatasetReader
+from allennlp.models import Model
+from tests import PROJECT_ROOT
+
+CONFIGS = sorted(glob.glob(os.path.join(PROJECT_ROOT, "experiments", "**", "*.jsonnet"), recursive=True))
+EXT = {"FEWSHOT_SPLIT": "2", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[os.path.relpath(p, PROJECT_ROOT) for p in CONFIGS])
+def test_config_evaluates_to_registered_types(path):
+    config = json.loads(_jsonnet.evaluate_file(path, ext_vars=EXT))
+    for section in [config] + ([config["pretraining"]] if "pretraining" in config else []):
+        assert Model.resolve_class_name(section["model"]["type"])
+        assert DatasetReader.resolve_class_name(section["dataset_reader"]["type"])
+    kind = config.get("type", "default")
+    assert TrainModel.resolve_class_name(kind)
+    assert "lazy" not in json.dumps(config)  # an AllenNLP 1.x key that 2.x readers reject
+
+
+def test_there_is_a_config_for_every_experiment_and_ablation():
+    names = {os.path.relpath(p, os.path.join(PROJECT_ROOT, "experiments")) for p in CONFIGS}
+    for dataset in ("jobs", "geo", "atis"):
+        for shot in (1, 2):
+            assert f"{dataset}_{shot}shot.jsonnet" in names
+            for ablation in ("sup", "proto", "reg", "strsim", "cond", "smooth"):
+                assert f"ablations/{ablation}_{dataset}_{shot}shot.jsonnet" in names
