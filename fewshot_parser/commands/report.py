@@ -30,7 +30,7 @@ class Report(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Tables 1 and 2 from results/runs.csv, with the paper's numbers and Wilcoxon p-values."
         sub = parser.add_parser(self.name, description=description, help=description)
-        sub.add_argument("--results", default="results/runs.csv")
+        sub.add_argument("--results", nargs="+", default=["results/runs.csv"], help="one or more runs.csv files")
         sub.add_argument("--out", default="results")
         sub.set_defaults(func=lambda args: print(write_report(args.results, args.out)))
         return sub
@@ -98,8 +98,10 @@ def table_lines(keys, table, paper) -> Tuple[List[str], List[List[str]]]:
     return lines, csv_rows
 
 
-def write_report(results: str, out: str) -> str:
-    rows = read_rows(results)
+def write_report(results, out: str) -> str:
+    files = [results] if isinstance(results, str) else list(results)
+    rows = [row for path in files for row in read_rows(path)]
+    results = " ".join(files)
     table = collect(rows)
     paper = paper_numbers()
     os.makedirs(out, exist_ok=True)

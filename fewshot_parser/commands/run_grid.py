@@ -13,6 +13,7 @@ concatenate their `runs.csv` files; no scheduler is needed.
 """
 import argparse
 import csv
+import fcntl
 import json
 import os
 import shutil
@@ -104,7 +105,10 @@ def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> floa
     system, setting, _ = SYSTEMS[job.system]
     row = {"system": system, "setting": setting, "dataset": job.dataset, "shot": job.shot,
            "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1)}
-    with lock:
+    os.makedirs(os.path.dirname(results) or ".", exist_ok=True)
+    # The thread lock serialises this process's workers; the file lock, other grids on the same file.
+    with lock, open(results + ".lock", "w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
         rows = read_rows(results)
         rows = [r for r in rows if (r["system"], r["setting"], r["dataset"], str(r["shot"]), str(r["shuffle"]))
                 != (system, setting, job.dataset, str(job.shot), str(job.shuffle))]

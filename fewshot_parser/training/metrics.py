@@ -1,5 +1,5 @@
 """Exact-match metrics over logical-form strings."""
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 from allennlp.training.metrics import Metric
 
@@ -62,7 +62,3 @@ class LogicalFormExactMatch(Metric):
 
     def reset(self) -> None:
         self._total = self._exact = self._unordered = 0
-
-
-def strings_from_tokens(token_lists: List[List[str]]) -> List[str]:
-    return [" ".join(tokens) for tokens in token_lists]
