@@ -24,6 +24,9 @@ local pp = import 'proto_parser.libsonnet';
     prototypes: true,
     min_support: 5,
     completeness: 1.0,
+    // Typed slots (<v>, <e:ci>) as in the paper; true shares one action between a predicate's
+    // variable and entity arguments (experiments/unified/).
+    unify_slots: false,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -49,7 +52,7 @@ local pp = import 'proto_parser.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: pp.reader(dataset, s.min_support, s.completeness),
+    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -78,7 +81,7 @@ local pp = import 'proto_parser.libsonnet';
       pretrained_archive: $.pretrained_archive(dataset, s),
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
-      dataset_reader: pp.reader(dataset, s.min_support, s.completeness),
+      dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots),
       train_data_path: data.support(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,

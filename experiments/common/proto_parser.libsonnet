@@ -6,11 +6,12 @@ local data = import 'data.libsonnet';
 {
   // Template normalization is learned from the training file of the dataset (identical in
   // every split), so every experiment of a dataset shares the same action inventory.
-  reader(dataset, min_support=5, completeness=1.0):: {
+  reader(dataset, min_support=5, completeness=1.0, unify_slots=false):: {
     type: data.reader_type(dataset),
     idiom_source: data.train(dataset, 1, 0),
     min_support: min_support,
     completeness: completeness,
+    unify_slots: unify_slots,
   },
 
   model(embedding_dim=200, hidden_dim=256, action_dim=128, dropout=0.5, label_smoothing=0.1, smoothing_k=0):: {

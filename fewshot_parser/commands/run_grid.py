@@ -29,6 +29,7 @@ from allennlp.commands.subcommand import Subcommand
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
     "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
+    "unified": ("ProtoParser", "unified slots", "experiments/unified/{dataset}_{shot}shot.jsonnet"),
     **{
         f"-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
         for name in ("sup", "proto", "reg", "strsim", "cond", "smooth")

@@ -181,26 +181,33 @@ class TemplateNormalizer:
 
     # -- applying ----------------------------------------------------------------------------------
 
-    def tile(self, tree: Tree, leaf_label: Callable[[str], str] = lambda atom: atom) -> Fragment:
+    def tile(
+        self,
+        tree: Tree,
+        leaf_label: Callable[[str], str] = lambda atom: atom,
+        kind_of: Optional[Callable[[str], str]] = None,
+    ) -> Fragment:
         """
         Decomposes `tree` into fragments. `tree` may be a template or a full LF; `leaf_label` maps
-        each atom to its template label, and the atoms matched by slot leaves become the values.
+        each atom to its template label, and the atoms matched by slot leaves become the values,
+        whose kind (`"variable"` or `"entity"`) `kind_of(atom)` tells (default: from the label).
         """
+        kind_of = kind_of or (lambda atom: "variable" if leaf_label(atom) == VARIABLE_SLOT else "entity")
         for pattern in self._by_root.get((tree.label, len(tree.children)), ()):
             bound = match(pattern, tree, leaf_label)
             if bound is not None:
                 holes, slots = bound
-                return Fragment(pattern, _values(slots, leaf_label), tuple(self.tile(h, leaf_label) for h in holes))
-        return self._tile_base(tree, leaf_label)
+                return Fragment(pattern, _values(slots, kind_of), tuple(self.tile(h, leaf_label, kind_of) for h in holes))
+        return self._tile_base(tree, leaf_label, kind_of)
 
-    def _tile_base(self, tree: Tree, leaf_label: Callable[[str], str]) -> Fragment:
+    def _tile_base(self, tree: Tree, leaf_label: Callable[[str], str], kind_of: Callable[[str], str]) -> Fragment:
         if tree.is_leaf:
             label = leaf_label(tree.label)
-            return Fragment(Tree(label), _values([tree] if is_slot(label) else [], leaf_label), ())
+            return Fragment(Tree(label), _values([tree] if is_slot(label) else [], kind_of), ())
         if is_base_pattern(tree):
             abstracted = tree.replace_children(tuple(Tree(leaf_label(c.label)) for c in tree.children))
             slots = [c for c in tree.children if is_slot(leaf_label(c.label))]
-            return Fragment(abstracted, _values(slots, leaf_label), ())
+            return Fragment(abstracted, _values(slots, kind_of), ())
         pattern_children = []
         holes = []
         slots = []
@@ -214,7 +221,7 @@ class TemplateNormalizer:
                 if is_slot(label):
                     slots.append(child)
         pattern = tree.replace_children(tuple(pattern_children))
-        return Fragment(pattern, _values(slots, leaf_label), tuple(self.tile(h, leaf_label) for h in holes))
+        return Fragment(pattern, _values(slots, kind_of), tuple(self.tile(h, leaf_label, kind_of) for h in holes))
 
 
 def _fragments(root: Fragment) -> Iterable[Fragment]:
@@ -223,10 +230,8 @@ def _fragments(root: Fragment) -> Iterable[Fragment]:
         yield from _fragments(child)
 
 
-def _values(atoms: List[Tree], leaf_label: Callable[[str], str]) -> Tuple[SlotValue, ...]:
-    return tuple(
-        SlotValue("variable" if leaf_label(atom.label) == VARIABLE_SLOT else "entity", atom.label) for atom in atoms
-    )
+def _values(atoms: List[Tree], kind_of: Callable[[str], str]) -> Tuple[SlotValue, ...]:
+    return tuple(SlotValue(kind_of(atom.label), atom.label) for atom in atoms)
 
 
 def idioms_from_patterns(patterns: Iterable[Tree]) -> List[Tree]:

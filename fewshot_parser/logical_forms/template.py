@@ -16,6 +16,9 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
 
 VARIABLE_SLOT = "<v>"
+# With `unify_slots`, variables and entities share this one slot label, so an action such as
+# `( area:i <s> )` serves both `( area:i $0 )` and `( area:i s0 )`; the slot filler decides.
+UNIFIED_SLOT = "<s>"
 ENTITY_SLOT_PREFIX = "<e:"
 # Anonymized atoms as produced by Dong & Lapata (2016): a lower-case type and an index
 # (`ci0`, `languageid1`), or `num_...` placeholders (`num_salary`).
@@ -48,11 +51,7 @@ def entity_slot(type_name: str) -> str:
 
 
 def is_slot(label: str) -> bool:
-    return label == VARIABLE_SLOT or (label.startswith(ENTITY_SLOT_PREFIX) and label.endswith(">"))
-
-
-def slot_kind(label: str) -> str:
-    return "variable" if label == VARIABLE_SLOT else "entity"
+    return label in (VARIABLE_SLOT, UNIFIED_SLOT) or (label.startswith(ENTITY_SLOT_PREFIX) and label.endswith(">"))
 
 
 def slot_type(label: str) -> str:
@@ -74,17 +73,28 @@ class Abstractor:
     typed_entities : `bool`, optional (default = `True`)
         If true, an entity slot carries the atom's type (`<e:ci>`); otherwise all entity slots
         are `<e:entity>` (useful for data whose entities are not anonymized).
+    unify_slots : `bool`, optional (default = `False`)
+        If true, variables and entities both become the slot `<s>` (see `UNIFIED_SLOT`).
     """
 
     def __init__(
-        self, formalism: str, entity_pattern: str = DEFAULT_ENTITY_PATTERN, typed_entities: bool = True
+        self,
+        formalism: str,
+        entity_pattern: str = DEFAULT_ENTITY_PATTERN,
+        typed_entities: bool = True,
+        unify_slots: bool = False,
     ) -> None:
         self.formalism = formalism
         self._entity_pattern = re.compile(entity_pattern)
         self._typed_entities = typed_entities
+        self.unify_slots = unify_slots
 
     def cache_key(self) -> Tuple:
-        return (self.formalism, self._entity_pattern.pattern, self._typed_entities)
+        return (self.formalism, self._entity_pattern.pattern, self._typed_entities, self.unify_slots)
+
+    def kind_of(self, atom: str) -> str:
+        """Whether a slot atom is a `"variable"` or an `"entity"`."""
+        return "variable" if is_variable(atom, self.formalism) else "entity"
 
     def token_entity_type(self, token: str) -> Optional[str]:
         """The slot type an utterance token can fill (`ci` for `ci0`), or None if it is no entity."""
@@ -98,8 +108,10 @@ class Abstractor:
 
         def label(atom: str) -> str:
             if is_variable(atom, self.formalism):
-                return VARIABLE_SLOT
+                return UNIFIED_SLOT if self.unify_slots else VARIABLE_SLOT
             if atom in tokens and self._entity_pattern.match(atom):
+                if self.unify_slots:
+                    return UNIFIED_SLOT
                 return entity_slot(entity_type(atom) if self._typed_entities else "entity")
             return atom
 
@@ -114,7 +126,7 @@ class Abstractor:
             if node.is_leaf:
                 template_label = label(node.label)
                 if is_slot(template_label):
-                    values.append(SlotValue(slot_kind(template_label), node.label))
+                    values.append(SlotValue(self.kind_of(node.label), node.label))
                     return Tree(template_label)
                 return node
             return node.replace_children(tuple(visit(child) for child in node.children))

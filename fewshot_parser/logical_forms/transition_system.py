@@ -126,7 +126,7 @@ class TransitionSystem:
 
     def oracle(self, tree: Tree, utterance: Sequence[str]) -> List[Step]:
         """The gold action sequence (with slot values) of an LF tree."""
-        fragment = self.normalizer.tile(tree, self.abstractor.leaf_labeler(utterance))
+        fragment = self.normalizer.tile(tree, self.abstractor.leaf_labeler(utterance), self.abstractor.kind_of)
         steps: List[Step] = []
         _post_order(fragment, steps)
         steps.append(Step(STOP_ACTION))

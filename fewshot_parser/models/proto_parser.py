@@ -11,7 +11,7 @@ from allennlp.nn import util
 from allennlp.training.metrics import Average
 
 from fewshot_parser.logical_forms.actions import STOP_ACTION
-from fewshot_parser.logical_forms.template import VARIABLE_SLOT, SlotValue
+from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
 from fewshot_parser.logical_forms.tree import to_string
 from fewshot_parser.modules.action_space import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, ActionSpace
@@ -23,6 +23,7 @@ from fewshot_parser.training.metrics import LogicalFormExactMatch
 logger = logging.getLogger(__name__)
 
 VARIABLE_NAMESPACE = "variables"
+NOT_AN_ENTITY = "@none@"  # entity type of utterance tokens that are not entities (see the readers)
 
 
 @Model.register("proto_parser")
@@ -105,7 +106,9 @@ class ProtoParser(Model):
             decoder_dim,
             vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
             vocab.get_vocab_size(VARIABLE_NAMESPACE),
-            int(self.action_space.num_variables.max().item()) if len(self.action_space) else 1,
+            int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item()))
+            if len(self.action_space) else 1,
+            unified=self.action_space.unified,
         )
         self._space_tensors: Optional[Dict[str, torch.Tensor]] = None
         self.attention_regularization = attention_regularization
@@ -178,7 +181,7 @@ class ProtoParser(Model):
         self._slot_filler.extend(
             self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
             self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
-            int(self.action_space.num_variables.max().item()),
+            int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item())),
         )
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
@@ -383,6 +386,11 @@ class ProtoParser(Model):
         keys = batch_index * num_steps + slot_step[batch_index, slot_index]
         order = slot_order[batch_index, slot_index]
         is_variable = slot_is_variable[batch_index, slot_index].bool()
+        if self.action_space.unified:
+            return self._unified_slot_loss(
+                keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
+                entity_targets[batch_index, slot_index], variable_values[batch_index, slot_index],
+            )
         losses = []
         correct = torch.zeros(0, dtype=torch.bool, device=actions.device)
         entity = ~is_variable
@@ -412,6 +420,39 @@ class ProtoParser(Model):
             return projections.sum() * 0.0, []
         loss = torch.cat(losses).sum() / keys.numel()
         return loss, correct.tolist() if not self.training else []
+
+    def _copyable(self, source_mask: torch.Tensor, source_types: torch.Tensor) -> torch.Tensor:
+        """Utterance positions an entity may be copied from: tokens that look like entities."""
+        none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)
+        return source_mask & (source_types != none)
+
+    def _unified_slot_loss(
+        self, keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
+        entity_targets, variable_values,
+    ) -> Tuple[torch.Tensor, List[bool]]:
+        """Slot loss with unified slots: each slot's target is a variable name or a set of positions."""
+        if keys.numel() == 0:
+            return projections.sum() * 0.0, []
+        rows, inverse = torch.unique(keys, return_inverse=True)
+        b, t = rows // num_steps, rows % num_steps
+        log_probs = self._slot_filler.unified_log_probs(
+            projections[b, t], encoded[b], self._copyable(source_mask, source_types)[b], int(order.max().item()) + 1
+        )
+        # shape: (slots, num_variables + source_length)
+        scores = log_probs[inverse, order]
+        num_variables = scores.size(-1) - entity_targets.size(-1)
+        variable_target = torch.zeros_like(scores, dtype=torch.bool)
+        variable_target[torch.arange(scores.size(0), device=scores.device), variable_values.clamp(min=0)] = True
+        entity_target = torch.cat([torch.zeros_like(scores[:, :num_variables], dtype=torch.bool), entity_targets > 0], -1)
+        targets = torch.where(is_variable.unsqueeze(-1), variable_target, entity_target)
+        nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
+        nll = nll.masked_fill(~targets.any(-1), 0.0)
+        if self._label_smoothing > 0:
+            allowed = scores > torch.finfo(scores.dtype).min / 2
+            uniform = -(scores * allowed).sum(-1) / allowed.sum(-1).clamp(min=1)
+            nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
+        correct = [] if self.training else targets.gather(-1, scores.argmax(-1, keepdim=True)).squeeze(-1).tolist()
+        return nll.mean(), correct
 
     # -- decoding -------------------------------------------------------------------------------------
 
@@ -468,7 +509,14 @@ class ProtoParser(Model):
             values = []
             entities = variables = 0
             for slot in action.slots:
-                if slot == VARIABLE_SLOT:
+                if slot == UNIFIED_SLOT:
+                    choice = variable_choice[row, t][len(values)]
+                    num_variables = self.vocab.get_vocab_size(VARIABLE_NAMESPACE)
+                    if choice < num_variables:
+                        values.append(SlotValue("variable", self.vocab.get_token_from_index(choice, VARIABLE_NAMESPACE)))
+                    else:
+                        values.append(SlotValue("entity", utterance[min(choice - num_variables, len(utterance) - 1)]))
+                elif slot == VARIABLE_SLOT:
                     name = self.vocab.get_token_from_index(variable_choice[row, t][variables], VARIABLE_NAMESPACE)
                     values.append(SlotValue("variable", name))
                     variables += 1
@@ -491,6 +539,19 @@ class ProtoParser(Model):
         num_steps = actions.size(1)
         entity_choice: Dict[Tuple[int, int], List[int]] = {}
         variable_choice: Dict[Tuple[int, int], List[int]] = {}
+        if self.action_space.unified:
+            counts = self.action_space.num_unified.to(actions.device)[actions] * real
+            keys = (counts > 0).flatten().nonzero().squeeze(-1)
+            if keys.numel():
+                b, t = keys // num_steps, keys % num_steps
+                log_probs = self._slot_filler.unified_log_probs(
+                    projections[b, t], encoded[b], self._copyable(source_mask, source_types)[b], int(counts.max().item())
+                )
+                # Unified choices are stored in `variable_choice`: an index below the number of
+                # variables names one, the rest are utterance positions offset by that number.
+                for key, choices in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
+                    variable_choice[divmod(key, num_steps)] = choices
+            return entity_choice, variable_choice
         keys = ((space["entity_types"][actions, 0] != 0) & real).flatten().nonzero().squeeze(-1)
         if keys.numel():
             best = self._entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types).argmax(-1)

@@ -10,7 +10,7 @@ import torch
 from allennlp.data import Vocabulary
 
 from fewshot_parser.logical_forms.actions import STOP, Action
-from fewshot_parser.logical_forms.template import VARIABLE_SLOT, slot_type
+from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, slot_type
 
 ACTION_NAMESPACE = "actions"
 ENTITY_TYPE_NAMESPACE = "entity_types"
@@ -30,6 +30,7 @@ class ActionSpace:
     entity_types : `(num_actions, max_entity_slots)` long: entity-type ids (namespace
         `entity_types`) of the action's entity slots in order, 0 where there is none.
     num_variables : `(num_actions,)` long: number of variable slots.
+    num_unified : `(num_actions,)` long: number of unified slots `<s>` (variable or entity).
     """
 
     def __init__(self, vocab: Vocabulary) -> None:
@@ -38,8 +39,10 @@ class ActionSpace:
         for index in range(size):
             token = vocab.get_token_from_index(index, ACTION_NAMESPACE)
             self.actions.append(None if token.startswith("@@") else Action.from_string(token))
+        typed = [s for a in self.actions if a is not None for s in a.slots]
+        self.unified = UNIFIED_SLOT in typed
         max_entities = max(
-            [sum(1 for s in a.slots if s != VARIABLE_SLOT) for a in self.actions if a is not None] + [1]
+            [sum(1 for s in a.slots if s not in (VARIABLE_SLOT, UNIFIED_SLOT)) for a in self.actions if a is not None] + [1]
         )
         self.valid = torch.tensor([a is not None for a in self.actions], dtype=torch.bool)
         self.arity = torch.tensor([a.arity if a else 0 for a in self.actions], dtype=torch.long)
@@ -47,12 +50,15 @@ class ActionSpace:
         self.num_variables = torch.tensor(
             [sum(1 for s in a.slots if s == VARIABLE_SLOT) if a else 0 for a in self.actions], dtype=torch.long
         )
+        self.num_unified = torch.tensor(
+            [sum(1 for s in a.slots if s == UNIFIED_SLOT) if a else 0 for a in self.actions], dtype=torch.long
+        )
         self.entity_types = torch.zeros(size, max_entities, dtype=torch.long)
         oov = vocab.get_token_index(vocab._oov_token, ENTITY_TYPE_NAMESPACE)
         for index, action in enumerate(self.actions):
             if action is None:
                 continue
-            types = [slot_type(s) for s in action.slots if s != VARIABLE_SLOT]
+            types = [slot_type(s) for s in action.slots if s not in (VARIABLE_SLOT, UNIFIED_SLOT)]
             for position, name in enumerate(types):
                 self.entity_types[index, position] = vocab.get_token_to_index_vocabulary(ENTITY_TYPE_NAMESPACE).get(name, oov)
 

@@ -59,6 +59,7 @@ class SlotFiller(nn.Module):
         num_variables: int,
         max_variable_slots: int,
         label_dim: int = 32,
+        unified: bool = False,
     ) -> None:
         super().__init__()
         self.type_embedding = nn.Embedding(max(num_entity_types, 2), label_dim)
@@ -67,6 +68,8 @@ class SlotFiller(nn.Module):
         self.variable_decoder = SlotDecoder(label_dim, projection_dim, hidden_dim)
         self.copy_key = nn.Linear(encoder_dim, hidden_dim, bias=False)
         self.variable_output = nn.Linear(hidden_dim, num_variables)
+        # Only with unified slots (`<s>`): one decoder choosing a variable name or a copy.
+        self.unified_decoder = SlotDecoder(label_dim, projection_dim, hidden_dim) if unified else None
 
     def entity_log_probs(
         self,
@@ -104,6 +107,28 @@ class SlotFiller(nn.Module):
         inputs = self.variable_position(positions.clamp(max=self.variable_position.num_embeddings - 1))
         states = self.variable_decoder(projections, inputs.expand(projections.size(0), -1, -1))
         return torch.log_softmax(self.variable_output(states), dim=-1)
+
+    def unified_log_probs(
+        self,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        copyable: torch.Tensor,
+        num_slots: int,
+    ) -> torch.Tensor:
+        """
+        For unified slots: `(rows, num_slots, num_variables + source_length)` log-probabilities of
+        naming each variable (the first `num_variables` entries; padding and unknown excluded) or
+        copying each utterance position that holds an entity (`copyable`, `(rows, source_length)`).
+        """
+        assert self.unified_decoder is not None, "the slot filler was built for typed slots"
+        positions = torch.arange(max(num_slots, 1), device=projections.device)
+        inputs = self.variable_position(positions.clamp(max=self.variable_position.num_embeddings - 1))
+        states = self.unified_decoder(projections, inputs.expand(projections.size(0), -1, -1))
+        variable_scores = self.variable_output(states)
+        variable_scores[..., :2] = torch.finfo(variable_scores.dtype).min  # padding, unknown
+        copy_scores = torch.bmm(states, self.copy_key(encoded).transpose(1, 2))
+        copy_scores = copy_scores.masked_fill(~copyable.unsqueeze(1), torch.finfo(copy_scores.dtype).min)
+        return torch.log_softmax(torch.cat([variable_scores, copy_scores], dim=-1), dim=-1)
 
     def extend(self, num_entity_types: int, num_variables: int, max_variable_slots: int) -> None:
         """Grows the embeddings and output layer after the vocabulary grew (new rows start small)."""

@@ -99,6 +99,9 @@ class FewShotReader(DatasetReader):
         Regular expression of atoms that are entities when they occur in the utterance.
     typed_entities : `bool`, optional (default = `True`)
         Whether entity slots carry the entity type.
+    unify_slots : `bool`, optional (default = `False`)
+        Variables and entities share one slot label `<s>`, so one action serves a predicate whatever
+        fills its arguments; the model's slot filler then chooses a variable name or a copy.
     skip_invalid : `bool`, optional (default = `False`)
         Skip (and log) malformed lines instead of raising an error naming file and line.
     token_indexers : `Dict[str, TokenIndexer]`, optional
@@ -116,6 +119,7 @@ class FewShotReader(DatasetReader):
         completeness: float = 1.0,
         entity_pattern: str = DEFAULT_ENTITY_PATTERN,
         typed_entities: bool = True,
+        unify_slots: bool = False,
         skip_invalid: bool = False,
         token_indexers: Optional[Dict[str, TokenIndexer]] = None,
         **kwargs: Any,
@@ -137,7 +141,7 @@ class FewShotReader(DatasetReader):
         self._completeness = completeness
         self._skip_invalid = skip_invalid
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
-        self._abstractor = Abstractor(formalism, entity_pattern, typed_entities)
+        self._abstractor = Abstractor(formalism, entity_pattern, typed_entities, unify_slots)
         self._system: Optional[TransitionSystem] = None
 
     @property
@@ -222,9 +226,10 @@ class FewShotReader(DatasetReader):
         slot_step, slot_order, slot_is_variable, variable_values, targets = [], [], [], [], []
         for step, (action, values) in enumerate(steps):
             seen = {"entity": 0, "variable": 0}
-            for value in values:
+            for position, value in enumerate(values):
                 slot_step.append(step)
-                slot_order.append(seen[value.kind])  # position among the action's slots of this kind
+                # Position among the action's slots of this kind (of any kind with unified slots).
+                slot_order.append(position if self._abstractor.unify_slots else seen[value.kind])
                 seen[value.kind] += 1
                 is_variable = value.kind == "variable"
                 slot_is_variable.append(int(is_variable))
