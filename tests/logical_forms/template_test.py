@@ -36,3 +36,16 @@ def test_untyped_entities():
 def test_predicates_exclude_the_prolog_conjunction():
     tree = parse("job ( ANS ) , \\+ req_exp ( ANS )", "prolog")
     assert predicates(tree) == ["job", "\\+", "req_exp"]
+
+
+def test_unified_slots_share_one_label_and_keep_the_kind_of_each_value():
+    abstractor = Abstractor("lambda", unify_slots=True)
+    tree = parse("( sum $0 ( state:t $0 ) ( area:i $0 ) )", "lambda")
+    template, values = abstractor.abstract(tree, "combined area of all state".split())
+    assert to_string(template, "lambda") == "( sum <s> ( state:t <s> ) ( area:i <s> ) )"
+    entity_template, entity_values = abstractor.abstract(parse("( area:i s0 )", "lambda"), ["area", "s0"])
+    # The same action pattern serves a variable and an entity argument.
+    assert to_string(entity_template, "lambda") == "( area:i <s> )"
+    assert to_string(template.children[2], "lambda") == "( area:i <s> )"
+    assert entity_values == [SlotValue("entity", "s0")] and values[0] == SlotValue("variable", "$0")
+    assert fill(template, values) == tree

@@ -138,3 +138,16 @@ def test_execute_rejects_invalid_sequences():
         execute([gen, gen, Step(STOP_ACTION)])
     with pytest.raises(TransitionError, match="needs 2 trees"):
         execute([gen, Step(Action.from_string("REDUCE ( and <NT> <NT> )")), Step(STOP_ACTION)])
+
+
+@pytest.mark.parametrize("formalism, lf, utterance", [
+    ("lambda", GROUND_FARE, " ".join(GROUND_FARE_UTTERANCE)),
+    ("prolog", "job ( ANS ) , \\+ ( req_exp ( ANS ) , loc ( ANS , locid0 ) )", "job not in locid0"),
+])
+def test_unified_slots_round_trip_with_value_kinds(formalism, lf, utterance):
+    system = TransitionSystem(formalism, abstractor=Abstractor(formalism, unify_slots=True))
+    steps = system.oracle_for_string(lf, utterance.split())
+    assert all(slot == "<s>" for s in steps for slot in s.action.slots)
+    kinds = {v.value: v.kind for s in steps for v in s.values}
+    assert all(kind == ("variable" if value.startswith(("$", "ANS")) else "entity") for value, kind in kinds.items())
+    assert system.to_logical_form(steps) == lf

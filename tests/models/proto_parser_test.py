@@ -121,3 +121,34 @@ class TestProtoParserBeamSearch(ModelTestCase):
                 parse(hypothesis["logical_form"], "lambda")
             # The best beam is at least as probable as the greedy sequence.
             assert best["score"] >= first["score"] - 1e-5
+
+
+class TestProtoParserUnifiedSlots(ModelTestCase):
+    """The model with unified slots (`dataset_reader.unify_slots`): one slot decoder for both kinds."""
+
+    def setup_method(self):
+        super().setup_method()
+        self.overrides = json.dumps({"dataset_reader.unify_slots": True})
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
+
+    def test_model_can_train_save_and_load(self):
+        typed = {n for n, _ in self.model.named_parameters() if n.startswith(("_slot_filler.entity_decoder", "_slot_filler.variable_decoder", "_slot_filler.type_embedding", "_gate"))}
+        # The overrides switch the reader to unified slots, which builds the unified slot decoder.
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=self.overrides, gradients_to_ignore=typed
+        )
+
+    def test_decoding_yields_parseable_forms_with_variables_and_copies(self):
+        from allennlp.common import Params
+        from allennlp.data import DatasetReader, Vocabulary
+        from allennlp.models import Model
+
+        params = Params.from_file(self.param_file, self.overrides)
+        reader = DatasetReader.from_params(params["dataset_reader"])
+        instances = list(reader.read(fixture_split("geo", "train")))
+        vocab = Vocabulary.from_instances(instances)
+        model = Model.from_params(params=params["model"], vocab=vocab)
+        assert model.action_space.unified and model._slot_filler.unified_decoder is not None
+        model.eval()
+        for output in model.forward_on_instances(instances):
+            parse(output["logical_form"], "lambda")
