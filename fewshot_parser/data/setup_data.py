@@ -16,10 +16,11 @@ import hashlib
 import logging
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import urllib.request
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +29,28 @@ PINNED_COMMIT = "2c7a7c173e570cdc534bda927993d253324949f0"
 CHECKSUMS_FILE = os.path.join(os.path.dirname(__file__), "SHA256SUMS")
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEFAULT_SOURCE = os.path.join(os.path.dirname(PROJECT_ROOT), "shared", "data")
+
+
+def default_sources() -> List[str]:
+    """
+    Local copies to try: `$FEWSHOT_SHARED_DATA` alone when it is set; otherwise `../shared/data`
+    beside this checkout and, for a clone of a local repository (e.g. a CI checkout made with
+    `git clone /work/main /tmp/fresh`), `../shared/data` beside the repository it was cloned from.
+    """
+    if os.environ.get("FEWSHOT_SHARED_DATA"):
+        return [os.environ["FEWSHOT_SHARED_DATA"]]
+    sources = [DEFAULT_SOURCE]
+    try:
+        origin = subprocess.run(
+            ["git", "-C", PROJECT_ROOT, "remote", "get-url", "origin"], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        origin = ""
+    if origin.startswith("file://"):
+        origin = origin[len("file://"):]
+    if origin and os.path.isdir(origin):
+        sources.append(os.path.join(os.path.dirname(os.path.abspath(origin.rstrip("/"))), "shared", "data"))
+    return [source for source in dict.fromkeys(sources) if source]
 
 
 class DataSetupError(RuntimeError):
@@ -108,7 +131,7 @@ def setup_data(
 
     target : `str`
         The data directory to fill (created if needed; replaced as a whole when incomplete).
-    source : `str`, optional (default = `$FEWSHOT_SHARED_DATA` or `../shared/data`)
+    source : `str`, optional (default = the first of `default_sources()` that exists)
         A local copy in the same layout.
     base_url : `str`
         Where to download from when there is no local copy (the authors' repository, pinned).
@@ -120,7 +143,9 @@ def setup_data(
     checksums = read_checksums(checksums_file)
     if not force and os.path.isdir(target) and is_complete(target, checksums):
         return "present"
-    source = source or os.environ.get("FEWSHOT_SHARED_DATA") or DEFAULT_SOURCE
+    if source is None:
+        candidates = default_sources()
+        source = next((c for c in candidates if os.path.isdir(c)), candidates[0])
     parent = os.path.dirname(os.path.abspath(target))
     os.makedirs(parent, exist_ok=True)
     staging = tempfile.mkdtemp(prefix=".fewshot_data_", dir=parent)
