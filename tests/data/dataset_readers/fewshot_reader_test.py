@@ -57,7 +57,7 @@ def test_batches_index_and_pad():
 
 def test_prediction_instances_have_no_gold_fields():
     instance = AtisReader().text_to_instance("flight from ci0 to ci1")
-    assert set(instance.fields) == {"source_tokens", "metadata"}
+    assert set(instance.fields) == {"source_tokens", "source_entity_types", "metadata"}
 
 
 def write(tmp_path, text):
