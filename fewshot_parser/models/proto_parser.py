@@ -14,7 +14,13 @@ from fewshot_parser.logical_forms.actions import STOP_ACTION
 from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
 from fewshot_parser.logical_forms.tree import to_string
-from fewshot_parser.modules.action_space import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, ActionSpace
+from fewshot_parser.data.dataset_readers.fewshot_reader import (
+    ACTION_NAMESPACE,
+    ENTITY_TYPE_NAMESPACE,
+    NOT_AN_ENTITY,
+    VARIABLE_NAMESPACE,
+)
+from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.alignment import conditional_matrix, regularization, string_similarity_matrix
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
@@ -22,8 +28,6 @@ from fewshot_parser.training.metrics import LogicalFormExactMatch
 
 logger = logging.getLogger(__name__)
 
-VARIABLE_NAMESPACE = "variables"
-NOT_AN_ENTITY = "@none@"  # entity type of utterance tokens that are not entities (see the readers)
 
 
 @Model.register("proto_parser")

@@ -9,11 +9,9 @@ from typing import List, Optional, Set
 import torch
 from allennlp.data import Vocabulary
 
+from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.actions import STOP, Action
 from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, slot_type
-
-ACTION_NAMESPACE = "actions"
-ENTITY_TYPE_NAMESPACE = "entity_types"
 
 
 class ActionSpace:
