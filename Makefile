@@ -43,7 +43,7 @@ table: $(STAMP) data
 
 # Table 2: the six ablations.
 ablations: $(STAMP) data
-	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems -sup -proto -reg -strsim -cond -smooth --jobs $(JOBS)
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems no-sup no-proto no-reg no-strsim no-cond no-smooth --jobs $(JOBS)
 	$(BIN)/allennlp report
 
 report: $(STAMP)

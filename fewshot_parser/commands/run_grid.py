@@ -31,7 +31,8 @@ SYSTEMS: Dict[str, tuple] = {
     "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
     "unified": ("ProtoParser", "unified slots", "experiments/unified/{dataset}_{shot}shot.jsonnet"),
     **{
-        f"-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
+        # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
+        f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
         for name in ("sup", "proto", "reg", "strsim", "cond", "smooth")
     },
 }

@@ -12,10 +12,11 @@ from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, rec
 
 
 def test_plan_covers_the_grid(tmp_path):
-    jobs = plan(["ours", "-sup"], ["geo", "jobs"], [1, 2], [1, 2, 3], str(tmp_path))
+    jobs = plan(["ours", "no-sup"], ["geo", "jobs"], [1, 2], [1, 2, 3], str(tmp_path))
     assert len(jobs) == 2 * 2 * 2 * 3
     assert jobs[0].config == "experiments/geo_1shot.jsonnet"
     assert any(j.config == "experiments/ablations/sup_jobs_2shot.jsonnet" for j in jobs)
+    assert run_grid.SYSTEMS["no-sup"][1] == "-sup"  # the row label of the ablation
     with pytest.raises(ValueError, match="unknown system"):
         plan(["nope"], ["geo"], [1], [1], str(tmp_path))
 
@@ -83,3 +84,14 @@ def test_table_layout_on_a_tiny_fake_grid(tmp_path):
     rows = list(csv.reader(open(tmp_path / "out" / "table2.csv")))
     assert rows[0][:3] == ["system", "setting", "jobs_1shot"]
     assert json.load(open(tmp_path / "out" / "runs.json"))["ProtoParser|"]["geo_1shot_s2"] == 40.0
+
+
+def test_every_system_name_parses_on_the_command_line():
+    import argparse
+
+    from fewshot_parser.commands.run_grid import SYSTEMS, RunGrid
+
+    parser = argparse.ArgumentParser()
+    RunGrid().add_subparser(parser.add_subparsers())
+    args = parser.parse_args(["run-grid", "--systems", *SYSTEMS, "--dry-run"])
+    assert args.systems == list(SYSTEMS)
