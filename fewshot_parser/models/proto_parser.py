@@ -190,14 +190,8 @@ class ProtoParser(Model):
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
 
-    def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """
-        Prototype of every action (Eq. 3): the mean `h_t` over the steps that apply it.
-
-        # Returns
-
-        `(num_actions, action_dim)` prototypes (zero where absent) and a `(num_actions,)` presence mask.
-        """
+    def action_sums(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Sum of `h_t` `(num_actions, action_dim)` and count `(num_actions,)` over the steps applying each action."""
         num_actions = self.action_embedding.size(0)
         flat_actions = actions.reshape(-1)
         keep = flat_actions >= 0
@@ -207,6 +201,17 @@ class ProtoParser(Model):
         counts = torch.zeros(num_actions, device=flat.device, dtype=flat.dtype).index_add(
             0, index, torch.ones_like(index, dtype=flat.dtype)
         )
+        return sums, counts
+
+    def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        """
+        Prototype of every action (Eq. 3): the mean `h_t` over the steps that apply it.
+
+        # Returns
+
+        `(num_actions, action_dim)` prototypes (zero where absent) and a `(num_actions,)` presence mask.
+        """
+        sums, counts = self.action_sums(projections, actions)
         return sums / counts.clamp(min=1).unsqueeze(-1), counts > 0
 
     def teacher_forced(self, batch: Dict[str, Any], matrix: Optional[torch.Tensor] = None) -> Tuple[DecoderOutput, torch.Tensor, torch.Tensor]:

@@ -9,7 +9,6 @@ import shutil
 import tempfile
 from typing import Any, Dict, Optional
 
-import torch
 from allennlp.commands.train import TrainModel, train_model
 from allennlp.common import Lazy, Params
 from allennlp.common.checks import ConfigurationError
@@ -102,7 +101,6 @@ class PretrainFinetune(TrainModel):
             evaluation_loader.index_with(vocab)
         built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
         del archive, pretrained
-        torch.set_grad_enabled(True)
         return cls(
             serialization_dir=serialization_dir,
             model=final_model,

@@ -21,7 +21,6 @@ class PrototypeInitCallback(TrainerCallback):
     def __init__(self, serialization_dir: str) -> None:
         super().__init__(serialization_dir)
         self.initialized = False
-        self.initialized_actions = 0
 
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
         if self.initialized:
@@ -36,16 +35,12 @@ class PrototypeInitCallback(TrainerCallback):
             with torch.no_grad():
                 for batch in trainer.data_loader:
                     decoded, _, _ = model.teacher_forced(batch)
-                    prototypes, present = model.prototypes(decoded.projections, batch["actions"])
-                    batch_counts = torch.zeros_like(counts).index_add(
-                        0, batch["actions"][batch["actions"] >= 0], torch.ones_like(batch["actions"][batch["actions"] >= 0], dtype=counts.dtype)
-                    )
-                    totals += prototypes * batch_counts.unsqueeze(-1)
+                    sums, batch_counts = model.action_sums(decoded.projections, batch["actions"])
+                    totals += sums
                     counts += batch_counts
                 rows = torch.tensor([i for i in new_actions if counts[i] > 0], dtype=torch.long, device=totals.device)
                 if rows.numel():
                     model.action_embedding.data[rows] = totals[rows] / counts[rows].unsqueeze(-1)
-                self.initialized_actions = int(rows.numel())
             model.train(was_training)
         self.initialized = True
 
