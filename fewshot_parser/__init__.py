@@ -11,4 +11,4 @@ from fewshot_parser.version import VERSION
 
 apply_config_defaults()
 
-from fewshot_parser import commands, data, models, predictors, training
+from fewshot_parser import commands, data, models, modules, predictors, training

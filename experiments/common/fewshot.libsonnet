@@ -27,6 +27,12 @@ local pp = import 'proto_parser.libsonnet';
     // Typed slots (<v>, <e:ci>) as in the paper; true shares one action between a predicate's
     // variable and entity arguments (experiments/unified/).
     unify_slots: false,
+    // Word representations (`pp.words`: random, glove(file), static(), contextual()), whether a
+    // BiLSTM runs over them, and whether the string-similarity feature also uses the shipped
+    // predicate lexicon (fewshot_parser/resources/lexicons/<dataset>.json).
+    words: pp.words.random,
+    lstm: true,
+    lexicon: false,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -41,7 +47,10 @@ local pp = import 'proto_parser.libsonnet';
     dropout=if pretraining then 0.5 else s.finetune_dropout,
     label_smoothing=if pretraining then 0.1 else s.finetune_label_smoothing,
     smoothing_k=if pretraining then s.smoothing_k else 0,  // smoothing only in pre-training (Eq. 7)
+    words=s.words,
+    lstm=s.lstm,
   ) + {
+    lexicon: if s.lexicon then dataset else null,
     attention_regularization: if pretraining then s.regularization[dataset] else s.finetune[dataset][std.toString($.shot_of(s))].regularization,
     conditional_feature: s.conditional_feature,
     similarity_feature: s.similarity_feature,
@@ -52,7 +61,7 @@ local pp = import 'proto_parser.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots),
+    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, s.words),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -81,7 +90,7 @@ local pp = import 'proto_parser.libsonnet';
       pretrained_archive: $.pretrained_archive(dataset, s),
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
-      dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots),
+      dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, s.words),
       train_data_path: data.support(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,

