@@ -33,6 +33,9 @@ local pp = import 'proto_parser.libsonnet';
     words: pp.words.random,
     lstm: true,
     lexicon: false,
+    // Lexical linking (not in the paper): action scores get a learned bonus from the attended words
+    // whose strings name the action's predicates (see proto_parser's `lexical_linking`).
+    lexical_linking: false,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -51,6 +54,7 @@ local pp = import 'proto_parser.libsonnet';
     lstm=s.lstm,
   ) + {
     lexicon: if s.lexicon then dataset else null,
+    lexical_linking: s.lexical_linking,
     attention_regularization: if pretraining then s.regularization[dataset] else s.finetune[dataset][std.toString($.shot_of(s))].regularization,
     conditional_feature: s.conditional_feature,
     similarity_feature: s.similarity_feature,

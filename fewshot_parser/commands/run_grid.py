@@ -40,6 +40,7 @@ SYSTEMS: Dict[str, tuple] = {
     "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),
     "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),
     "lexicon": ("ProtoParser", "+ predicate lexicon", "experiments/words/lexicon_{dataset}_{shot}shot.jsonnet"),
+    "linking": ("ProtoParser", "+ lexicon and lexical linking", "experiments/words/linking_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ pretrained (best)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds"]

@@ -23,7 +23,13 @@ from fewshot_parser.data.dataset_readers.fewshot_reader import (
 )
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
-from fewshot_parser.modules.alignment import conditional_matrix, load_lexicon, regularization, string_similarity_matrix
+from fewshot_parser.modules.alignment import (
+    conditional_matrix,
+    link_similarity_matrix,
+    load_lexicon,
+    regularization,
+    string_similarity_matrix,
+)
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.training.metrics import LogicalFormExactMatch
 
@@ -75,6 +81,14 @@ class ProtoParser(Model):
     lexicon : `str`, optional (default = `None`)
         Predicate lexicon for the string-similarity feature: a shipped one (`jobs`, `geo`, `atis`)
         or a JSON file mapping predicates to words (`fewshot_parser.modules.alignment.load_lexicon`).
+    lexical_linking : `bool`, optional (default = `False`)
+        Not in the paper. Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`:
+        `L` links actions to words whose string matches one of their predicates' names (or lexicon
+        words) at least `link_threshold`, `a_t` is the step's attention and `w` is learned. Because
+        `L` needs no training, it scores a new predicate's actions as well as known ones; the
+        predicate-dropout meta batches teach the model how far to trust it.
+    link_threshold : `float`, optional (default = `0.75`)
+        Minimum string similarity (`alignment.link_similarity`) for a word to be linked to an action.
     """
 
     def __init__(
@@ -94,6 +108,8 @@ class ProtoParser(Model):
         similarity_feature: bool = True,
         predicate_dropout: float = 0.5,
         lexicon: Optional[str] = None,
+        lexical_linking: bool = False,
+        link_threshold: float = 0.75,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -124,6 +140,11 @@ class ProtoParser(Model):
         self._conditional_feature = conditional_feature
         self._similarity_feature = similarity_feature
         self._lexicon = load_lexicon(lexicon)
+        self._lexical_linking = lexical_linking
+        self._link_threshold = link_threshold
+        self._link_table: Optional[torch.Tensor] = None
+        if lexical_linking:
+            self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
         self._gate = torch.nn.Linear(decoder_dim, 1)
         # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
         self._conditional_table: Optional[torch.Tensor] = None
@@ -156,11 +177,17 @@ class ProtoParser(Model):
         return self.action_embedding
 
     def action_log_probs(
-        self, projections: torch.Tensor, mask: torch.Tensor, matrix: Optional[torch.Tensor] = None
+        self, projections: torch.Tensor, mask: torch.Tensor, matrix: Optional[torch.Tensor] = None,
+        bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
-        """Log P(a | h_t) over applicable actions, with the pre-training smoothing constant if training."""
+        """
+        Log P(a | h_t) over applicable actions, with the pre-training smoothing constant if training;
+        `bonus` (same shape as the scores, from `link_bonus`) is added to the scores.
+        """
         matrix = self.action_matrix() if matrix is None else matrix
         logits = torch.matmul(projections, matrix.t())
+        if bonus is not None:
+            logits = logits + bonus
         logits = logits.masked_fill(~mask, torch.finfo(logits.dtype).min)
         normalizer = torch.logsumexp(logits, dim=-1, keepdim=True)
         if self.training and self.smoothing_k > 0:
@@ -187,6 +214,7 @@ class ProtoParser(Model):
         self.action_space = ActionSpace(self.vocab)
         self._space_tensors = None
         self._similarity_table = None
+        self._link_table = None
         self._conditional_table = None
         self._slot_filler.extend(
             self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
@@ -244,7 +272,10 @@ class ProtoParser(Model):
         mask = mask & present
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
-        loss = self.action_loss(query_decoded.projections, query["actions"], query["stack_size"], matrix)
+        loss = self.action_loss(
+            query_decoded.projections, query["actions"], query["stack_size"], matrix,
+            self.link_bonus(query_decoded.attention, query["source_tokens"]),
+        )
         slot_loss, _ = self.slot_loss(
             query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
             query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
@@ -297,6 +328,28 @@ class ProtoParser(Model):
         space = self.space()
         step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
         return regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
+
+    # -- lexical linking (not in the paper) -------------------------------------------------------------
+
+    def link_table(self) -> torch.Tensor:
+        """`(num_actions, num_tokens)`: string similarity of action predicates and words, 0 below the threshold."""
+        if self._link_table is None:
+            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
+            predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
+            self._link_table = link_similarity_matrix(predicates, tokens, self._lexicon, self._link_threshold)
+        return self._link_table
+
+    def links(self, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
+        """`(batch, source_length, num_actions)` links of each utterance word to each action; None when off."""
+        if not self._lexical_linking:
+            return None
+        ids = self.word_ids(source_tokens)
+        return self.link_table().to(ids.device)[:, ids].permute(1, 2, 0)
+
+    def link_bonus(self, attention: torch.Tensor, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
+        """`(batch, steps, num_actions)` score bonus `w * sum_i a_t,i L[a, x_i]` for teacher-forced steps."""
+        links = self.links(source_tokens)
+        return None if links is None else self._link_weight * torch.bmm(attention, links)
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
@@ -351,7 +404,9 @@ class ProtoParser(Model):
             decoded = self._decoder(
                 encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states
             )
-            action_loss = self.action_loss(decoded.projections, actions, stack_size)
+            action_loss = self.action_loss(
+                decoded.projections, actions, stack_size, bonus=self.link_bonus(decoded.attention, source_tokens)
+            )
             slot_loss, slot_correct = self.slot_loss(
                 decoded.projections, encoded, source_mask, source_entity_types, actions,
                 slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
@@ -365,7 +420,7 @@ class ProtoParser(Model):
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
         if not self.training:
-            output.update(self.decode(encoded, source_mask, source_entity_types, metadata))
+            output.update(self.decode(encoded, source_mask, source_entity_types, metadata, self.links(source_tokens)))
             if metadata and metadata[0].get("logical_form") is not None:
                 gold = [m["logical_form"] for m in metadata]
                 self._exact_match(output["logical_form"], gold, metadata[0]["formalism"])
@@ -375,11 +430,11 @@ class ProtoParser(Model):
 
     def action_loss(
         self, projections: torch.Tensor, actions: torch.Tensor, stack_size: torch.Tensor,
-        matrix: Optional[torch.Tensor] = None,
+        matrix: Optional[torch.Tensor] = None, bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
         """Mean (label-smoothed) cross-entropy of the gold actions over the applicable ones."""
         mask = applicable_mask(self.space(), stack_size)
-        log_probs = self.action_log_probs(projections, mask, matrix)
+        log_probs = self.action_log_probs(projections, mask, matrix, bonus)
         # Steps to learn from: real steps whose gold action is known (not padding or unknown).
         gold = actions.clamp(min=0)
         step_mask = (actions >= 0) & self.space()["valid"][gold]
@@ -487,17 +542,25 @@ class ProtoParser(Model):
 
     def decode(
         self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-        metadata: List[Dict[str, Any]],
+        metadata: List[Dict[str, Any]], links: Optional[torch.Tensor] = None,
     ) -> Dict[str, Any]:
         """
         Beam search over templates (greedy when `beam_size` is 1), then slot filling. Returns the best
-        LF string, its actions and score per example, and with a beam the n-best LFs.
+        LF string, its actions and score per example, and with a beam the n-best LFs. `links`: the
+        word-action links of lexical linking (`links`), if on.
         """
         matrix = self.action_matrix()
         batch_size, beams = encoded.size(0), self.beam_size
+        hypothesis_links = None if links is None else links.repeat_interleave(beams, 0)
+
+        def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
+            logits = torch.matmul(projection, matrix.t())
+            if hypothesis_links is not None:
+                logits = logits + self._link_weight * torch.bmm(attention.unsqueeze(1), hypothesis_links).squeeze(1)
+            return logits
+
         predicted, scores, projections = self._decoder.search(
-            encoded, source_mask, matrix, self.space(), self._max_decoding_steps,
-            lambda projection: torch.matmul(projection, matrix.t()), beams,
+            encoded, source_mask, matrix, self.space(), self._max_decoding_steps, score, beams,
         )
         flat = predicted.reshape(batch_size * beams, -1)
         entity_choice, variable_choice = self._predict_slots(

@@ -87,6 +87,60 @@ def string_similarity_matrix(
     return matrix
 
 
+def link_similarity(name: str, token: str) -> float:
+    """
+    How strongly a word names a predicate, for lexical linking: 1 - normalized Levenshtein distance,
+    or 1 when one is a prefix of the other and the shorter has at least 4 characters (the utterances
+    are stemmed: `elev` names `elevation`).
+    """
+    shorter, longer = sorted((name, token), key=len)
+    if len(shorter) >= 4 and longer.startswith(shorter):
+        return 1.0
+    return _LEVENSHTEIN.normalized_similarity(name, token)
+
+
+def link_names(predicates: Sequence[str], lexicon: Dict[str, List[str]]) -> List[str]:
+    """
+    The strings a word is compared with to link it to an action: each predicate's name and its
+    `_`-separated parts when at least 4 characters long (`the`, `and`, `=` link to nothing), and
+    every lexicon word of the predicate.
+    """
+    names = set()
+    for predicate in predicates:
+        name = predicate_name(predicate)
+        for candidate in [name] + name.split("_"):
+            if len(candidate) >= 4 and candidate.isalpha():
+                names.add(candidate)
+        names.update(lexicon.get(predicate, ()))
+    return sorted(names)
+
+
+def link_similarity_matrix(
+    action_predicates: Sequence[Sequence[str]], tokens: Sequence[str], lexicon: Dict[str, List[str]] = None,
+    threshold: float = 0.75,
+) -> torch.Tensor:
+    """`(num_actions, num_tokens)`: the best `link_similarity` of a word to an action's names, 0 below `threshold`."""
+    lexicon = lexicon or {}
+    cache: Dict[Tuple[str, str], float] = {}
+    matrix = torch.zeros(len(action_predicates), len(tokens))
+    for row, predicates in enumerate(action_predicates):
+        names = link_names(predicates, lexicon)
+        if not names:
+            continue
+        for column, token in enumerate(tokens):
+            if token.startswith("@@"):
+                continue
+            best = 0.0
+            for name in names:
+                key = (name, token)
+                if key not in cache:
+                    cache[key] = link_similarity(name, token)
+                best = max(best, cache[key])
+            if best >= threshold:
+                matrix[row, column] = best
+    return matrix
+
+
 def conditional_matrix(
     examples: Iterable[Tuple[Sequence[int], Sequence[int]]], num_actions: int, num_tokens: int
 ) -> torch.Tensor:

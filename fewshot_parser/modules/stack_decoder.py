@@ -155,13 +155,14 @@ class StackLSTMDecoder(nn.Module):
         action_embeddings: torch.Tensor,
         space: Dict[str, torch.Tensor],
         max_steps: int,
-        score_fn: Callable[[torch.Tensor], torch.Tensor],
+        score_fn: Callable[[torch.Tensor, torch.Tensor], torch.Tensor],
         beam_size: int = 1,
     ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """
         Beam search (greedy with `beam_size=1`) constrained to applicable actions, batched over
         examples and beams: the stacks are tensors, so each step runs once for all hypotheses.
-        `score_fn(h_t)` gives action scores `(hypotheses, num_actions)`.
+        `score_fn(h_t, attention)` gives action scores `(hypotheses, num_actions)` from `h_t`
+        `(hypotheses, action_dim)` and the step's attention weights `(hypotheses, source_length)`.
 
         # Returns
 
@@ -199,8 +200,8 @@ class StackLSTMDecoder(nn.Module):
                 embedding = action_embeddings[previous_action]
             cell_input = self._input(embedding, h_stack, popped)
             h, c = self.cell(cell_input, (h_stack[rows, previous], c_stack[rows, previous]))
-            projection, _ = self.attend(h, keys, encoded, source_mask)
-            logits = score_fn(projection)
+            projection, attention = self.attend(h, keys, encoded, source_mask)
+            logits = score_fn(projection, attention)
             mask = applicable_mask(space, stack_size)
             if step == max_steps - 1:
                 # Out of steps: only actions that finish the tree are allowed, if any.

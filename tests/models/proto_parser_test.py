@@ -7,6 +7,7 @@ from allennlp.data import Batch
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.tree import parse
+from fewshot_parser.modules.alignment import link_names, link_similarity
 from fewshot_parser.modules.stack_decoder import applicable_mask
 from tests import FIXTURES_ROOT, fixture_split
 
@@ -45,6 +46,33 @@ class TestProtoParser(ModelTestCase):
         plain = self.model.similarity_table()
         self.model._lexicon, self.model._similarity_table = {"argmax": ["high", "highest", "largest"]}, None
         assert not torch.equal(plain, self.model.similarity_table())
+
+    def test_lexical_linking_variant_trains_and_links_words_to_actions(self):
+        overrides = {"model.lexical_linking": True, "model.lexicon": "geo"}
+        model, _ = self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=json.dumps(overrides), gradients_to_ignore=self.GATE
+        )
+        sentences = [[t.text for t in instance["source_tokens"].tokens] for instance in self.instances]
+        width = max(len(words) for words in sentences)
+        word_ids = torch.tensor([[model.vocab.get_token_index(w, "tokens") for w in words] + [0] * (width - len(words))
+                                 for words in sentences])
+        source_tokens = {"tokens": {"tokens": word_ids}}
+        links = model.links(source_tokens)
+        assert links.shape == (len(sentences), width, model.action_embedding.size(0))
+        # Every word named by an action's predicate (or lexicon word) is linked to it, and nothing else is.
+        for b, words in enumerate(sentences):
+            for i, word in enumerate(words):
+                for a, action in enumerate(model.action_space.actions):
+                    names = [] if action is None else link_names(action.predicates, model._lexicon)
+                    expected = max((link_similarity(n, word) for n in names), default=0.0)
+                    linked = float(links[b, i, a])
+                    if word_ids[b, i] == 1:  # out-of-vocabulary words link to nothing
+                        assert linked == 0.0
+                    else:
+                        assert linked == (pytest.approx(expected) if expected >= 0.75 else 0.0), (word, str(action))
+        assert links.sum() > 0
+        uniform = torch.full((len(sentences), 3, width), 1.0 / width)
+        assert model.link_bonus(uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
 
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("score",))
