@@ -4,6 +4,12 @@ batch 64) and decoding throughput (utterances per second, greedy and beam 5) on 
 plus peak resident memory.
 
     python benchmarks/speed.py [--epochs 3] [--config experiments/supervised/atis.jsonnet]
+                               [--words random|static|contextual|contextual-tuned] [--no-lstm]
+
+`--words` swaps the word representation of the config for one of `experiments/common/
+proto_parser.libsonnet`'s options (the packaged MiniLM for all but `random`); with `contextual` the
+frozen encoder's outputs are cached per utterance, so the first epoch pays for the encoder and later
+ones do not (all epoch times are printed).
 
 The model is trained for `--epochs` epochs first (decoding an untrained model runs every
 utterance to the step limit, which says nothing about real throughput); the reported epoch time is
@@ -24,6 +30,21 @@ from allennlp.models import Model
 import fewshot_parser  # noqa: F401
 
 
+WORDS = {"random": "random", "static": "static()", "contextual": "contextual()", "contextual-tuned": "contextual(true)"}
+
+
+def config_snippet(args: argparse.Namespace) -> str:
+    """The config, with its word representation (and encoder) replaced as the options ask."""
+    if args.words is None and not args.no_lstm:
+        return f"import '{args.config}'"
+    words = f"pp.words.{WORDS[args.words or 'random']}"
+    encoder = (f"{{ type: 'pass_through', input_dim: {words}.dim }}" if args.no_lstm
+               else f"{{ type: 'lstm', input_size: {words}.dim, hidden_size: 128, bidirectional: true }}")
+    return (f"local pp = import 'experiments/common/proto_parser.libsonnet'; (import '{args.config}') + {{"
+            f" dataset_reader+: {{ token_indexers: {words}.indexers }},"
+            f" model+: {{ source_embedder: {{ token_embedders: {words}.embedders }}, encoder: {encoder} }} }}")
+
+
 def batches(instances, vocab, size):
     out = []
     for start in range(0, len(instances), size):
@@ -40,9 +61,12 @@ def main() -> None:
     parser.add_argument("--query", default="atis/lemma_data/shuffle_0_shot_1/query.txt")
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--words", choices=sorted(WORDS), default=None, help="word representation (default: the config's)")
+    parser.add_argument("--no-lstm", action="store_true", help="no BiLSTM over the word vectors")
     args = parser.parse_args()
     torch.manual_seed(0)
-    config = json.loads(_jsonnet.evaluate_file(args.config, ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13"}))
+    config = json.loads(_jsonnet.evaluate_snippet("speed", config_snippet(args), jpathdir=".",
+                                                  ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13"}))
     reader = DatasetReader.from_params(Params(config["dataset_reader"]))
     start = time.time()
     train = list(reader.read(args.train))
@@ -81,6 +105,7 @@ def main() -> None:
     print(f"training epoch (ATIS train, {len(train)} examples, batch {args.batch_size}): "
           f"{sum(epoch_seconds) / len(epoch_seconds):.1f} s (epochs: {', '.join(f'{s:.1f}' for s in epoch_seconds)})")
     print(f"decoding {len(query)} utterances: greedy {throughput[1]:.0f} utt/s, beam 5 {throughput[5]:.0f} utt/s")
+    print(f"words: {args.words or 'as configured'}{', no BiLSTM' if args.no_lstm else ''}")
     print(f"peak resident memory: {peak_mb:.0f} MB; torch threads: {torch.get_num_threads()}")
 
 

@@ -36,12 +36,17 @@ local pp = import 'proto_parser.libsonnet';
     // Lexical linking (not in the paper): action scores get a learned bonus from the attended words
     // whose strings name the action's predicates (see proto_parser's `lexical_linking`).
     lexical_linking: false,
+    link_pooling: 'attention',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
       geo: { '1': { lr: 0.001, epochs: 20, regularization: 0.1 }, '2': { lr: 0.0005, epochs: 80, regularization: 0.1 } },
       atis: { '1': { lr: 0.0005, epochs: 40, regularization: 1.0 }, '2': { lr: 0.001, epochs: 30, regularization: 1.0 } },
     },
+    // Replay (not in the paper): fine-tune on the support set repeated `repeat` times plus the
+    // training set, for `epochs` epochs of `batch_size`, so that known predicates are not forgotten.
+    // null fine-tunes on the support set alone, as the paper does.
+    replay: null,
     finetune_dropout: 0.55,
     finetune_label_smoothing: 0.15,
   },
@@ -55,6 +60,7 @@ local pp = import 'proto_parser.libsonnet';
   ) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
+    link_pooling: s.link_pooling,
     attention_regularization: if pretraining then s.regularization[dataset] else s.finetune[dataset][std.toString($.shot_of(s))].regularization,
     conditional_feature: s.conditional_feature,
     similarity_feature: s.similarity_feature,
@@ -95,15 +101,19 @@ local pp = import 'proto_parser.libsonnet';
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
       dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, s.words),
-      train_data_path: data.support(dataset, shot, split),
+      train_data_path: if s.replay == null then data.support(dataset, shot, split)
+                       else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,
       model: $.model(dataset, s, false),
       // Batch 2 (ATIS 1-shot: 1), as the authors fine-tune.
-      data_loader: { batch_size: if dataset == 'atis' && shot == 1 then 1 else 2, shuffle: true },
+      data_loader: {
+        batch_size: if s.replay != null then s.replay.batch_size else if dataset == 'atis' && shot == 1 then 1 else 2,
+        shuffle: true,
+      },
       validation_data_loader: { batch_size: 128, shuffle: false },
       trainer: {
-        num_epochs: ft.epochs,
+        num_epochs: if s.replay == null then ft.epochs else s.replay.epochs,
         optimizer: { type: 'adam', lr: ft.lr },
         grad_norm: 5.0,
         cuda_device: -1,

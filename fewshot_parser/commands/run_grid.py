@@ -41,6 +41,8 @@ SYSTEMS: Dict[str, tuple] = {
     "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),
     "lexicon": ("ProtoParser", "+ predicate lexicon", "experiments/words/lexicon_{dataset}_{shot}shot.jsonnet"),
     "linking": ("ProtoParser", "+ lexicon and lexical linking", "experiments/words/linking_{dataset}_{shot}shot.jsonnet"),
+    "linking-both": ("ProtoParser", "+ lexicon and lexical linking (attention and max)", "experiments/words/linking_both_{dataset}_{shot}shot.jsonnet"),
+    "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ pretrained (best)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds"]

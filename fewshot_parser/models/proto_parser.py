@@ -87,6 +87,10 @@ class ProtoParser(Model):
         words) at least `link_threshold`, `a_t` is the step's attention and `w` is learned. Because
         `L` needs no training, it scores a new predicate's actions as well as known ones; the
         predicate-dropout meta batches teach the model how far to trust it.
+    link_pooling : `str`, optional (default = `"attention"`)
+        How a step pools the links of the utterance's words: `"attention"` (weighted by the step's
+        attention, as above), `"max"` (the best-linked word, the same at every step) or `"both"`
+        (the sum, each with its own learned weight).
     link_threshold : `float`, optional (default = `0.75`)
         Minimum string similarity (`alignment.link_similarity`) for a word to be linked to an action.
     """
@@ -109,6 +113,7 @@ class ProtoParser(Model):
         predicate_dropout: float = 0.5,
         lexicon: Optional[str] = None,
         lexical_linking: bool = False,
+        link_pooling: str = "attention",
         link_threshold: float = 0.75,
         **kwargs: Any,
     ) -> None:
@@ -143,8 +148,13 @@ class ProtoParser(Model):
         self._lexical_linking = lexical_linking
         self._link_threshold = link_threshold
         self._link_table: Optional[torch.Tensor] = None
-        if lexical_linking:
+        if link_pooling not in ("attention", "max", "both"):
+            raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {link_pooling!r}")
+        self._link_pooling = link_pooling
+        if lexical_linking and link_pooling in ("attention", "both"):
             self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
+        if lexical_linking and link_pooling in ("max", "both"):
+            self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
         self._gate = torch.nn.Linear(decoder_dim, 1)
         # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
         self._conditional_table: Optional[torch.Tensor] = None
@@ -349,7 +359,16 @@ class ProtoParser(Model):
     def link_bonus(self, attention: torch.Tensor, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
         """`(batch, steps, num_actions)` score bonus `w * sum_i a_t,i L[a, x_i]` for teacher-forced steps."""
         links = self.links(source_tokens)
-        return None if links is None else self._link_weight * torch.bmm(attention, links)
+        return None if links is None else self.link_scores(attention, links)
+
+    def link_scores(self, attention: torch.Tensor, links: torch.Tensor) -> torch.Tensor:
+        """Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps, source_length)`."""
+        scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
+        if self._link_pooling in ("attention", "both"):
+            scores = scores + self._link_weight * torch.bmm(attention, links)
+        if self._link_pooling in ("max", "both"):
+            scores = scores + self._link_max_weight * links.max(1)[0].unsqueeze(1)
+        return scores
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
@@ -556,7 +575,7 @@ class ProtoParser(Model):
         def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
             logits = torch.matmul(projection, matrix.t())
             if hypothesis_links is not None:
-                logits = logits + self._link_weight * torch.bmm(attention.unsqueeze(1), hypothesis_links).squeeze(1)
+                logits = logits + self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1)
             return logits
 
         predicted, scores, projections = self._decoder.search(

@@ -48,7 +48,7 @@ class TestProtoParser(ModelTestCase):
         assert not torch.equal(plain, self.model.similarity_table())
 
     def test_lexical_linking_variant_trains_and_links_words_to_actions(self):
-        overrides = {"model.lexical_linking": True, "model.lexicon": "geo"}
+        overrides = {"model.lexical_linking": True, "model.lexicon": "geo", "model.link_pooling": "both"}
         model, _ = self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps(overrides), gradients_to_ignore=self.GATE
         )

@@ -1,0 +1,2 @@
+// ProtoParser fine-tuned with replay (replay.libsonnet), atis 1-shot (split from $FEWSHOT_SPLIT).
+(import '../common/fewshot.libsonnet').experiment('atis', 1, import 'replay.libsonnet')
