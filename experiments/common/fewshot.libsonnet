@@ -100,6 +100,7 @@ local pp = import 'proto_parser.libsonnet';
       pretrained_archive: $.pretrained_archive(dataset, s),
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
+      finetune_seed: data.seed,
       dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, s.words),
       train_data_path: if s.replay == null then data.support(dataset, shot, split)
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),

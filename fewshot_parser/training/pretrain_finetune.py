@@ -12,6 +12,7 @@ from typing import Any, Dict, Optional
 from allennlp.commands.train import TrainModel, train_model
 from allennlp.common import Lazy, Params
 from allennlp.common.checks import ConfigurationError
+from allennlp.common.util import prepare_environment
 from allennlp.data import DataLoader, DatasetReader, Vocabulary
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
@@ -53,6 +54,8 @@ class PretrainFinetune(TrainModel):
     `data_loader` and `trainer` describe fine-tuning (and the final model, which is what the archive
     holds); `pretraining` is a complete ordinary training config for the pre-trained parser, run only
     when `pretrained_archive` does not exist yet, so one pre-training serves every split and shot.
+    `finetune_seed` re-seeds the random generators after that step, so that fine-tuning does not
+    depend on whether pre-training ran in the same process.
 
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
@@ -73,9 +76,16 @@ class PretrainFinetune(TrainModel):
         validation_data_loader: Optional[Lazy[DataLoader]] = None,
         evaluate_on_test: bool = True,
         initialize_new_actions: bool = True,
+        finetune_seed: Optional[int] = None,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
-        archive = load_archive(ensure_pretrained(pretrained_archive, pretraining))
+        archive_path = ensure_pretrained(pretrained_archive, pretraining)
+        if finetune_seed is not None:
+            # Fine-tuning starts from the same random state whether or not this process pre-trained
+            # first, so a split gives the same numbers with a fresh or a reused archive.
+            prepare_environment(Params({"random_seed": finetune_seed, "numpy_seed": finetune_seed,
+                                        "pytorch_seed": finetune_seed}))
+        archive = load_archive(archive_path)
         pretrained: Model = archive.model
         vocab: Vocabulary = pretrained.vocab
         support = list(dataset_reader.read(train_data_path))

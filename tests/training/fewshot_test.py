@@ -181,6 +181,10 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     train_model_from_file(config, str(tmp_path / "run2"))  # reuses the archive: no second pre-training
     assert os.path.getmtime(pretrained) == stamp
     assert json.load(open(tmp_path / "run2" / "metrics.json"))["test_exact_match"] == metrics["test_exact_match"]
+    # Fine-tuning is the same whether this process pre-trained first (run1) or not (run2).
+    second = load_archive(str(tmp_path / "run2" / "model.tar.gz")).model.state_dict()
+    for name, value in archive.model.state_dict().items():
+        assert torch.equal(value, second[name]), name
 
 
 @pytest.mark.parametrize("name", [f"{d}_{k}shot" for d in ("jobs", "geo", "atis") for k in (1, 2)])
