@@ -42,6 +42,8 @@ SYSTEMS: Dict[str, tuple] = {
     "lexicon": ("ProtoParser", "+ predicate lexicon", "experiments/words/lexicon_{dataset}_{shot}shot.jsonnet"),
     "linking": ("ProtoParser", "+ lexicon and lexical linking", "experiments/words/linking_{dataset}_{shot}shot.jsonnet"),
     "linking-both": ("ProtoParser", "+ lexicon and lexical linking (attention and max)", "experiments/words/linking_both_{dataset}_{shot}shot.jsonnet"),
+    "contextual-lexicon": ("ProtoParser", "+ MiniLM contextual, lexicon", "experiments/words/contextual_lexicon_{dataset}_{shot}shot.jsonnet"),
+    "contextual-linking": ("ProtoParser", "+ MiniLM contextual, lexicon, linking", "experiments/words/contextual_linking_{dataset}_{shot}shot.jsonnet"),
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ pretrained (best)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
