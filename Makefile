@@ -10,7 +10,7 @@ SPLIT ?= 1
 
 JOBS ?= 2
 
-.PHONY: setup data test geo-1shot main table ablations report benchmarks lock clean-venv
+.PHONY: setup data test geo-1shot main table ablations plus report benchmarks lock clean-venv
 
 setup: $(STAMP)
 
@@ -46,13 +46,19 @@ ablations: $(STAMP) data
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems no-sup no-proto no-reg no-strsim no-cond no-smooth --jobs $(JOBS)
 	$(BIN)/allennlp report
 
+# Table 1 row "ours + pretrained": the best combination of offline word knowledge (experiments/*_plus.jsonnet).
+plus: $(STAMP) data
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems plus --jobs $(JOBS)
+	$(BIN)/allennlp report
+
 report: $(STAMP)
 	$(BIN)/allennlp report
 
 # Supervised sanity (exact match on a held-out 10% of train) and speed on this machine.
 benchmarks: $(STAMP) data
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/supervised_sanity.py
-	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py
+	for words in random static contextual contextual-tuned; do \
+		FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --words $$words || exit 1; done
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
 lock:

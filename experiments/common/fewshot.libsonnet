@@ -33,6 +33,9 @@ local pp = import 'proto_parser.libsonnet';
     words: pp.words.random,
     lstm: true,
     lexicon: false,
+    // Learning rate of a trained contextual encoder (`pp.words.contextual(true)`), smaller than the
+    // parser's; null leaves the whole model on one learning rate.
+    encoder_lr: null,
     // Lexical linking (not in the paper): action scores get a learned bonus from the attended words
     // whose strings name the action's predicates (see proto_parser's `lexical_linking`).
     lexical_linking: false,
@@ -67,6 +70,13 @@ local pp = import 'proto_parser.libsonnet';
     predicate_dropout: s.predicate_dropout,
   },
 
+  // The optimizer parameter group that gives the word encoder (indexer `pieces`) its own learning rate.
+  encoder_group(s):: {
+    optimizer+: if s.encoder_lr == null then {} else {
+      parameter_groups: [[['_source_embedder\\.token_embedder_pieces\\..*'], { lr: s.encoder_lr }]],
+    },
+  },
+
   shot_of(s):: if std.objectHas(s, 'shot') then s.shot else 1,
 
   // A complete pre-training config (ordinary `allennlp train`).
@@ -81,7 +91,7 @@ local pp = import 'proto_parser.libsonnet';
       meta_queries_per_template: s.meta_queries_per_template[dataset],
       supervised_batches: s.supervised_batches,
     },
-    trainer: pp.trainer(s.epochs[dataset]) + {
+    trainer: pp.trainer(s.epochs[dataset]) + $.encoder_group(s) + {
       callbacks: [{ type: 'fewshot_alignment_statistics' }],
       run_confidence_checks: false,
     },
@@ -115,7 +125,7 @@ local pp = import 'proto_parser.libsonnet';
       validation_data_loader: { batch_size: 128, shuffle: false },
       trainer: {
         num_epochs: if s.replay == null then ft.epochs else s.replay.epochs,
-        optimizer: { type: 'adam', lr: ft.lr },
+        optimizer: { type: 'adam', lr: ft.lr } + $.encoder_group(s).optimizer,
         grad_norm: 5.0,
         cuda_device: -1,
         checkpointer: { keep_most_recent_by_count: 1 },

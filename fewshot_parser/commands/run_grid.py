@@ -39,6 +39,8 @@ SYSTEMS: Dict[str, tuple] = {
     # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.
     "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),
     "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),
+    "contextual-tuned": ("ProtoParser", "+ MiniLM contextual (trained)", "experiments/words/contextual_tuned_{dataset}_{shot}shot.jsonnet"),
+    "contextual-nolstm": ("ProtoParser", "+ MiniLM contextual (frozen, no BiLSTM)", "experiments/words/contextual_nolstm_{dataset}_{shot}shot.jsonnet"),
     "lexicon": ("ProtoParser", "+ predicate lexicon", "experiments/words/lexicon_{dataset}_{shot}shot.jsonnet"),
     "linking": ("ProtoParser", "+ lexicon and lexical linking", "experiments/words/linking_{dataset}_{shot}shot.jsonnet"),
     "linking-both": ("ProtoParser", "+ lexicon and lexical linking (attention and max)", "experiments/words/linking_both_{dataset}_{shot}shot.jsonnet"),
