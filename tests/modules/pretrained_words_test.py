@@ -112,3 +112,33 @@ class TestProtoParserWithContextualWords(ModelTestCase):
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"}
         )
+
+
+def test_encoder_learning_rate_group_of_the_configs_selects_exactly_the_transformer():
+    import json
+
+    import _jsonnet
+    from allennlp.common import Params
+    from allennlp.data import DatasetReader
+    from allennlp.models import Model
+    from allennlp.training.optimizers import make_parameter_groups
+
+    from tests import PROJECT_ROOT
+
+    config = json.loads(_jsonnet.evaluate_file(
+        f"{PROJECT_ROOT}/experiments/words/contextual_tuned_geo_1shot.jsonnet",
+        ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"},
+    ))
+    groups = config["trainer"]["optimizer"]["parameter_groups"]
+    assert groups == config["pretraining"]["trainer"]["optimizer"]["parameter_groups"]
+    fixture = json.loads(_jsonnet.evaluate_file(f"{FIXTURES_ROOT}/proto_parser/experiment_contextual.jsonnet"))
+    fixture["model"]["source_embedder"]["token_embedders"]["pieces"]["train_parameters"] = True
+    reader = DatasetReader.from_params(Params(fixture["dataset_reader"]))
+    vocab = Vocabulary.from_instances(reader.read(fixture_split("geo", "train")))
+    model = Model.from_params(Params(fixture["model"]), vocab=vocab)
+    named = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
+    parameter_groups = make_parameter_groups(named, groups)
+    in_group = {id(p) for p in parameter_groups[0]["params"]}
+    for name, parameter in named:
+        assert (id(parameter) in in_group) == ("transformer_model" in name), name
+    assert parameter_groups[0]["lr"] == 5e-05
