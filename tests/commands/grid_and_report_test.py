@@ -122,3 +122,19 @@ def test_progress_line_counts_and_estimates_what_is_left():
     job = Job("ours", "geo", 1, 3, "c", "d")
     line = run_grid.progress_line(3, 12, 600.0, job, "done")
     assert line.startswith("[#####............... ") and "3/12" in line and "~30 min left" in line
+
+
+def test_report_of_the_tuning_split_uses_only_shuffle_0(tmp_path):
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for shuffle, value in ((0, 12.5), (1, 40.0), (2, 50.0)):
+            writer.writerow({"system": "ProtoParser", "setting": "", "dataset": "jobs", "shot": 1, "shuffle": shuffle,
+                             "exact_match": value, "seconds": 1})
+    write_report(str(results), str(tmp_path / "tuning"), shuffles=[0])
+    table = (tmp_path / "tuning" / "table1.md").read_text()
+    assert "over shuffle 0 " in table and "--shuffles 0" in table
+    assert "| ProtoParser | 12.50 ± 0.0 [27.09] |" in table
+    write_report(str(results), str(tmp_path / "main"))
+    assert "| ProtoParser | 45.00 ± 5.0 (n=2) [27.09] |" in (tmp_path / "main" / "table1.md").read_text()
