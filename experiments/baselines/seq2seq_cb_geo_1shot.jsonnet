@@ -1,2 +1,2 @@
-// Seq2Seq, cb setting (trained on train + support), GeoQuery 1-shot; split from $FEWSHOT_SPLIT.
+// Seq2Seq, cb setting, geo 1-shot (split from $FEWSHOT_SPLIT).
 (import '../common/seq2seq.libsonnet').experiment('geo', 1, 'cb')

@@ -1,20 +1,20 @@
 // The Seq2Seq baseline: allennlp-models' simple_seq2seq (BiLSTM encoder, LSTM decoder with
-// Luong-style dot-product attention) over LF tokens, as in the paper's comparison.
-local data = import 'data.libsonnet';
+// Luong-style dot-product attention) over LF tokens, as in the paper's comparison, in the pt / cb /
+// os settings of settings.libsonnet.
+local settings = import 'settings.libsonnet';
 
 {
-  // A complete `allennlp train` config for one dataset, shot and data setting ('cb' or 'os').
-  experiment(dataset, shot, setting, split=data.split, seed=data.seed, epochs=60):: data.seeds(seed) {
-    dataset_reader: {
+  system:: {
+    name: 'seq2seq',
+    batch_size: 32,
+    epochs(dataset):: { jobs: 60, geo: 60, atis: 30 }[dataset],
+    reader(dataset):: {
       type: 'fewshot_seq2seq',
-      formalism: data.formalism(dataset),
+      formalism: if dataset == 'jobs' then 'prolog' else 'lambda',
       source_token_indexers: { tokens: { type: 'single_id', namespace: 'source_tokens' } },
       target_token_indexers: { tokens: { type: 'single_id', namespace: 'target_tokens' } },
     },
-    train_data_path: data.combined(dataset, shot, split, oversample=(setting == 'os')),
-    test_data_path: data.query(dataset, shot, split),
-    evaluate_on_test: true,
-    model: {
+    model(dataset, finetuning):: {
       type: 'fewshot_seq2seq',
       source_embedder: { token_embedders: { tokens: { type: 'embedding', vocab_namespace: 'source_tokens', embedding_dim: 200 } } },
       encoder: { type: 'lstm', input_size: 200, hidden_size: 128, bidirectional: true, num_layers: 1 },
@@ -24,14 +24,15 @@ local data = import 'data.libsonnet';
       beam_search: { beam_size: 1, max_steps: 100 },
       use_bleu: false,
     },
-    data_loader: { batch_size: 32, shuffle: true },
-    validation_data_loader: { batch_size: 64, shuffle: false },
-    trainer: {
+    trainer(epochs, lr):: {
       num_epochs: epochs,
-      optimizer: { type: 'adam', lr: 0.002 },
+      optimizer: { type: 'adam', lr: if lr == null then 0.002 else lr },
       grad_norm: 5.0,
       cuda_device: -1,
       checkpointer: { keep_most_recent_by_count: 1 },
     },
   },
+
+  // One complete experiment for a dataset, shot and setting ('pt', 'cb' or 'os').
+  experiment(dataset, shot, setting):: settings.experiment($.system, dataset, shot, setting),
 }

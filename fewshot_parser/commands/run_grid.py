@@ -36,6 +36,11 @@ SYSTEMS: Dict[str, tuple] = {
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
         for name in ("sup", "proto", "reg", "strsim", "cond", "smooth")
     },
+    # Baselines in the paper's data settings (experiments/baselines/).
+    **{
+        f"seq2seq-{setting}": ("Seq2Seq", setting, f"experiments/baselines/seq2seq_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
+        for setting in ("pt", "cb", "os")
+    },
     # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.
     "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),
     "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),

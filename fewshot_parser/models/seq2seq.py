@@ -35,6 +35,23 @@ class FewShotSeq2Seq(SimpleSeq2Seq):
             self._exact_match(predicted, gold, metadata[0]["formalism"])
         return output_dict
 
+    def extend_embedder_vocab(self, embedding_sources_mapping: Dict[str, str] = None) -> None:
+        """
+        After the vocabulary grew (fine-tuning on a support set, the `pt` setting): besides the
+        source embeddings (AllenNLP's mechanism), grows the target embeddings and the output layer by
+        one randomly initialised row per new LF token, keeping the trained rows.
+        """
+        super().extend_embedder_vocab(embedding_sources_mapping)
+        self._target_embedder.extend_vocab(self.vocab, vocab_namespace=self._target_namespace)
+        old = self._output_projection_layer
+        num_classes = self.vocab.get_vocab_size(self._target_namespace)
+        if num_classes > old.out_features:
+            layer = torch.nn.Linear(old.in_features, num_classes).to(old.weight.device)
+            with torch.no_grad():
+                layer.weight[: old.out_features] = old.weight
+                layer.bias[: old.out_features] = old.bias
+            self._output_projection_layer = layer
+
     def _best_strings(self, predictions: torch.Tensor) -> List[str]:
         strings = []
         for indices in predictions[:, 0, :].tolist():

@@ -98,8 +98,9 @@ class PretrainFinetune(TrainModel):
                 "the fine-tuning model does not match the pre-trained one: "
                 f"missing {sorted(missing)}, unexpected {sorted(unexpected)}"
             )
-        final_model.new_actions = list(pretrained.new_actions) if initialize_new_actions else []  # type: ignore
-        logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
+        if hasattr(final_model, "new_actions"):  # ProtoParser: new actions, initialised from prototypes
+            final_model.new_actions = list(pretrained.new_actions) if initialize_new_actions else []  # type: ignore
+            logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
         vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
 
         loader = data_loader.construct(reader=dataset_reader, data_path=train_data_path)
