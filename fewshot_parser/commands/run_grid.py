@@ -38,7 +38,8 @@ SYSTEMS: Dict[str, tuple] = {
     },
     # Baselines in the paper's data settings (experiments/baselines/).
     **{
-        f"seq2seq-{setting}": ("Seq2Seq", setting, f"experiments/baselines/seq2seq_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
+        f"{name}-{setting}": (system, setting, f"experiments/baselines/{name}_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
+        for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"))
         for setting in ("pt", "cb", "os")
     },
     # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.

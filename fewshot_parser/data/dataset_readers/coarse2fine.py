@@ -1,0 +1,108 @@
+from typing import Any, Dict, Iterable, List, Optional
+
+import numpy
+from allennlp.common.checks import ConfigurationError
+from allennlp.common.util import END_SYMBOL, START_SYMBOL
+from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
+from allennlp.data.fields import ArrayField, MetadataField, SequenceLabelField, TextField
+from allennlp.data.token_indexers import SingleIdTokenIndexer
+
+from fewshot_parser.data.examples import read_examples
+from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions, is_slot
+from fewshot_parser.logical_forms.tree import LogicalFormError, check_formalism, parse, to_string
+
+NO_VARIABLE = "@none@"
+SKETCH_NAMESPACE = "sketch_tokens"
+VARIABLE_NAMESPACE = "c2f_variables"
+
+
+@DatasetReader.register("fewshot_coarse2fine")
+class Coarse2FineReader(DatasetReader):
+    """
+    Instances for the Coarse2Fine baseline (Dong & Lapata, 2018): the utterance, the *sketch* (the
+    LF printed with entities abstracted to typed slots `<e:ci>` and variables to `<v>`) and, for
+    every slot of the sketch, what fills it.
+
+    Fields: `source_tokens`; `sketch_tokens` (`TextField`, namespace `sketch_tokens`, with start and
+    end symbols); `slot_kind` (`ArrayField`, one entry per sketch token: 0 none, 1 entity, 2 variable);
+    `entity_targets` (`ArrayField`, sketch length x utterance length, every utterance position that
+    holds the entity); `variables` (`SequenceLabelField` over the sketch, namespace `c2f_variables`,
+    `@none@` where there is no variable); `metadata`.
+
+    Registered as a `DatasetReader` with name "fewshot_coarse2fine".
+
+    # Parameters
+
+    formalism : `str`
+        `"lambda"` or `"prolog"`.
+    entity_pattern : `str`, optional
+        Atoms matching it that occur in the utterance are entities.
+    skip_invalid : `bool`, optional (default = `False`)
+        Skip (and log) malformed lines instead of raising an error naming file and line.
+    token_indexers : `Dict[str, TokenIndexer]`, optional
+        Indexers of the utterance (default: single ids in namespace `tokens`).
+    """
+
+    def __init__(
+        self,
+        formalism: str,
+        entity_pattern: str = DEFAULT_ENTITY_PATTERN,
+        skip_invalid: bool = False,
+        token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        self._formalism = check_formalism(formalism)
+        self._abstractor = Abstractor(self._formalism, entity_pattern)
+        self._skip_invalid = skip_invalid
+        self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
+        self._sketch_indexers = {"tokens": SingleIdTokenIndexer(namespace=SKETCH_NAMESPACE)}
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        for example in self.shard_iterable(read_examples(file_path, self._formalism, self._skip_invalid)):
+            try:
+                yield self.text_to_instance(" ".join(example.utterance), example.logical_form)
+            except ConfigurationError as error:
+                raise ConfigurationError(f"{example.source}:{example.line_number}: {error}") from None
+
+    def text_to_instance(self, utterance: str, logical_form: Optional[str] = None) -> Instance:  # type: ignore
+        tokens = utterance.split() if isinstance(utterance, str) else None
+        if not tokens:
+            raise ConfigurationError(f"utterance must be a non-empty string, got {utterance!r}")
+        fields: Dict[str, Any] = {"source_tokens": TextField([Token(t) for t in tokens])}
+        metadata: Dict[str, Any] = {"utterance": tokens, "formalism": self._formalism, "logical_form": None}
+        if logical_form is not None:
+            logical_form = " ".join(str(logical_form).split())
+            try:
+                tree = parse(logical_form, self._formalism)
+            except LogicalFormError as error:
+                raise ConfigurationError(f"logical_form: malformed {self._formalism} logical form: {error}") from error
+            template, values = self._abstractor.abstract(tree, tokens)
+            sketch = to_string(template, self._formalism).split()
+            slots = [i for i, token in enumerate(sketch) if is_slot(token)]
+            if len(slots) != len(values):  # printing keeps the pre-order of the slot leaves
+                raise ConfigurationError(f"sketch {' '.join(sketch)!r} has {len(slots)} slots for {len(values)} values")
+            full = [START_SYMBOL] + sketch + [END_SYMBOL]
+            kind = numpy.zeros(len(full), dtype=numpy.int64)
+            entity_targets = numpy.zeros((len(full), len(tokens)), dtype=numpy.float32)
+            variables = [NO_VARIABLE] * len(full)
+            for position, value in zip(slots, values):
+                if value.kind == "variable":
+                    kind[position + 1] = 2
+                    variables[position + 1] = value.value
+                else:
+                    kind[position + 1] = 1
+                    entity_targets[position + 1, entity_positions(value.value, tokens)] = 1.0
+            sketch_field = TextField([Token(t) for t in full], self._sketch_indexers)
+            fields.update({
+                "sketch_tokens": sketch_field,
+                "slot_kind": ArrayField(kind, padding_value=0, dtype=numpy.int64),
+                "entity_targets": ArrayField(entity_targets, padding_value=0),
+                "variables": SequenceLabelField(variables, sketch_field, label_namespace=VARIABLE_NAMESPACE),
+            })
+            metadata.update({"logical_form": logical_form, "sketch": sketch})
+        fields["metadata"] = MetadataField(metadata)
+        return Instance(fields)
+
+    def apply_token_indexers(self, instance: Instance) -> None:
+        instance.fields["source_tokens"].token_indexers = self._token_indexers  # type: ignore
