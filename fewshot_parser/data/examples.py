@@ -103,3 +103,13 @@ def read_examples(spec: str, formalism: str, skip_invalid: bool = False) -> Iter
 
 def read_training_examples(spec: Optional[str], formalism: str) -> List[Example]:
     return list(read_examples(spec, formalism, skip_invalid=True)) if spec else []
+
+
+def parse_logical_form(logical_form: str, formalism: str) -> Tuple[str, Tree]:
+    """Whitespace-normalises and parses an LF given to a reader's `text_to_instance`; a malformed one
+    raises `ConfigurationError` naming the formalism."""
+    logical_form = " ".join(str(logical_form).split())
+    try:
+        return logical_form, parse(logical_form, formalism)
+    except LogicalFormError as error:
+        raise ConfigurationError(f"logical_form: malformed {formalism} logical form: {error}") from error

@@ -14,7 +14,7 @@ that distribution and the attention weights.
 """
 import json
 import os
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import textdistance
 import torch
@@ -57,21 +57,15 @@ def load_lexicon(spec: Optional[str]) -> Dict[str, List[str]]:
     return {predicate: list(words) for predicate, words in raw.items()}
 
 
-def string_similarity_matrix(
-    action_predicates: Sequence[Sequence[str]], tokens: Sequence[str], lexicon: Dict[str, List[str]] = None
+def _best_match_matrix(
+    action_names: Sequence[Sequence[str]], tokens: Sequence[str], similarity: Callable[[str, str], float],
+    threshold: float = 0.0,
 ) -> torch.Tensor:
-    """
-    `(num_actions, num_tokens)` similarities in [0, 1]: for each action the best match between one of
-    its predicates (or a lexicon word for it) and the token.
-    """
-    lexicon = lexicon or {}
+    """`(num_actions, num_tokens)`: per action and token, the best `similarity` over the action's names
+    (0 for padding and unknown tokens and below `threshold`)."""
     cache: Dict[Tuple[str, str], float] = {}
-    matrix = torch.zeros(len(action_predicates), len(tokens))
-    for row, predicates in enumerate(action_predicates):
-        names = set()
-        for predicate in predicates:
-            names.add(predicate_name(predicate))
-            names.update(lexicon.get(predicate, ()))
+    matrix = torch.zeros(len(action_names), len(tokens))
+    for row, names in enumerate(action_names):
         if not names:
             continue
         for column, token in enumerate(tokens):
@@ -81,10 +75,26 @@ def string_similarity_matrix(
             for name in names:
                 key = (name, token)
                 if key not in cache:
-                    cache[key] = _LEVENSHTEIN.normalized_similarity(name, token)
+                    cache[key] = similarity(name, token)
                 best = max(best, cache[key])
-            matrix[row, column] = best
+            if best >= threshold:
+                matrix[row, column] = best
     return matrix
+
+
+def string_similarity_matrix(
+    action_predicates: Sequence[Sequence[str]], tokens: Sequence[str], lexicon: Dict[str, List[str]] = None
+) -> torch.Tensor:
+    """
+    `(num_actions, num_tokens)` similarities in [0, 1]: for each action the best match between one of
+    its predicates (or a lexicon word for it) and the token.
+    """
+    lexicon = lexicon or {}
+    names = [
+        sorted({predicate_name(p) for p in predicates} | {w for p in predicates for w in lexicon.get(p, ())})
+        for predicates in action_predicates
+    ]
+    return _best_match_matrix(names, tokens, _LEVENSHTEIN.normalized_similarity)
 
 
 def link_similarity(name: str, token: str) -> float:
@@ -120,25 +130,8 @@ def link_similarity_matrix(
     threshold: float = 0.75,
 ) -> torch.Tensor:
     """`(num_actions, num_tokens)`: the best `link_similarity` of a word to an action's names, 0 below `threshold`."""
-    lexicon = lexicon or {}
-    cache: Dict[Tuple[str, str], float] = {}
-    matrix = torch.zeros(len(action_predicates), len(tokens))
-    for row, predicates in enumerate(action_predicates):
-        names = link_names(predicates, lexicon)
-        if not names:
-            continue
-        for column, token in enumerate(tokens):
-            if token.startswith("@@"):
-                continue
-            best = 0.0
-            for name in names:
-                key = (name, token)
-                if key not in cache:
-                    cache[key] = link_similarity(name, token)
-                best = max(best, cache[key])
-            if best >= threshold:
-                matrix[row, column] = best
-    return matrix
+    names = [link_names(predicates, lexicon or {}) for predicates in action_predicates]
+    return _best_match_matrix(names, tokens, link_similarity, threshold)
 
 
 def conditional_matrix(

@@ -7,9 +7,9 @@ from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import ArrayField, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
-from fewshot_parser.data.examples import read_examples
+from fewshot_parser.data.examples import parse_logical_form, read_examples
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions, is_slot
-from fewshot_parser.logical_forms.tree import LogicalFormError, check_formalism, parse, to_string
+from fewshot_parser.logical_forms.tree import check_formalism, to_string
 
 NO_VARIABLE = "@none@"
 SKETCH_NAMESPACE = "sketch_tokens"
@@ -72,11 +72,7 @@ class Coarse2FineReader(DatasetReader):
         fields: Dict[str, Any] = {"source_tokens": TextField([Token(t) for t in tokens])}
         metadata: Dict[str, Any] = {"utterance": tokens, "formalism": self._formalism, "logical_form": None}
         if logical_form is not None:
-            logical_form = " ".join(str(logical_form).split())
-            try:
-                tree = parse(logical_form, self._formalism)
-            except LogicalFormError as error:
-                raise ConfigurationError(f"logical_form: malformed {self._formalism} logical form: {error}") from error
+            logical_form, tree = parse_logical_form(logical_form, self._formalism)
             template, values = self._abstractor.abstract(tree, tokens)
             sketch = to_string(template, self._formalism).split()
             slots = [i for i, token in enumerate(sketch) if is_slot(token)]

@@ -9,12 +9,12 @@ from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import ArrayField, Field, LabelField, ListField, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
-from fewshot_parser.data.examples import read_examples, read_training_examples
+from fewshot_parser.data.examples import parse_logical_form, read_examples, read_training_examples
 from fewshot_parser.logical_forms.actions import Action
 from fewshot_parser.logical_forms.normalize import TemplateNormalizer, idioms_from_patterns
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions
 from fewshot_parser.logical_forms.transition_system import Step, TransitionSystem, teacher_forcing
-from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, check_formalism, parse
+from fewshot_parser.logical_forms.tree import Tree, check_formalism
 
 logger = logging.getLogger(__name__)
 
@@ -184,11 +184,7 @@ class FewShotReader(DatasetReader):
             raise ConfigurationError(f"utterance must be a non-empty string, got {utterance!r}")
         tree = None
         if logical_form is not None:
-            logical_form = " ".join(str(logical_form).split())
-            try:
-                tree = parse(logical_form, self._formalism)
-            except LogicalFormError as error:
-                raise ConfigurationError(f"logical_form: malformed {self._formalism} logical form: {error}") from error
+            logical_form, tree = parse_logical_form(logical_form, self._formalism)
         return self._make_instance(tokens, tree, logical_form, None)
 
     def _make_instance(
