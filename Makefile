@@ -59,6 +59,7 @@ benchmarks: $(STAMP) data
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/supervised_sanity.py
 	for words in random static contextual contextual-tuned; do \
 		FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --words $$words || exit 1; done
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --linking
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
 lock:

@@ -4,7 +4,7 @@ batch 64) and decoding throughput (utterances per second, greedy and beam 5) on 
 plus peak resident memory.
 
     python benchmarks/speed.py [--epochs 3] [--config experiments/supervised/atis.jsonnet]
-                               [--words random|static|contextual|contextual-tuned] [--no-lstm]
+                               [--words random|static|contextual|contextual-tuned] [--no-lstm] [--linking]
 
 `--words` swaps the word representation of the config for one of `experiments/common/
 proto_parser.libsonnet`'s options (the packaged MiniLM for all but `random`); with `contextual` the
@@ -35,14 +35,15 @@ WORDS = {"random": "random", "static": "static()", "contextual": "contextual()",
 
 def config_snippet(args: argparse.Namespace) -> str:
     """The config, with its word representation (and encoder) replaced as the options ask."""
+    linking = " + { model+: { lexical_linking: true, link_pooling: 'both', lexicon: 'atis' } }" if args.linking else ""
     if args.words is None and not args.no_lstm:
-        return f"import '{args.config}'"
+        return f"(import '{args.config}'){linking}"
     words = f"pp.words.{WORDS[args.words or 'random']}"
     encoder = (f"{{ type: 'pass_through', input_dim: {words}.dim }}" if args.no_lstm
                else f"{{ type: 'lstm', input_size: {words}.dim, hidden_size: 128, bidirectional: true }}")
     return (f"local pp = import 'experiments/common/proto_parser.libsonnet'; (import '{args.config}') + {{"
             f" dataset_reader+: {{ token_indexers: {words}.indexers }},"
-            f" model+: {{ source_embedder: {{ token_embedders: {words}.embedders }}, encoder: {encoder} }} }}")
+            f" model+: {{ source_embedder: {{ token_embedders: {words}.embedders }}, encoder: {encoder} }} }}{linking}")
 
 
 def batches(instances, vocab, size):
@@ -63,6 +64,7 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=64)
     parser.add_argument("--words", choices=sorted(WORDS), default=None, help="word representation (default: the config's)")
     parser.add_argument("--no-lstm", action="store_true", help="no BiLSTM over the word vectors")
+    parser.add_argument("--linking", action="store_true", help="lexical linking with the shipped ATIS lexicon")
     args = parser.parse_args()
     torch.manual_seed(0)
     config = json.loads(_jsonnet.evaluate_snippet("speed", config_snippet(args), jpathdir=".",
@@ -105,7 +107,8 @@ def main() -> None:
     print(f"training epoch (ATIS train, {len(train)} examples, batch {args.batch_size}): "
           f"{sum(epoch_seconds) / len(epoch_seconds):.1f} s (epochs: {', '.join(f'{s:.1f}' for s in epoch_seconds)})")
     print(f"decoding {len(query)} utterances: greedy {throughput[1]:.0f} utt/s, beam 5 {throughput[5]:.0f} utt/s")
-    print(f"words: {args.words or 'as configured'}{', no BiLSTM' if args.no_lstm else ''}")
+    print(f"words: {args.words or 'as configured'}{', no BiLSTM' if args.no_lstm else ''}"
+          f"{', lexical linking' if args.linking else ''}")
     print(f"peak resident memory: {peak_mb:.0f} MB; torch threads: {torch.get_num_threads()}")
 
 
