@@ -15,6 +15,7 @@ from allennlp.nn import util
 
 from fewshot_parser.data.dataset_readers.coarse2fine import NO_VARIABLE, SKETCH_NAMESPACE, VARIABLE_NAMESPACE
 from fewshot_parser.logical_forms.template import is_slot
+from fewshot_parser.modules.growth import grow_linear
 from fewshot_parser.training.metrics import LogicalFormExactMatch
 
 
@@ -93,18 +94,8 @@ class Coarse2Fine(Model):
             with torch.no_grad():
                 grown.weight[: old.num_embeddings] = old.weight
             self._sketch_embedding = grown
-        self._sketch_output = self._grow(self._sketch_output, num_sketch)
-        self._variable_output = self._grow(self._variable_output, self.vocab.get_vocab_size(VARIABLE_NAMESPACE))
-
-    @staticmethod
-    def _grow(layer: torch.nn.Linear, size: int) -> torch.nn.Linear:
-        if size <= layer.out_features:
-            return layer
-        grown = torch.nn.Linear(layer.in_features, size).to(layer.weight.device)
-        with torch.no_grad():
-            grown.weight[: layer.out_features] = layer.weight
-            grown.bias[: layer.out_features] = layer.bias
-        return grown
+        self._sketch_output = grow_linear(self._sketch_output, num_sketch)
+        self._variable_output = grow_linear(self._variable_output, self.vocab.get_vocab_size(VARIABLE_NAMESPACE))
 
     # -- pieces ------------------------------------------------------------------------------------
 

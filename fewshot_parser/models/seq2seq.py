@@ -5,6 +5,7 @@ from allennlp.data import TextFieldTensors
 from allennlp.models import Model
 from allennlp_models.generation.models.simple_seq2seq import SimpleSeq2Seq
 
+from fewshot_parser.modules.growth import grow_linear
 from fewshot_parser.training.metrics import LogicalFormExactMatch
 
 
@@ -43,14 +44,9 @@ class FewShotSeq2Seq(SimpleSeq2Seq):
         """
         super().extend_embedder_vocab(embedding_sources_mapping)
         self._target_embedder.extend_vocab(self.vocab, vocab_namespace=self._target_namespace)
-        old = self._output_projection_layer
-        num_classes = self.vocab.get_vocab_size(self._target_namespace)
-        if num_classes > old.out_features:
-            layer = torch.nn.Linear(old.in_features, num_classes).to(old.weight.device)
-            with torch.no_grad():
-                layer.weight[: old.out_features] = old.weight
-                layer.bias[: old.out_features] = old.bias
-            self._output_projection_layer = layer
+        self._output_projection_layer = grow_linear(
+            self._output_projection_layer, self.vocab.get_vocab_size(self._target_namespace)
+        )
 
     def _best_strings(self, predictions: torch.Tensor) -> List[str]:
         strings = []
