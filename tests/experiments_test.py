@@ -35,7 +35,7 @@ def test_there_is_a_config_for_every_experiment_and_ablation():
             for ablation in ("sup", "proto", "reg", "strsim", "cond", "smooth"):
                 assert f"ablations/{ablation}_{dataset}_{shot}shot.jsonnet" in names
             assert f"{dataset}_{shot}shot_plus.jsonnet" in names
-            for system in ("seq2seq", "coarse2fine"):
+            for system in ("seq2seq", "coarse2fine", "irnet"):
                 for setting in ("pt", "cb", "os"):
                     assert f"baselines/{system}_{setting}_{dataset}_{shot}shot.jsonnet" in names
             for option in ("static", "contextual", "contextual_tuned", "contextual_nolstm", "lexicon", "linking"):

@@ -39,7 +39,7 @@ SYSTEMS: Dict[str, tuple] = {
     # Baselines in the paper's data settings (experiments/baselines/).
     **{
         f"{name}-{setting}": (system, setting, f"experiments/baselines/{name}_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
-        for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"))
+        for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"), ("irnet", "IRNet"))
         for setting in ("pt", "cb", "os")
     },
     # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.

@@ -1,7 +1,7 @@
 import logging
 import math
 import random
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -284,7 +284,7 @@ class ProtoParser(Model):
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
         loss = self.action_loss(
             query_decoded.projections, query["actions"], query["stack_size"], matrix,
-            self.link_bonus(query_decoded.attention, query["source_tokens"]),
+            self.action_bonus(query_decoded.projections, query_decoded.attention, query["source_tokens"]),
         )
         slot_loss, _ = self.slot_loss(
             query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
@@ -356,6 +356,29 @@ class ProtoParser(Model):
         ids = self.word_ids(source_tokens)
         return self.link_table().to(ids.device)[:, ids].permute(1, 2, 0)
 
+    def action_bonus(
+        self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
+    ) -> Optional[torch.Tensor]:
+        """
+        `(batch, steps, num_actions)` added to the action scores of teacher-forced steps (None: nothing):
+        here the lexical-linking bonus; subclasses (e.g. `irnet_parser`) add their own terms.
+        """
+        return self.link_bonus(attention, source_tokens)
+
+    def decoding_bonus(
+        self, source_tokens: Optional[TextFieldTensors], beams: int
+    ) -> Optional[Callable[[torch.Tensor, torch.Tensor], torch.Tensor]]:
+        """
+        The decoding counterpart of `action_bonus`: a function of one step's `(hypotheses, dim)`
+        projections and `(hypotheses, source_length)` attention (hypotheses = batch x `beams`, in
+        that order) giving `(hypotheses, num_actions)` score terms; None when there are none.
+        """
+        links = None if source_tokens is None else self.links(source_tokens)
+        if links is None:
+            return None
+        hypothesis_links = links.repeat_interleave(beams, 0)
+        return lambda projection, attention: self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1)
+
     def link_bonus(self, attention: torch.Tensor, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
         """`(batch, steps, num_actions)` score bonus `w * sum_i a_t,i L[a, x_i]` for teacher-forced steps."""
         links = self.links(source_tokens)
@@ -424,7 +447,8 @@ class ProtoParser(Model):
                 encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states
             )
             action_loss = self.action_loss(
-                decoded.projections, actions, stack_size, bonus=self.link_bonus(decoded.attention, source_tokens)
+                decoded.projections, actions, stack_size,
+                bonus=self.action_bonus(decoded.projections, decoded.attention, source_tokens),
             )
             slot_loss, slot_correct = self.slot_loss(
                 decoded.projections, encoded, source_mask, source_entity_types, actions,
@@ -439,7 +463,7 @@ class ProtoParser(Model):
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
         if not self.training:
-            output.update(self.decode(encoded, source_mask, source_entity_types, metadata, self.links(source_tokens)))
+            output.update(self.decode(encoded, source_mask, source_entity_types, metadata, source_tokens))
             if metadata and metadata[0].get("logical_form") is not None:
                 gold = [m["logical_form"] for m in metadata]
                 self._exact_match(output["logical_form"], gold, metadata[0]["formalism"])
@@ -561,21 +585,21 @@ class ProtoParser(Model):
 
     def decode(
         self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-        metadata: List[Dict[str, Any]], links: Optional[torch.Tensor] = None,
+        metadata: List[Dict[str, Any]], source_tokens: Optional[TextFieldTensors] = None,
     ) -> Dict[str, Any]:
         """
         Beam search over templates (greedy when `beam_size` is 1), then slot filling. Returns the best
-        LF string, its actions and score per example, and with a beam the n-best LFs. `links`: the
-        word-action links of lexical linking (`links`), if on.
+        LF string, its actions and score per example, and with a beam the n-best LFs. `source_tokens`
+        gives the score terms of `decoding_bonus` (lexical linking, schema encoding), if any.
         """
         matrix = self.action_matrix()
         batch_size, beams = encoded.size(0), self.beam_size
-        hypothesis_links = None if links is None else links.repeat_interleave(beams, 0)
+        bonus = self.decoding_bonus(source_tokens, beams)
 
         def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
             logits = torch.matmul(projection, matrix.t())
-            if hypothesis_links is not None:
-                logits = logits + self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1)
+            if bonus is not None:
+                logits = logits + bonus(projection, attention)
             return logits
 
         predicted, scores, projections = self._decoder.search(

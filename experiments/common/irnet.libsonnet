@@ -1,0 +1,24 @@
+// The IRNet baseline as the paper adapts it: IRNet's schema encoding (schema linking of predicate
+// names to utterance words, predicate encodings from their names) added to our base parser, which
+// is trained as a plain supervised parser (no meta batches, prototypes, attention regularization or
+// smoothing), in the pt / cb / os settings of settings.libsonnet. Sizes and optimiser as ProtoParser.
+local pp = import 'proto_parser.libsonnet';
+local fewshot = import 'fewshot.libsonnet';
+local settings = import 'settings.libsonnet';
+
+{
+  system:: {
+    name: 'irnet',
+    batch_size: 64,
+    epochs(dataset):: fewshot.defaults.epochs[dataset],
+    reader(dataset):: pp.reader(dataset),
+    model(dataset, finetuning):: pp.model(
+      dropout=if finetuning then fewshot.defaults.finetune_dropout else 0.5,
+      label_smoothing=if finetuning then fewshot.defaults.finetune_label_smoothing else 0.1,
+    ) + { type: 'irnet_parser' },
+    trainer(epochs, lr):: pp.trainer(epochs, if lr == null then 0.0025 else lr) + { run_confidence_checks: false },
+  },
+
+  // One complete experiment for a dataset, shot and setting ('pt', 'cb' or 'os').
+  experiment(dataset, shot, setting):: settings.experiment($.system, dataset, shot, setting),
+}
