@@ -9,8 +9,9 @@
 //
 // A system is an object with
 //   name: names the shared pre-trained archive (<dataset>-<name>-pt),
-//   reader(dataset), model(dataset, finetuning: bool), epochs(dataset), trainer(epochs, lr),
-//   batch_size.
+//   reader(dataset), model(dataset, finetuning: bool), epochs(dataset), trainer(epochs, lr) (lr is
+//   null except when fine-tuning in pt), batch_size, and optionally loader(dataset), fields added to
+//   the data loader of (pre-)training on train.
 local data = import 'data.libsonnet';
 local fewshot = import 'fewshot.libsonnet';
 
@@ -25,7 +26,7 @@ local fewshot = import 'fewshot.libsonnet';
     dataset_reader: system.reader(dataset),
     train_data_path: train,
     model: system.model(dataset, false),
-    data_loader: { batch_size: system.batch_size, shuffle: true },
+    data_loader: { batch_size: system.batch_size, shuffle: true } + (if std.objectHasAll(system, 'loader') then system.loader(dataset) else {}),
     validation_data_loader: { batch_size: 64, shuffle: false },
     trainer: system.trainer(epochs, null),
   },

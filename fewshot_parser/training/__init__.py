@@ -3,3 +3,4 @@ from fewshot_parser.training.schedulers import DelayedExponentialScheduler
 from fewshot_parser.training.callbacks import AlignmentStatisticsCallback
 from fewshot_parser.training.callbacks import PrototypeInitCallback
 from fewshot_parser.training.pretrain_finetune import PretrainFinetune
+from fewshot_parser.training.maml import MamlTrainer
