@@ -38,6 +38,8 @@ def test_there_is_a_config_for_every_experiment_and_ablation():
             for system in ("seq2seq", "coarse2fine", "irnet"):
                 for setting in ("pt", "cb", "os"):
                     assert f"baselines/{system}_{setting}_{dataset}_{shot}shot.jsonnet" in names
+            for system in ("da", "ptmaml"):
+                assert f"baselines/{system}_{dataset}_{shot}shot.jsonnet" in names
             for option in ("static", "contextual", "contextual_tuned", "contextual_nolstm", "lexicon", "linking"):
                 assert f"words/{option}_{dataset}_{shot}shot.jsonnet" in names
 

@@ -42,6 +42,7 @@ SYSTEMS: Dict[str, tuple] = {
         for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"), ("irnet", "IRNet"))
         for setting in ("pt", "cb", "os")
     },
+    "da": ("DA", "", "experiments/baselines/da_{dataset}_{shot}shot.jsonnet"),
     "pt-maml": ("PT-MAML", "", "experiments/baselines/ptmaml_{dataset}_{shot}shot.jsonnet"),
     # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.
     "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),

@@ -2,5 +2,6 @@ from fewshot_parser.training.metrics import LogicalFormExactMatch
 from fewshot_parser.training.schedulers import DelayedExponentialScheduler
 from fewshot_parser.training.callbacks import AlignmentStatisticsCallback
 from fewshot_parser.training.callbacks import PrototypeInitCallback
+from fewshot_parser.training.callbacks import DomainStatisticsCallback
 from fewshot_parser.training.pretrain_finetune import PretrainFinetune
 from fewshot_parser.training.maml import MamlTrainer

@@ -4,10 +4,11 @@ import numpy
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import END_SYMBOL, START_SYMBOL
 from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
-from allennlp.data.fields import ArrayField, MetadataField, SequenceLabelField, TextField
+from allennlp.data.fields import ArrayField, LabelField, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
-from fewshot_parser.data.examples import parse_logical_form, read_examples
+from fewshot_parser.data.examples import parse_logical_form, read_examples, split_data_spec
+from fewshot_parser.data.paths import resolve_data_path
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions, is_slot
 from fewshot_parser.logical_forms.tree import check_formalism, to_string
 
@@ -41,6 +42,10 @@ class Coarse2FineReader(DatasetReader):
         Skip (and log) malformed lines instead of raising an error naming file and line.
     token_indexers : `Dict[str, TokenIndexer]`, optional
         Indexers of the utterance (default: single ids in namespace `tokens`).
+    domain_labels : `bool`, optional (default = `False`)
+        Adds a `domain` label for domain adaptation (the DA baseline): 0 (source) for the examples
+        of the first file of a combined data path (`train.txt+support.txt*5`), 1 (target) for the
+        files after it. A single file is all source.
     """
 
     def __init__(
@@ -49,6 +54,7 @@ class Coarse2FineReader(DatasetReader):
         entity_pattern: str = DEFAULT_ENTITY_PATTERN,
         skip_invalid: bool = False,
         token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        domain_labels: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -57,15 +63,20 @@ class Coarse2FineReader(DatasetReader):
         self._skip_invalid = skip_invalid
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._sketch_indexers = {"tokens": SingleIdTokenIndexer(namespace=SKETCH_NAMESPACE)}
+        self._domain_labels = domain_labels
 
     def _read(self, file_path: str) -> Iterable[Instance]:
+        source_file = resolve_data_path(split_data_spec(file_path)[0][0]) if self._domain_labels else None
         for example in self.shard_iterable(read_examples(file_path, self._formalism, self._skip_invalid)):
+            domain = None if source_file is None else int(example.source != source_file)
             try:
-                yield self.text_to_instance(" ".join(example.utterance), example.logical_form)
+                yield self.text_to_instance(" ".join(example.utterance), example.logical_form, domain)
             except ConfigurationError as error:
                 raise ConfigurationError(f"{example.source}:{example.line_number}: {error}") from None
 
-    def text_to_instance(self, utterance: str, logical_form: Optional[str] = None) -> Instance:  # type: ignore
+    def text_to_instance(  # type: ignore
+        self, utterance: str, logical_form: Optional[str] = None, domain: Optional[int] = None
+    ) -> Instance:
         tokens = utterance.split() if isinstance(utterance, str) else None
         if not tokens:
             raise ConfigurationError(f"utterance must be a non-empty string, got {utterance!r}")
@@ -97,6 +108,8 @@ class Coarse2FineReader(DatasetReader):
                 "variables": SequenceLabelField(variables, sketch_field, label_namespace=VARIABLE_NAMESPACE),
             })
             metadata.update({"logical_form": logical_form, "sketch": sketch})
+        if domain is not None:
+            fields["domain"] = LabelField(domain, skip_indexing=True)
         fields["metadata"] = MetadataField(metadata)
         return Instance(fields)
 

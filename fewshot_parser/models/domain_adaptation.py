@@ -1,0 +1,183 @@
+"""
+The DA baseline: Li et al. (IJCAI 2020), "Domain Adaptation for Semantic Parsing", with the
+training set as the source domain and the support set as the target domain.
+
+Their parser is a coarse-to-fine one: the coarse (sketch) stage should rely on domain-general
+words and representations, the fine stage on domain-specific details. Two components do this:
+
+* a *domain discriminator* that predicts an utterance's domain from its encoder states pooled by
+  a learned attention; the coarse stage is trained adversarially against it, so the encoder learns
+  representations that do not give the domain away;
+* *domain relevance attention*: besides its ordinary attention context, each decoder step gets a
+  second context whose scores are rescaled word by word, `e'_j = r_j e_j`: the sketch decoder
+  scales the words that are not domain-relevant up (by `coarse_relevance_scale`), the fine
+  decoder scales the domain-relevant words up (by `fine_relevance_scale`).
+
+What we changed, and why (also in the README):
+
+* One shared utterance encoder for both stages (our `coarse2fine` model) instead of two models.
+* The adversarial term is a gradient-reversal layer, so the discriminator itself still learns to
+  tell the domains apart.
+* Which words are domain-relevant is decided from the training data, since how the authors chose
+  them is not described: a word is relevant when its rate per target example is more than
+  `relevance_ratio` times its rate per source example (`DomainStatisticsCallback`).
+"""
+from typing import Any, Dict, List, Optional, Tuple
+
+import torch
+from allennlp.data import TextFieldTensors, Vocabulary
+from allennlp.models import Model
+from allennlp.nn import util
+
+from fewshot_parser.models.coarse2fine import Coarse2Fine
+
+
+class _ReverseGradient(torch.autograd.Function):
+    """Identity forward; multiplies the gradient by `-scale` backward."""
+
+    @staticmethod
+    def forward(ctx: Any, inputs: torch.Tensor, scale: float) -> torch.Tensor:  # type: ignore
+        ctx.scale = scale
+        return inputs.view_as(inputs)
+
+    @staticmethod
+    def backward(ctx: Any, gradient: torch.Tensor) -> Tuple[torch.Tensor, None]:  # type: ignore
+        return -ctx.scale * gradient, None
+
+
+def reverse_gradient(inputs: torch.Tensor, scale: float = 1.0) -> torch.Tensor:
+    return _ReverseGradient.apply(inputs, scale)
+
+
+def relevance_attention(
+    query: torch.Tensor, keys: torch.Tensor, mask: torch.Tensor, scale: torch.Tensor
+) -> torch.Tensor:
+    """Dot-product attention whose scores are multiplied by `scale` `(batch, length)` word by word."""
+    single = query.dim() == 2
+    if single:
+        query = query.unsqueeze(1)
+    scores = torch.bmm(query, keys.transpose(1, 2)) * scale.unsqueeze(1)
+    scores = scores.masked_fill(~mask.unsqueeze(1), torch.finfo(query.dtype).min)
+    context = torch.bmm(torch.softmax(scores, dim=-1), keys)
+    return context.squeeze(1) if single else context
+
+
+@Model.register("da_coarse2fine")
+class DomainAdaptiveCoarse2Fine(Coarse2Fine):
+    """
+    `coarse2fine` with a domain discriminator and domain relevance attention (module docstring).
+    Train it on `train + support` read with the reader's `domain_labels: true` and the
+    `fewshot_domain_statistics` callback, which marks the domain-relevant words.
+
+    Registered as a `Model` with name "da_coarse2fine".
+
+    # Parameters
+
+    domain_loss_weight : `float`, optional (default = `0.4`)
+        Weight of the discriminator's cross-entropy; the encoder receives it reversed.
+    coarse_relevance_scale, fine_relevance_scale : `float`, optional (default = `60.0`, `2.0`)
+        Score multipliers of the relevance contexts (the values of the authors' released code).
+    relevance_ratio : `float`, optional (default = `2.0`)
+    """
+
+    def __init__(
+        self,
+        vocab: Vocabulary,
+        domain_loss_weight: float = 0.4,
+        coarse_relevance_scale: float = 60.0,
+        fine_relevance_scale: float = 2.0,
+        relevance_ratio: float = 2.0,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(vocab, **kwargs)
+        hidden = self._encoder.get_output_dim()
+        # Each stage's output layer now reads [state; context; relevance context].
+        self._sketch_attention_out = torch.nn.Linear(3 * hidden, hidden)
+        self._fine_attention_out = torch.nn.Linear(3 * hidden, hidden)
+        self._domain_attention = torch.nn.Linear(hidden, 1)
+        self._domain_output = torch.nn.Linear(hidden, 2)
+        self.domain_loss_weight = domain_loss_weight
+        self.coarse_relevance_scale = coarse_relevance_scale
+        self.fine_relevance_scale = fine_relevance_scale
+        self.relevance_ratio = relevance_ratio
+        # 1 for the words of the `tokens` vocabulary that are domain-relevant (saved with the model).
+        self.register_buffer("domain_relevant", torch.zeros(vocab.get_vocab_size("tokens")))
+        # The current batch's word relevance and encoding (set by `_encode`, read by both stages and
+        # the discriminator within the same forward pass).
+        self._relevance: Optional[torch.Tensor] = None
+        self._last_encoding: Optional[Tuple[torch.Tensor, torch.Tensor]] = None
+
+    def set_domain_statistics(self, utterances: List[Tuple[List[str], int]]) -> None:
+        """Marks the words over-represented in the target domain, from `(words, domain)` training examples."""
+        size = self.vocab.get_vocab_size("tokens")
+        counts = torch.zeros(2, size)
+        examples = torch.zeros(2)
+        for words, domain in utterances:
+            examples[domain] += 1
+            for word in set(words):
+                counts[domain, self.vocab.get_token_index(word, "tokens")] += 1
+        rates = counts / examples.clamp(min=1).unsqueeze(-1)
+        relevant = (counts[1] > 0) & (rates[1] > self.relevance_ratio * rates[0])
+        self.domain_relevant = relevant.float().to(self.domain_relevant.device)
+
+    def extend_embedder_vocab(self, embedding_sources_mapping: Dict[str, str] = None) -> None:
+        super().extend_embedder_vocab(embedding_sources_mapping)
+        extra = self.vocab.get_vocab_size("tokens") - self.domain_relevant.size(0)
+        if extra > 0:
+            self.domain_relevant = torch.cat([self.domain_relevant, self.domain_relevant.new_zeros(extra)])
+
+    def _encode(self, source_tokens: TextFieldTensors) -> Tuple[torch.Tensor, torch.Tensor]:
+        encoded, mask = super()._encode(source_tokens)
+        ids = util.get_token_ids_from_text_field_tensors(source_tokens)
+        self._relevance = self.domain_relevant[ids]
+        self._last_encoding = (encoded, mask)
+        return encoded, mask
+
+    def _sketch_step(
+        self, previous: torch.Tensor, state: Tuple[torch.Tensor, torch.Tensor], feed: torch.Tensor,
+        encoded: torch.Tensor, mask: torch.Tensor,
+    ) -> Tuple[torch.Tensor, Tuple[torch.Tensor, torch.Tensor], torch.Tensor]:
+        h, c = self._sketch_cell(torch.cat([self._sketch_embedding(previous), feed], -1), state)
+        ones = torch.ones_like(self._relevance)
+        context = relevance_attention(h, encoded, mask, ones)
+        general = relevance_attention(h, encoded, mask, ones + (self.coarse_relevance_scale - 1) * (1 - self._relevance))
+        attentional = self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context, general], -1))))
+        return self._sketch_output(attentional), (h, c), attentional
+
+    def _fine_states(self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        embedded = self._dropout(self._sketch_embedding(sketch))
+        lengths = sketch_mask.sum(-1).clamp(min=1).cpu()
+        packed = torch.nn.utils.rnn.pack_padded_sequence(embedded, lengths, batch_first=True, enforce_sorted=False)
+        sketch_encoded, _ = self._sketch_encoder(packed)
+        sketch_encoded, _ = torch.nn.utils.rnn.pad_packed_sequence(sketch_encoded, batch_first=True, total_length=sketch.size(1))
+        h0, c0 = self._initial_state(encoded, mask)
+        states, _ = self._fine_decoder(self._dropout(sketch_encoded), (h0.unsqueeze(0), c0.unsqueeze(0)))
+        ones = torch.ones_like(self._relevance)
+        context = relevance_attention(states, encoded, mask, ones)
+        specific = relevance_attention(states, encoded, mask, ones + (self.fine_relevance_scale - 1) * self._relevance)
+        return self._dropout(torch.tanh(self._fine_attention_out(torch.cat([states, context, specific], -1))))
+
+    def domain_logits(self, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """`(batch, 2)` source/target logits from the attention-pooled encoder states."""
+        weights = util.masked_softmax(self._domain_attention(encoded).squeeze(-1), mask)
+        return self._domain_output(torch.bmm(weights.unsqueeze(1), encoded).squeeze(1))
+
+    def forward(  # type: ignore
+        self,
+        source_tokens: TextFieldTensors,
+        metadata: List[Dict[str, Any]],
+        sketch_tokens: Optional[TextFieldTensors] = None,
+        slot_kind: Optional[torch.Tensor] = None,
+        entity_targets: Optional[torch.Tensor] = None,
+        variables: Optional[torch.Tensor] = None,
+        domain: Optional[torch.Tensor] = None,
+    ) -> Dict[str, Any]:
+        output = super().forward(source_tokens, metadata, sketch_tokens, slot_kind, entity_targets, variables)
+        if domain is not None and self.training and "loss" in output and self.domain_loss_weight > 0:
+            # The discriminator reads the encoder states of this batch through gradient reversal.
+            assert self._last_encoding is not None
+            encoded, mask = self._last_encoding
+            logits = self.domain_logits(reverse_gradient(encoded, 1.0), mask)
+            output["domain_loss"] = torch.nn.functional.cross_entropy(logits, domain.long())
+            output["loss"] = output["loss"] + self.domain_loss_weight * output["domain_loss"]
+        return output
