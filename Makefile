@@ -10,7 +10,7 @@ SPLIT ?= 1
 
 JOBS ?= 2
 
-.PHONY: setup data test geo-1shot main table ablations plus report benchmarks lock clean-venv
+.PHONY: setup data test geo-1shot main table ablations baselines plus report benchmarks lock clean-venv
 
 setup: $(STAMP)
 
@@ -44,6 +44,12 @@ table: $(STAMP) data
 # Table 2: the six ablations.
 ablations: $(STAMP) data
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems no-sup no-proto no-reg no-strsim no-cond no-smooth --jobs $(JOBS)
+	$(BIN)/allennlp report
+
+# Table 1 baseline rows: Seq2Seq, Coarse2Fine and IRNet in the pt / cb / os settings, DA and PT-MAML.
+baselines: $(STAMP) data
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems seq2seq-pt seq2seq-cb seq2seq-os \
+		coarse2fine-pt coarse2fine-cb coarse2fine-os irnet-pt irnet-cb irnet-os da pt-maml --jobs $(JOBS)
 	$(BIN)/allennlp report
 
 # Table 1 row "ours + pretrained": the best combination of offline word knowledge (experiments/*_plus.jsonnet).
