@@ -114,9 +114,13 @@ class Coarse2Fine(Model):
     ) -> Tuple[torch.Tensor, Tuple[torch.Tensor, torch.Tensor], torch.Tensor]:
         """One sketch decoder step (input feeding): returns logits, the new state and the attentional vector."""
         h, c = self._sketch_cell(torch.cat([self._sketch_embedding(previous), feed], -1), state)
-        context = _attend(h, encoded, encoded, mask)
-        attentional = self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context], -1))))
+        attentional = self._sketch_attentional(h, encoded, mask)
         return self._sketch_output(attentional), (h, c), attentional
+
+    def _sketch_attentional(self, h: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The sketch decoder's attentional vector from its state `h` and the utterance."""
+        context = _attend(h, encoded, encoded, mask)
+        return self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context], -1))))
 
     def _fine_states(self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """`(batch, sketch_length, hidden)`: the fine decoder's vector at every sketch position."""
@@ -127,6 +131,10 @@ class Coarse2Fine(Model):
         sketch_encoded, _ = torch.nn.utils.rnn.pad_packed_sequence(sketch_encoded, batch_first=True, total_length=sketch.size(1))
         h0, c0 = self._initial_state(encoded, mask)
         states, _ = self._fine_decoder(self._dropout(sketch_encoded), (h0.unsqueeze(0), c0.unsqueeze(0)))
+        return self._fine_attentional(states, encoded, mask)
+
+    def _fine_attentional(self, states: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        """The fine decoder's attentional vectors from its states `(batch, steps, hidden)` and the utterance."""
         context = _attend(states, encoded, encoded, mask)
         return self._dropout(torch.tanh(self._fine_attention_out(torch.cat([states, context], -1))))
 

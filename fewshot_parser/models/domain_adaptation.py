@@ -133,25 +133,13 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         self._last_encoding = (encoded, mask)
         return encoded, mask
 
-    def _sketch_step(
-        self, previous: torch.Tensor, state: Tuple[torch.Tensor, torch.Tensor], feed: torch.Tensor,
-        encoded: torch.Tensor, mask: torch.Tensor,
-    ) -> Tuple[torch.Tensor, Tuple[torch.Tensor, torch.Tensor], torch.Tensor]:
-        h, c = self._sketch_cell(torch.cat([self._sketch_embedding(previous), feed], -1), state)
+    def _sketch_attentional(self, h: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         ones = torch.ones_like(self._relevance)
         context = relevance_attention(h, encoded, mask, ones)
         general = relevance_attention(h, encoded, mask, ones + (self.coarse_relevance_scale - 1) * (1 - self._relevance))
-        attentional = self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context, general], -1))))
-        return self._sketch_output(attentional), (h, c), attentional
+        return self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context, general], -1))))
 
-    def _fine_states(self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        embedded = self._dropout(self._sketch_embedding(sketch))
-        lengths = sketch_mask.sum(-1).clamp(min=1).cpu()
-        packed = torch.nn.utils.rnn.pack_padded_sequence(embedded, lengths, batch_first=True, enforce_sorted=False)
-        sketch_encoded, _ = self._sketch_encoder(packed)
-        sketch_encoded, _ = torch.nn.utils.rnn.pad_packed_sequence(sketch_encoded, batch_first=True, total_length=sketch.size(1))
-        h0, c0 = self._initial_state(encoded, mask)
-        states, _ = self._fine_decoder(self._dropout(sketch_encoded), (h0.unsqueeze(0), c0.unsqueeze(0)))
+    def _fine_attentional(self, states: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         ones = torch.ones_like(self._relevance)
         context = relevance_attention(states, encoded, mask, ones)
         specific = relevance_attention(states, encoded, mask, ones + (self.fine_relevance_scale - 1) * self._relevance)
