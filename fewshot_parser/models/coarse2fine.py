@@ -13,7 +13,13 @@ from allennlp.models import Model
 from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import util
 
-from fewshot_parser.data.dataset_readers.coarse2fine import NO_VARIABLE, SKETCH_NAMESPACE, VARIABLE_NAMESPACE
+from fewshot_parser.data.dataset_readers.coarse2fine import (
+    NO_VARIABLE,
+    PREDICATE_NAMESPACE,
+    PREDICATE_SLOT,
+    SKETCH_NAMESPACE,
+    VARIABLE_NAMESPACE,
+)
 from fewshot_parser.logical_forms.template import is_slot
 from fewshot_parser.modules.growth import grow_linear
 from fewshot_parser.training.metrics import LogicalFormExactMatch
@@ -50,6 +56,9 @@ class Coarse2Fine(Model):
     sketch_embedding_dim : `int`, optional (default = `128`)
     dropout : `float`, optional (default = `0.3`)
     max_sketch_steps : `int`, optional (default = `100`)
+    predicate_slots : `bool`, optional (default = `False`)
+        The sketches have predicate slots `<p>` (the reader's `abstract_predicates`), which the fine
+        decoder names from the `c2f_predicates` vocabulary.
     """
 
     def __init__(
@@ -60,6 +69,7 @@ class Coarse2Fine(Model):
         sketch_embedding_dim: int = 128,
         dropout: float = 0.3,
         max_sketch_steps: int = 100,
+        predicate_slots: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -77,6 +87,7 @@ class Coarse2Fine(Model):
         self._fine_attention_out = torch.nn.Linear(2 * hidden, hidden)
         self._copy = torch.nn.Linear(hidden, hidden, bias=False)
         self._variable_output = torch.nn.Linear(hidden, vocab.get_vocab_size(VARIABLE_NAMESPACE))
+        self._predicate_output = torch.nn.Linear(hidden, vocab.get_vocab_size(PREDICATE_NAMESPACE)) if predicate_slots else None
         self._max_sketch_steps = max_sketch_steps
         self._start = vocab.get_token_index(START_SYMBOL, SKETCH_NAMESPACE)
         self._end = vocab.get_token_index(END_SYMBOL, SKETCH_NAMESPACE)
@@ -96,6 +107,8 @@ class Coarse2Fine(Model):
             self._sketch_embedding = grown
         self._sketch_output = grow_linear(self._sketch_output, num_sketch)
         self._variable_output = grow_linear(self._variable_output, self.vocab.get_vocab_size(VARIABLE_NAMESPACE))
+        if self._predicate_output is not None:
+            self._predicate_output = grow_linear(self._predicate_output, self.vocab.get_vocab_size(PREDICATE_NAMESPACE))
 
     # -- pieces ------------------------------------------------------------------------------------
 
@@ -154,6 +167,7 @@ class Coarse2Fine(Model):
         slot_kind: Optional[torch.Tensor] = None,
         entity_targets: Optional[torch.Tensor] = None,
         variables: Optional[torch.Tensor] = None,
+        predicates: Optional[torch.Tensor] = None,
     ) -> Dict[str, Any]:
         encoded, mask = self._encode(source_tokens)
         output: Dict[str, Any] = {}
@@ -175,8 +189,14 @@ class Coarse2Fine(Model):
             variable_slots = (slot_kind == 2).float()
             gold_copy = util.logsumexp(copy.masked_fill(entity_targets <= 0, torch.finfo(copy.dtype).min), dim=-1)
             gold_variable = variable.gather(-1, variables.unsqueeze(-1)).squeeze(-1)
-            slots = (entity_slots + variable_slots).sum().clamp(min=1)
-            slot_loss = -((gold_copy * entity_slots).sum() + (gold_variable * variable_slots).sum()) / slots
+            slots = (entity_slots + variable_slots).sum()
+            gold = (gold_copy * entity_slots).sum() + (gold_variable * variable_slots).sum()
+            if self._predicate_output is not None and predicates is not None:
+                predicate_slots = (slot_kind == 3).float()
+                log_probs = torch.log_softmax(self._predicate_output(fine), dim=-1)
+                gold = gold + (log_probs.gather(-1, predicates.unsqueeze(-1)).squeeze(-1) * predicate_slots).sum()
+                slots = slots + predicate_slots.sum()
+            slot_loss = -gold / slots.clamp(min=1)
             output["loss"] = sketch_loss + slot_loss
         if not self.training:
             output.update(self.decode(encoded, mask, metadata))
@@ -208,6 +228,7 @@ class Coarse2Fine(Model):
         fine = self._fine_states(sketch_ids, sketch_mask, encoded, mask)
         copy, variable = self._slot_log_probs(fine, encoded, mask)
         copy_choice, variable_choice = copy.argmax(-1).tolist(), variable.argmax(-1).tolist()
+        predicate_choice = self._predicate_output(fine).argmax(-1).tolist() if self._predicate_output is not None else None
         sketches, forms = [], []
         for b in range(batch_size):
             tokens, filled = [], []
@@ -216,7 +237,9 @@ class Coarse2Fine(Model):
                 if token == END_SYMBOL:
                     break
                 tokens.append(token)
-                if is_slot(token):
+                if token == PREDICATE_SLOT and predicate_choice is not None:
+                    filled.append(self.vocab.get_token_from_index(predicate_choice[b][t], PREDICATE_NAMESPACE))
+                elif is_slot(token):
                     if token.startswith("<e:"):
                         filled.append(metadata[b]["utterance"][min(copy_choice[b][t], len(metadata[b]["utterance"]) - 1)])
                     else:

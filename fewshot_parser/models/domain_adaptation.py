@@ -2,8 +2,11 @@
 The DA baseline: Li et al. (IJCAI 2020), "Domain Adaptation for Semantic Parsing", with the
 training set as the source domain and the support set as the target domain.
 
-Their parser is a coarse-to-fine one: the coarse (sketch) stage should rely on domain-general
-words and representations, the fine stage on domain-specific details. Two components do this:
+Their parser is a coarse-to-fine one: the coarse stage decodes a domain-general sketch and should
+rely on domain-general words and representations; the fine stage fills in the domain-specific
+details. Here the sketch keeps only the formalism's operators (`lambda`, `and`, `argmax`, ...;
+the reader's `abstract_predicates`), and the fine stage names the predicates as well as the
+entities and variables (`coarse2fine`'s `predicate_slots`). Two components separate the stages:
 
 * a *domain discriminator* that predicts an utterance's domain from its encoder states pooled by
   a learned attention; the coarse stage is trained adversarially against it, so the encoder learns
@@ -66,7 +69,8 @@ def relevance_attention(
 class DomainAdaptiveCoarse2Fine(Coarse2Fine):
     """
     `coarse2fine` with a domain discriminator and domain relevance attention (module docstring).
-    Train it on `train + support` read with the reader's `domain_labels: true` and the
+    Train it on `train + support` read with the reader's `domain_labels: true` (and, as the DA
+    configs do, `abstract_predicates: true` with `predicate_slots: true`) and the
     `fewshot_domain_statistics` callback, which marks the domain-relevant words.
 
     Registered as a `Model` with name "da_coarse2fine".
@@ -158,9 +162,10 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         slot_kind: Optional[torch.Tensor] = None,
         entity_targets: Optional[torch.Tensor] = None,
         variables: Optional[torch.Tensor] = None,
+        predicates: Optional[torch.Tensor] = None,
         domain: Optional[torch.Tensor] = None,
     ) -> Dict[str, Any]:
-        output = super().forward(source_tokens, metadata, sketch_tokens, slot_kind, entity_targets, variables)
+        output = super().forward(source_tokens, metadata, sketch_tokens, slot_kind, entity_targets, variables, predicates)
         if domain is not None and self.training and "loss" in output and self.domain_loss_weight > 0:
             # The discriminator reads the encoder states of this batch through gradient reversal.
             assert self._last_encoding is not None

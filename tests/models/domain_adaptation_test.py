@@ -45,6 +45,11 @@ class TestDomainAdaptiveCoarse2Fine(ModelTestCase):
         model, _ = self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3)
         # The callback marked the target domain's words, and the archive keeps them.
         assert model.domain_relevant.sum() > 0
+        # The fine stage names every predicate slot of the sketch.
+        model.eval()
+        output = model.forward_on_instances(self.instances[:4])
+        for prediction in output:
+            assert "<p>" in prediction["sketch"].split() and "<p>" not in prediction["logical_form"].split()
 
     def test_domain_relevant_words_are_over_represented_in_the_target(self):
         examples = [(["what", "river", "through"], 0), (["what", "state"], 0), (["what", "city"], 1)]
@@ -63,3 +68,20 @@ class TestDomainAdaptiveCoarse2Fine(ModelTestCase):
         assert "domain_loss" in output and output["domain_loss"] > 0
         self.model.domain_loss_weight = 0.0
         assert "domain_loss" not in self.model(**tensors)
+
+
+def test_abstract_predicates_keeps_only_the_operators_in_the_sketch():
+    reader = Coarse2FineReader("lambda", abstract_predicates=True)
+    instance = reader.text_to_instance(
+        "what state ha highest elev", "( argmax $0 ( state:t $0 ) ( elevation:i $0 ) )"
+    )
+    sketch = [t.text for t in instance["sketch_tokens"].tokens]
+    assert sketch[1:-1] == "( argmax <v> ( <p> <v> ) ( <p> <v> ) )".split()
+    assert [p for p in instance["predicates"].labels if p != "@none@"] == ["state:t", "elevation:i"]
+    assert [int(k) for k in instance["slot_kind"].array].count(3) == 2
+
+    prolog = Coarse2FineReader("prolog", abstract_predicates=True).text_to_instance(
+        "job on platformid0 no experience", "job ( ANS ) , \\+ ( req_exp ( ANS ) ) , platform ( ANS , platformid0 )"
+    )
+    assert [p for p in prolog["predicates"].labels if p != "@none@"] == ["job", "req_exp", "platform"]
+    assert "\\+" in [t.text for t in prolog["sketch_tokens"].tokens]

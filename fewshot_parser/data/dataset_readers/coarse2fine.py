@@ -1,4 +1,4 @@
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 import numpy
 from allennlp.common.checks import ConfigurationError
@@ -10,11 +10,35 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 from fewshot_parser.data.examples import parse_logical_form, read_examples, split_data_spec
 from fewshot_parser.data.paths import resolve_data_path
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions, is_slot
-from fewshot_parser.logical_forms.tree import check_formalism, to_string
+from fewshot_parser.logical_forms.tree import CONJUNCTION, NEGATION, Tree, check_formalism, to_string
 
 NO_VARIABLE = "@none@"
 SKETCH_NAMESPACE = "sketch_tokens"
 VARIABLE_NAMESPACE = "c2f_variables"
+PREDICATE_NAMESPACE = "c2f_predicates"
+# Stands for an abstracted predicate in a sketch (not a slot in `template.is_slot`'s sense).
+PREDICATE_SLOT = "<p>"
+# The operators of each formalism: what stays in a sketch whose predicates are abstracted.
+OPERATORS = {
+    "lambda": frozenset({"lambda", "exists", "and", "or", "not", "argmax", "argmin", "count", "sum", "max", "min",
+                         "the", "=", "<", ">"}),
+    "prolog": frozenset({CONJUNCTION, NEGATION}),
+}
+
+
+def abstract_predicates(tree: Tree, formalism: str) -> Tuple[Tree, List[str]]:
+    """Replaces every predicate (an application that is not an operator) by `<p>`; returns the
+    new tree and the predicates in pre-order, the order in which both formalisms print them."""
+    predicates: List[str] = []
+
+    def walk(node: Tree) -> Tree:
+        label = node.label
+        if node.is_call and label not in OPERATORS[formalism]:
+            predicates.append(label)
+            label = PREDICATE_SLOT
+        return Tree(label, tuple(walk(child) for child in node.children), node.is_call)
+
+    return walk(tree), predicates
 
 
 @DatasetReader.register("fewshot_coarse2fine")
@@ -25,7 +49,7 @@ class Coarse2FineReader(DatasetReader):
     every slot of the sketch, what fills it.
 
     Fields: `source_tokens`; `sketch_tokens` (`TextField`, namespace `sketch_tokens`, with start and
-    end symbols); `slot_kind` (`ArrayField`, one entry per sketch token: 0 none, 1 entity, 2 variable);
+    end symbols); `slot_kind` (`ArrayField`, one entry per sketch token: 0 none, 1 entity, 2 variable, 3 predicate);
     `entity_targets` (`ArrayField`, sketch length x utterance length, every utterance position that
     holds the entity); `variables` (`SequenceLabelField` over the sketch, namespace `c2f_variables`,
     `@none@` where there is no variable); `metadata`.
@@ -42,6 +66,11 @@ class Coarse2FineReader(DatasetReader):
         Skip (and log) malformed lines instead of raising an error naming file and line.
     token_indexers : `Dict[str, TokenIndexer]`, optional
         Indexers of the utterance (default: single ids in namespace `tokens`).
+    abstract_predicates : `bool`, optional (default = `False`)
+        Also abstract the predicates (every application but the formalism's operators) to `<p>` in
+        the sketch, so that the sketch is the domain-general structure and the fine stage names the
+        predicates (`predicates`: `SequenceLabelField`, namespace `c2f_predicates`; slot kind 3).
+        The DA baseline uses this.
     domain_labels : `bool`, optional (default = `False`)
         Adds a `domain` label for domain adaptation (the DA baseline): 0 (source) for the examples
         of the first file of a combined data path (`train.txt+support.txt*5`), 1 (target) for the
@@ -54,6 +83,7 @@ class Coarse2FineReader(DatasetReader):
         entity_pattern: str = DEFAULT_ENTITY_PATTERN,
         skip_invalid: bool = False,
         token_indexers: Optional[Dict[str, TokenIndexer]] = None,
+        abstract_predicates: bool = False,
         domain_labels: bool = False,
         **kwargs: Any,
     ) -> None:
@@ -64,6 +94,7 @@ class Coarse2FineReader(DatasetReader):
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._sketch_indexers = {"tokens": SingleIdTokenIndexer(namespace=SKETCH_NAMESPACE)}
         self._domain_labels = domain_labels
+        self._abstract_predicates = abstract_predicates
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         source_file = resolve_data_path(split_data_spec(file_path)[0][0]) if self._domain_labels else None
@@ -85,7 +116,13 @@ class Coarse2FineReader(DatasetReader):
         if logical_form is not None:
             logical_form, tree = parse_logical_form(logical_form, self._formalism)
             template, values = self._abstractor.abstract(tree, tokens)
+            predicates: List[str] = []
+            if self._abstract_predicates:
+                template, predicates = abstract_predicates(template, self._formalism)
             sketch = to_string(template, self._formalism).split()
+            predicate_positions = [i for i, token in enumerate(sketch) if token == PREDICATE_SLOT]
+            if len(predicate_positions) != len(predicates):
+                raise ConfigurationError(f"sketch {' '.join(sketch)!r} has {len(predicate_positions)} predicate slots for {predicates}")
             slots = [i for i, token in enumerate(sketch) if is_slot(token)]
             if len(slots) != len(values):  # printing keeps the pre-order of the slot leaves
                 raise ConfigurationError(f"sketch {' '.join(sketch)!r} has {len(slots)} slots for {len(values)} values")
@@ -100,6 +137,10 @@ class Coarse2FineReader(DatasetReader):
                 else:
                     kind[position + 1] = 1
                     entity_targets[position + 1, entity_positions(value.value, tokens)] = 1.0
+            predicate_labels = [NO_VARIABLE] * len(full)
+            for position, predicate in zip(predicate_positions, predicates):
+                kind[position + 1] = 3
+                predicate_labels[position + 1] = predicate
             sketch_field = TextField([Token(t) for t in full], self._sketch_indexers)
             fields.update({
                 "sketch_tokens": sketch_field,
@@ -107,6 +148,8 @@ class Coarse2FineReader(DatasetReader):
                 "entity_targets": ArrayField(entity_targets, padding_value=0),
                 "variables": SequenceLabelField(variables, sketch_field, label_namespace=VARIABLE_NAMESPACE),
             })
+            if self._abstract_predicates:
+                fields["predicates"] = SequenceLabelField(predicate_labels, sketch_field, label_namespace=PREDICATE_NAMESPACE)
             metadata.update({"logical_form": logical_form, "sketch": sketch})
         if domain is not None:
             fields["domain"] = LabelField(domain, skip_indexing=True)
