@@ -13,6 +13,8 @@ local settings = import 'settings.libsonnet';
     model(dataset, finetuning):: super.model(dataset, finetuning) {
       type: 'da_coarse2fine',
       predicate_slots: true,
+      fine_encoder: super.encoder,
+      fine_domain_loss_weight: 0.2,
       domain_loss_weight: 0.4,
       coarse_relevance_scale: 60.0,
       fine_relevance_scale: 2.0,
