@@ -9,3 +9,27 @@ def fixture_split(dataset: str, part: str) -> str:
     """Path of a fixture file in the authors' layout (`geo`, `train` -> fixtures/data/geo/shuffle_0_shot_1/train.txt; the
     fixtures leave out the authors' `lemma_data` level)."""
     return os.path.join(FIXTURE_DATA, dataset, "shuffle_0_shot_1", f"{part}.txt")
+
+
+def fit_fixture(model, instances, vocab, steps: int = 300, lr: float = 0.02):
+    """
+    Trains `model` on `instances` as one full batch for `steps` Adam steps, then decodes them in eval
+    mode; returns `(output, metrics)` (the "learns the fixture" check of the model tests).
+    """
+    import torch
+    from allennlp.data import Batch
+
+    torch.manual_seed(0)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    batch = Batch(instances)
+    batch.index_instances(vocab)
+    tensors = batch.as_tensor_dict()
+    model.train()
+    for _ in range(steps):
+        optimizer.zero_grad()
+        model(**tensors)["loss"].backward()
+        optimizer.step()
+    model.eval()
+    model.get_metrics(reset=True)
+    output = model(**tensors)
+    return output, model.get_metrics(reset=True)

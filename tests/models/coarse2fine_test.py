@@ -1,13 +1,11 @@
 import json
 import os
 
-import torch
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.tree import parse
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fit_fixture, fixture_split
 
 
 class TestCoarse2Fine(ModelTestCase):
@@ -23,20 +21,7 @@ class TestCoarse2Fine(ModelTestCase):
 
     def test_learns_the_fixture_and_fills_sketches_with_copies_and_variables(self):
         """Trained long enough on the fixture, it reproduces most training LFs exactly."""
-        torch.manual_seed(0)
-        optimizer = torch.optim.Adam(self.model.parameters(), lr=0.02)
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        tensors = batch.as_tensor_dict()
-        self.model.train()
-        for _ in range(300):
-            optimizer.zero_grad()
-            self.model(**tensors)["loss"].backward()
-            optimizer.step()
-        self.model.eval()
-        self.model.get_metrics(reset=True)
-        output = self.model(**tensors)
-        metrics = self.model.get_metrics(reset=True)
+        output, metrics = fit_fixture(self.model, self.instances, self.vocab)
         assert metrics["exact_match"] > 0.8, list(zip(output["logical_form"], [i["metadata"].metadata["logical_form"] for i in self.instances]))
         for instance, form, sketch in zip(self.instances, output["logical_form"], output["sketch"]):
             parse(form, "lambda")  # every prediction is a well-formed LF

@@ -5,7 +5,7 @@ from allennlp.common.testing import ModelTestCase
 import fewshot_parser  # noqa: F401
 from fewshot_parser.data.dataset_readers.coarse2fine import Coarse2FineReader
 from fewshot_parser.models.domain_adaptation import relevance_attention, reverse_gradient
-from tests import FIXTURES_ROOT, fixture_split
+from tests import FIXTURES_ROOT, fit_fixture, fixture_split
 
 TRAIN, SUPPORT = fixture_split("geo", "train"), fixture_split("geo", "support")
 
@@ -48,22 +48,8 @@ class TestDomainAdaptiveCoarse2Fine(ModelTestCase):
 
     def test_learns_the_fixture_naming_the_predicates_of_domain_general_sketches(self):
         """Trained long enough on the fixture, it reproduces well over half of the training LFs, every <p> named."""
-        from allennlp.data import Batch
-
-        torch.manual_seed(0)
-        optimizer = torch.optim.Adam(self.model.parameters(), lr=0.02)
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        tensors = batch.as_tensor_dict()
-        self.model.train()
-        for _ in range(300):
-            optimizer.zero_grad()
-            self.model(**tensors)["loss"].backward()
-            optimizer.step()
-        self.model.eval()
-        self.model.get_metrics(reset=True)
-        output = self.model(**tensors)
-        assert self.model.get_metrics(reset=True)["exact_match"] > 0.6
+        output, metrics = fit_fixture(self.model, self.instances, self.vocab)
+        assert metrics["exact_match"] > 0.6
         assert any("<p>" in sketch.split() for sketch in output["sketch"])
         assert not any("<p>" in form.split() for form in output["logical_form"])
 
