@@ -25,7 +25,9 @@ def bar_chart(
     import matplotlib.pyplot as plt
 
     width = 0.8 / max(1, len(rows))
-    figure, axes = plt.subplots(figsize=(max(8, 1.6 * len(columns) + 0.3 * len(rows)), 4.5))
+    # The legend goes under the bars, so the plot keeps the figure's whole width however many rows.
+    legend_rows = (len(rows) + 2) // 3
+    figure, axes = plt.subplots(figsize=(max(9, 1.6 * len(columns) + 0.2 * len(rows)), 4.5 + 0.22 * legend_rows))
     colours = plt.get_cmap("tab20").colors
     for index, (label, values) in enumerate(rows):
         xs = [c + (index - (len(rows) - 1) / 2) * width for c in range(len(columns)) if values[c] is not None]
@@ -36,9 +38,8 @@ def bar_chart(
     axes.set_xticklabels([f"{d} {k}-shot" for d, k in columns])
     axes.set_ylabel("exact match (%)")
     axes.set_title(title)
-    axes.legend(fontsize=7, ncol=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    axes.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
+    figure.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(figure)
 
 
