@@ -7,6 +7,7 @@ Writes `results/table1.md`, `results/table1.csv`, `results/table2.md` (ablations
 """
 import argparse
 import csv
+import glob
 import json
 import os
 import statistics
@@ -30,7 +31,9 @@ class Report(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Tables 1 and 2 from results/runs.csv, with the paper's numbers and Wilcoxon p-values."
         sub = parser.add_parser(self.name, description=description, help=description)
-        sub.add_argument("--results", nargs="+", default=["results/runs.csv"], help="one or more runs.csv files")
+        sub.add_argument("--results", nargs="+", default=None,
+                         help="one or more runs.csv files (default: every results/runs*.csv, e.g. runs.csv and the "
+                         "rows of grid slices run on other machines)")
         sub.add_argument("--out", default="results")
         sub.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5],
                          help="shuffles to report (default 1-5; 0 is the tuning split)")
@@ -43,7 +46,15 @@ class Report(Subcommand):
         return sub
 
 
+def default_results(directory: str = "results") -> List[str]:
+    """Every `runs*.csv` in the results directory: this machine's file first, then other machines' slices."""
+    found = sorted(glob.glob(os.path.join(directory, "runs*.csv")))
+    main = os.path.join(directory, "runs.csv")
+    return ([main] if main in found else []) + [path for path in found if path != main] or [main]
+
+
 def report_from_args(args: argparse.Namespace) -> None:
+    args.results = args.results or default_results()
     print(write_report(args.results, args.out, args.shuffles))
     if not args.no_figures:
         print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir))

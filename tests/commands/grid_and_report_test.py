@@ -138,3 +138,12 @@ def test_report_of_the_tuning_split_uses_only_shuffle_0(tmp_path):
     assert "| ProtoParser | 12.50 ± 0.0 [27.09] |" in table
     write_report(str(results), str(tmp_path / "main"))
     assert "| ProtoParser | 45.00 ± 5.0 (n=2) [27.09] |" in (tmp_path / "main" / "table1.md").read_text()
+
+
+def test_default_results_read_this_machine_first_then_other_slices(tmp_path):
+    from fewshot_parser.commands.report import default_results
+
+    assert default_results(str(tmp_path)) == [str(tmp_path / "runs.csv")]  # nothing yet: the usual file
+    for name in ("runs_lent_machine.csv", "runs.csv", "runs.csv.lock", "table1.csv"):
+        (tmp_path / name).write_text("")
+    assert default_results(str(tmp_path)) == [str(tmp_path / "runs.csv"), str(tmp_path / "runs_lent_machine.csv")]
