@@ -84,6 +84,9 @@ def test_table_layout_on_a_tiny_fake_grid(tmp_path):
     rows = list(csv.reader(open(tmp_path / "out" / "table2.csv")))
     assert rows[0][:3] == ["system", "setting", "jobs_1shot"]
     assert json.load(open(tmp_path / "out" / "runs.json"))["ProtoParser|"]["geo_1shot_s2"] == 40.0
+    cost = (tmp_path / "out" / "cost.md").read_text()
+    assert "| ProtoParser -sup | 3 | – | 0.1 | – | 0.1 |" in cost  # three runs of 1 s on geo
+    assert "| all | 6 |" in cost
 
 
 def test_every_system_name_parses_on_the_command_line():
