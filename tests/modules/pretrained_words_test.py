@@ -142,3 +142,28 @@ def test_encoder_learning_rate_group_of_the_configs_selects_exactly_the_transfor
     for name, parameter in named:
         assert (id(parameter) in in_group) == ("transformer_model" in name), name
     assert parameter_groups[0]["lr"] == 5e-05
+
+
+class TestProtoParserWithGloveFormatVectors(ModelTestCase):
+    """Option 2 of the word representations: a GloVe-format `pretrained_file` (here an 8-d fixture)."""
+
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment_glove.jsonnet", fixture_split("geo", "train"))
+
+    def test_rows_of_words_in_the_file_start_from_its_vectors(self):
+        weight = self.model._source_embedder.token_embedder_tokens.weight
+        with open(FIXTURES_ROOT + "/proto_parser/glove_8d.txt") as handle:
+            vectors = {line.split()[0]: [float(x) for x in line.split()[1:]] for line in handle}
+        found = 0
+        for word, vector in vectors.items():
+            index = self.vocab.get_token_index(word, "tokens")
+            if index != self.vocab.get_token_index(self.vocab._oov_token, "tokens"):
+                torch.testing.assert_close(weight[index].detach(), torch.tensor(vector))
+                found += 1
+        assert found >= 5
+
+    def test_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"}
+        )
