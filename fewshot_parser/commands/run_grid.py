@@ -170,11 +170,55 @@ def run_job(job: Job, environment: Dict[str, str], cuda_device: int) -> float:
                "-o", overrides, "--include-package", "fewshot_parser"]
     start = time.time()
     with open(job.serialization_dir + ".log", "w") as log:
+        # The start time heads the log, so a run that finished after its grid was killed can be recorded later.
+        log.write(f"{START_MARK}{start:.1f}\n")
+        log.flush()
         code = subprocess.call(command, stdout=log, stderr=subprocess.STDOUT,
                                env={**environment, "FEWSHOT_SPLIT": str(job.shuffle)})
     if code != 0 or not is_finished(job):
         raise RuntimeError(f"exit code {code}; see {job.serialization_dir}.log")
     return time.time() - start
+
+
+START_MARK = "# run-grid: started at "
+
+
+def run_seconds(job: Job) -> float:
+    """
+    Wall-clock seconds of a finished run, from its log: the start time `run_job` writes first (or, for
+    older logs, the first timestamp AllenNLP logged) to the time `metrics.json` was written.
+    """
+    import datetime
+    import re
+
+    end = os.path.getmtime(os.path.join(job.serialization_dir, "metrics.json"))
+    try:
+        with open(job.serialization_dir + ".log") as log:
+            for line in log:
+                if line.startswith(START_MARK):
+                    return end - float(line[len(START_MARK):])
+                stamp = re.match(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),\d+ - ", line)
+                if stamp:
+                    started = datetime.datetime.strptime(stamp.group(1), "%Y-%m-%d %H:%M:%S")
+                    return end - time.mktime(started.timetuple())
+    except OSError:
+        pass
+    return 0.0
+
+
+def record_unrecorded(jobs: List[Job], results: str, lock: threading.Lock) -> List[Job]:
+    """
+    Records the finished runs that have no row in `results`: a run whose grid was killed after the run
+    had written `metrics.json` but before its row was written. Returns those jobs.
+    """
+    keys = {(r["system"], r["setting"], r["dataset"], str(r["shot"]), str(r["shuffle"])) for r in read_rows(results)}
+    missing = [
+        job for job in jobs
+        if is_finished(job) and (*SYSTEMS[job.system][:2], job.dataset, str(job.shot), str(job.shuffle)) not in keys
+    ]
+    for job in missing:
+        record(job, run_seconds(job), results, lock)
+    return missing
 
 
 def run_grid_from_args(args: argparse.Namespace) -> None:
@@ -187,11 +231,14 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
     pending = [job for job in jobs if not is_finished(job)]
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
+    lock = threading.Lock()
+    if not args.dry_run:
+        for job in record_unrecorded(jobs, args.results, lock):
+            print(f"  recorded {job.name}: finished earlier, but its row was missing from {args.results}")
     if args.dry_run:
         for job in jobs:
             print(f"  {'done' if is_finished(job) else 'todo'}  {job.name}  ({job.config})")
         return
-    lock = threading.Lock()
     # Runs that share a pre-trained archive wait for the first of them (which pre-trains).
     gates: Dict[str, threading.Event] = {}
     first: Dict[str, Job] = {}

@@ -54,6 +54,33 @@ def test_killed_runs_are_redone_and_finished_ones_kept(tmp_path, monkeypatch):
     assert not is_finished(job)  # a failed rerun leaves nothing that counts as finished
 
 
+def test_a_run_finished_before_its_grid_was_killed_is_recorded_once(tmp_path, monkeypatch):
+    finished = Job("ours", "geo", 1, 1, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s1"))
+    recorded = Job("ours", "geo", 1, 2, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s2"))
+
+    def fake_call(command, stdout, stderr, env):
+        directory = command[command.index("-s") + 1]
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "metrics.json"), "w") as handle:
+            json.dump({"test_exact_match": 0.5}, handle)
+        return 0
+
+    monkeypatch.setattr(run_grid.subprocess, "call", fake_call)
+    for job in (finished, recorded):
+        run_job(job, {}, -1)  # the grid is killed before it records `finished`
+    results = str(tmp_path / "runs.csv")
+    record(recorded, 7.0, results, threading.Lock())
+    metrics = os.path.join(finished.serialization_dir, "metrics.json")
+    start = float(open(finished.serialization_dir + ".log").readline().split()[-1])
+    os.utime(metrics, (start + 42.0, start + 42.0))
+    lock = threading.Lock()
+    assert run_grid.record_unrecorded([finished, recorded], results, lock) == [finished]
+    rows = {row["shuffle"]: row for row in csv.DictReader(open(results))}
+    assert rows["1"]["exact_match"] == "50.0" and float(rows["1"]["seconds"]) == 42.0
+    assert rows["2"]["seconds"] == "7.0"  # the recorded run keeps its row
+    assert run_grid.record_unrecorded([finished, recorded], results, lock) == []  # nothing twice
+
+
 def test_wilcoxon_matches_scipy_on_known_numbers():
     ours = {("geo", 1, s): v for s, v in enumerate([30.0, 28.0, 35.0, 22.0, 40.0, 31.0], start=1)}
     other = {("geo", 1, s): v for s, v in enumerate([20.0, 27.5, 30.0, 25.0, 33.0, 21.0], start=1)}
