@@ -50,7 +50,8 @@ def default_results(directory: str = "results") -> List[str]:
     """Every `runs*.csv` in the results directory: this machine's file first, then other machines' slices."""
     found = sorted(glob.glob(os.path.join(directory, "runs*.csv")))
     main = os.path.join(directory, "runs.csv")
-    return ([main] if main in found else []) + [path for path in found if path != main] or [main]
+    others = [path for path in found if path != main]
+    return [main] + others if main in found or not others else others
 
 
 def report_from_args(args: argparse.Namespace) -> None:
@@ -168,12 +169,13 @@ def cost_table(files: Sequence[str], shuffles: Sequence[int], out: str) -> str:
         "pre-training when it was the run that pre-trained; wall-clock time is about this sum divided by "
         "the number of parallel processes (`run-grid --jobs`).\n",
     ]
-    datasets = [d for d in dict.fromkeys(d for d, _ in COLUMNS)]
+    datasets = list(dict.fromkeys(d for d, _ in COLUMNS))
+    wanted = set(shuffles)
     for path in files:
         minutes: Dict[Tuple[str, str], Dict[str, float]] = defaultdict(lambda: defaultdict(float))
         counts: Dict[Tuple[str, str], int] = defaultdict(int)
         for row in read_rows(path):
-            if int(row["shuffle"]) in set(shuffles):
+            if int(row["shuffle"]) in wanted:
                 key = (row["system"], row["setting"])
                 minutes[key][row["dataset"]] += float(row["seconds"]) / 60
                 counts[key] += 1

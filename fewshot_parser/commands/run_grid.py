@@ -123,6 +123,16 @@ def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
     return config.get("pretrained_archive")
 
 
+def row_key(row: Dict) -> tuple:
+    """What identifies a run in a results file: system, setting, dataset, shot, shuffle."""
+    return tuple(str(row[field]) for field in FIELDS[:5])
+
+
+def job_key(job: Job) -> tuple:
+    system, setting, _ = SYSTEMS[job.system]
+    return (system, setting, job.dataset, str(job.shot), str(job.shuffle))
+
+
 def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> float:
     with open(os.path.join(job.serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)
@@ -134,9 +144,7 @@ def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> floa
     # The thread lock serialises this process's workers; the file lock, other grids on the same file.
     with lock, open(results + ".lock", "w") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX)
-        rows = read_rows(results)
-        rows = [r for r in rows if (r["system"], r["setting"], r["dataset"], str(r["shot"]), str(r["shuffle"]))
-                != (system, setting, job.dataset, str(job.shot), str(job.shuffle))]
+        rows = [r for r in read_rows(results) if row_key(r) != job_key(job)]
         rows.append(row)
         write_rows(results, rows)
     return exact_match
@@ -160,6 +168,9 @@ def write_rows(path: str, rows: List[Dict]) -> None:
     os.replace(temporary, path)
 
 
+START_MARK = "# run-grid: started at "
+
+
 def run_job(job: Job, environment: Dict[str, str], cuda_device: int) -> float:
     """Runs one experiment from scratch in its own directory, logging to `<dir>.log`."""
     if os.path.isdir(job.serialization_dir):
@@ -178,9 +189,6 @@ def run_job(job: Job, environment: Dict[str, str], cuda_device: int) -> float:
     if code != 0 or not is_finished(job):
         raise RuntimeError(f"exit code {code}; see {job.serialization_dir}.log")
     return time.time() - start
-
-
-START_MARK = "# run-grid: started at "
 
 
 def run_seconds(job: Job) -> float:
@@ -211,11 +219,8 @@ def record_unrecorded(jobs: List[Job], results: str, lock: threading.Lock) -> Li
     Records the finished runs that have no row in `results`: a run whose grid was killed after the run
     had written `metrics.json` but before its row was written. Returns those jobs.
     """
-    keys = {(r["system"], r["setting"], r["dataset"], str(r["shot"]), str(r["shuffle"])) for r in read_rows(results)}
-    missing = [
-        job for job in jobs
-        if is_finished(job) and (*SYSTEMS[job.system][:2], job.dataset, str(job.shot), str(job.shuffle)) not in keys
-    ]
+    keys = {row_key(r) for r in read_rows(results)}
+    missing = [job for job in jobs if is_finished(job) and job_key(job) not in keys]
     for job in missing:
         record(job, run_seconds(job), results, lock)
     return missing
@@ -231,14 +236,13 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
     pending = [job for job in jobs if not is_finished(job)]
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
-    lock = threading.Lock()
-    if not args.dry_run:
-        for job in record_unrecorded(jobs, args.results, lock):
-            print(f"  recorded {job.name}: finished earlier, but its row was missing from {args.results}")
     if args.dry_run:
         for job in jobs:
             print(f"  {'done' if is_finished(job) else 'todo'}  {job.name}  ({job.config})")
         return
+    lock = threading.Lock()
+    for job in record_unrecorded(jobs, args.results, lock):
+        print(f"  recorded {job.name}: finished earlier, but its row was missing from {args.results}")
     # Runs that share a pre-trained archive wait for the first of them (which pre-trains).
     gates: Dict[str, threading.Event] = {}
     first: Dict[str, Job] = {}
