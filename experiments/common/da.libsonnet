@@ -24,4 +24,7 @@ local settings = import 'settings.libsonnet';
 
   // Train + support, jointly (the cb data; the support set is the target domain).
   experiment(dataset, shot):: settings.experiment($.system, dataset, shot, 'cb'),
+
+  // The same with other utterance words (`pp.words.<option>`).
+  with_words(option, name):: $ { system+: { words: option, name: 'da-' + name } },
 }

@@ -5,14 +5,19 @@
 local pp = import 'proto_parser.libsonnet';
 local fewshot = import 'fewshot.libsonnet';
 local settings = import 'settings.libsonnet';
+local words = import 'words.libsonnet';
 
 {
   system:: {
     name: 'irnet',
     batch_size: 64,
     epochs(dataset):: fewshot.defaults.epochs[dataset],
-    reader(dataset):: pp.reader(dataset),
+    // Utterance words (`pp.words.<option>`). Predicate names are embedded with the `tokens` word
+    // table, so options without one (static, contextual) get a random table beside them.
+    words:: pp.words.random,
+    reader(dataset):: pp.reader(dataset, words=words.with_word_table(self.words)),
     model(dataset, finetuning):: pp.model(
+      words=words.with_word_table(self.words),
       dropout=if finetuning then fewshot.defaults.finetune_dropout else 0.5,
       label_smoothing=if finetuning then fewshot.defaults.finetune_label_smoothing else 0.1,
     ) + { type: 'irnet_parser' },
@@ -21,4 +26,7 @@ local settings = import 'settings.libsonnet';
 
   // One complete experiment for a dataset, shot and setting ('pt', 'cb' or 'os').
   experiment(dataset, shot, setting):: settings.experiment($.system, dataset, shot, setting),
+
+  // The same with other utterance words (`pp.words.<option>`), pre-trained under its own name.
+  with_words(option, name):: $ { system+: { words: option, name: 'irnet-' + name } },
 }

@@ -21,13 +21,16 @@ local settings = import 'settings.libsonnet';
     name: 'ptmaml',
     batch_size: 64,
     epochs(dataset):: fewshot.defaults.epochs[dataset],
-    reader(dataset):: pp.reader(dataset),
+    // Utterance words (`pp.words.<option>`).
+    words:: pp.words.random,
+    reader(dataset):: pp.reader(dataset, words=self.words),
     loader(dataset):: {
       type: 'fewshot_episodes',
       meta_templates: $.maml.tasks,
       meta_queries_per_template: $.maml.queries,
     },
     model(dataset, finetuning):: pp.model(
+      words=self.words,
       dropout=if finetuning then fewshot.defaults.finetune_dropout else 0.5,
       label_smoothing=if finetuning then fewshot.defaults.finetune_label_smoothing else 0.1,
     ),
@@ -43,4 +46,7 @@ local settings = import 'settings.libsonnet';
   },
 
   experiment(dataset, shot):: settings.experiment($.system, dataset, shot, 'pt'),
+
+  // The same with other utterance words (`pp.words.<option>`), meta-trained under its own name.
+  with_words(option, name):: $ { system+: { words: option, name: 'ptmaml-' + name } },
 }

@@ -44,6 +44,14 @@ SYSTEMS: Dict[str, tuple] = {
     },
     "da": ("DA", "", "experiments/baselines/da_{dataset}_{shot}shot.jsonnet"),
     "pt-maml": ("PT-MAML", "", "experiments/baselines/ptmaml_{dataset}_{shot}shot.jsonnet"),
+    # The same baselines with the frozen MiniLM as utterance words (experiments/baselines/minilm/).
+    **{
+        f"{name}-{setting}-minilm": (system, f"{setting} + MiniLM", f"experiments/baselines/minilm/{name}_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
+        for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"), ("irnet", "IRNet"))
+        for setting in ("pt", "cb", "os")
+    },
+    "da-minilm": ("DA", "+ MiniLM", "experiments/baselines/minilm/da_{dataset}_{shot}shot.jsonnet"),
+    "pt-maml-minilm": ("PT-MAML", "+ MiniLM", "experiments/baselines/minilm/ptmaml_{dataset}_{shot}shot.jsonnet"),
     # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.
     "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),
     "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),

@@ -37,6 +37,7 @@ from allennlp.modules import Seq2SeqEncoder
 from allennlp.nn import util
 
 from fewshot_parser.models.coarse2fine import Coarse2Fine
+from fewshot_parser.modules.word_ids import vocabulary_word_ids
 
 
 class _ReverseGradient(torch.autograd.Function):
@@ -150,7 +151,7 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         embedded = self._dropout(self._source_embedder(source_tokens))
         encoded = self._dropout(self._encoder(embedded, mask))
         self._fine_encoded = self._dropout(self._fine_encoder(embedded, mask))
-        ids = util.get_token_ids_from_text_field_tensors(source_tokens)
+        ids = vocabulary_word_ids(source_tokens, "domain relevance")
         self._relevance = self.domain_relevant[ids]
         self._last_encoding = (encoded, mask)
         return encoded, mask

@@ -20,8 +20,9 @@ class IRNetParser(ProtoParser):
     * Schema linking (`fewshot_parser.modules.schema_linking`): every utterance word gets a match
       type (none / partial / exact) against the predicate names; its embedding is added to the
       word's embedding before the encoder, as IRNet does for question n-grams.
-    * Schema item encoding: a predicate is the mean embedding of its name words (the same word
-      embeddings as the utterance) plus the embedding of its match type in this utterance.
+    * Schema item encoding: a predicate is the mean embedding of its name words (the utterance's
+      `tokens` word table; other word embedders, such as MiniLM, feed only the utterance) plus the
+      embedding of its match type in this utterance.
     * Like IRNet's column pointer, an action's score gets `h_t . W s_a`, where `s_a` is the mean
       encoding of the action's predicates. A predicate first seen at fine-tuning thus starts with
       a meaningful score from its name, and no prototype machinery is involved.
@@ -43,11 +44,14 @@ class IRNetParser(ProtoParser):
                 "irnet_parser embeds predicate names with the utterance's word embeddings: the "
                 "source_embedder needs an 'embedding' token embedder named 'tokens'"
             )
+        # Utterance words may have more embedders beside `tokens` (e.g. MiniLM); predicate names
+        # are embedded with the `tokens` table alone, so schema items have that table's width.
         word_dim = self._source_embedder.get_output_dim()
+        name_dim = embedders["tokens"].get_output_dim()
         self._schema_threshold = schema_threshold
         self._word_type_embedding = torch.nn.Embedding(NUM_MATCH_TYPES, word_dim)
-        self._predicate_type_embedding = torch.nn.Embedding(NUM_MATCH_TYPES, word_dim)
-        self._schema_projection = torch.nn.Linear(word_dim, self.action_embedding.size(1), bias=False)
+        self._predicate_type_embedding = torch.nn.Embedding(NUM_MATCH_TYPES, name_dim)
+        self._schema_projection = torch.nn.Linear(name_dim, self.action_embedding.size(1), bias=False)
         for embedding in (self._word_type_embedding, self._predicate_type_embedding):
             torch.nn.init.normal_(embedding.weight, 0.0, 0.1)
         self._schema: Optional[SchemaTables] = None

@@ -31,6 +31,7 @@ from fewshot_parser.modules.alignment import (
     string_similarity_matrix,
 )
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
+from fewshot_parser.modules.word_ids import vocabulary_word_ids
 from fewshot_parser.training.metrics import LogicalFormExactMatch
 
 logger = logging.getLogger(__name__)
@@ -399,13 +400,7 @@ class ProtoParser(Model):
         Ids of the utterance words in the `tokens` vocabulary, which the alignment priors are indexed
         by. Whatever embeds the utterance, the reader must keep a single-id indexer named `tokens`.
         """
-        if "tokens" not in source_tokens or "tokens" not in source_tokens["tokens"]:
-            raise ConfigurationError(
-                "attention regularization needs a single-id token indexer named 'tokens' in the dataset "
-                f"reader's token_indexers (found: {sorted(source_tokens)}); embed it with "
-                "{type: 'empty'} if the words should be represented only by another indexer"
-            )
-        return source_tokens["tokens"]["tokens"]
+        return vocabulary_word_ids(source_tokens, "attention regularization")
 
     # -- forward ------------------------------------------------------------------------------------
 

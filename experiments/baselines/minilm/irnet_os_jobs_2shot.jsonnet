@@ -1,0 +1,2 @@
+// IRNet with MiniLM words, os setting, jobs 2-shot (split from $FEWSHOT_SPLIT).
+(import 'minilm.libsonnet').irnet.experiment('jobs', 2, 'os')
