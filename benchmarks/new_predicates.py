@@ -1,0 +1,53 @@
+"""
+Does a model write the new predicates? For predictions on a split's query set (`allennlp predict
+... --use-dataset-reader` output: one JSON object per line with a `logical_form`), counts the query
+examples whose gold LF uses a new predicate (one in support.txt but not in train.txt), the
+predictions that use any new predicate, and those whose new predicates are exactly the gold's.
+
+    python benchmarks/new_predicates.py PREDICTIONS.jsonl data/jobs/lemma_data/shuffle_2_shot_1
+"""
+import argparse
+import json
+import os
+from typing import List, Set
+
+LAMBDA_OPERATORS = {"lambda", "and", "or", "not", "exists", "argmax", "argmin", "count", "sum", "the", "max", "min", "=", "<", ">"}
+
+
+def predicates(lf: str) -> Set[str]:
+    """Predicate names of an LF as written in the data files: in lambda calculus (LFs that open with
+    a bracket) the name after an opening bracket, operators aside, `( state:t $0 )`; in Prolog a
+    name followed by a bracket, `job ( ANS )`."""
+    tokens = lf.split()
+    if tokens and tokens[0] == "(":
+        return {b for a, b in zip(tokens, tokens[1:]) if a == "(" and b not in LAMBDA_OPERATORS}
+    return {a for a, b in zip(tokens, tokens[1:]) if b == "(" and a not in ("(", ",", ")")}
+
+
+def logical_forms(path: str) -> List[str]:
+    with open(path, encoding="utf-8") as handle:
+        return [line.rstrip("\n").split("\t")[1] for line in handle if "\t" in line]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("predictions")
+    parser.add_argument("split_dir")
+    args = parser.parse_args()
+    seen = set().union(*map(predicates, logical_forms(os.path.join(args.split_dir, "train.txt"))))
+    new = set().union(*map(predicates, logical_forms(os.path.join(args.split_dir, "support.txt")))) - seen
+    gold = logical_forms(os.path.join(args.split_dir, "query.txt"))
+    with open(args.predictions, encoding="utf-8") as handle:
+        predicted = [json.loads(line)["logical_form"] for line in handle if line.strip()]
+    if len(predicted) != len(gold):
+        raise SystemExit(f"{args.predictions}: {len(predicted)} predictions for {len(gold)} query examples")
+    wanted = [predicates(g) & new for g in gold]
+    written = [predicates(p) & new for p in predicted]
+    print(f"new predicates: {' '.join(sorted(new))}")
+    print(f"query examples using a new predicate: {sum(map(bool, wanted))} of {len(gold)}")
+    print(f"predictions using a new predicate: {sum(map(bool, written))}")
+    print(f"predictions whose new predicates are the gold's: {sum(bool(w) and w == p for w, p in zip(wanted, written))}")
+
+
+if __name__ == "__main__":
+    main()
