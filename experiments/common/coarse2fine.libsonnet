@@ -34,5 +34,5 @@ local words = import 'words.libsonnet';
   experiment(dataset, shot, setting):: settings.experiment($.system, dataset, shot, setting),
 
   // The same with other utterance words (`pp.words.<option>`), pre-trained under its own name.
-  with_words(option, name):: $ { system+: { words: option, name: 'coarse2fine-' + name } },
+  with_words(option, name):: words.with_words($, option, name),
 }

@@ -5,6 +5,7 @@
 // on source and target data together; evaluated on the query set. Same sizes as Coarse2Fine.
 local c2f = import 'coarse2fine.libsonnet';
 local settings = import 'settings.libsonnet';
+local words = import 'words.libsonnet';
 
 {
   system:: c2f.system {
@@ -26,5 +27,5 @@ local settings = import 'settings.libsonnet';
   experiment(dataset, shot):: settings.experiment($.system, dataset, shot, 'cb'),
 
   // The same with other utterance words (`pp.words.<option>`).
-  with_words(option, name):: $ { system+: { words: option, name: 'da-' + name } },
+  with_words(option, name):: words.with_words($, option, name),
 }

@@ -28,5 +28,5 @@ local words = import 'words.libsonnet';
   experiment(dataset, shot, setting):: settings.experiment($.system, dataset, shot, setting),
 
   // The same with other utterance words (`pp.words.<option>`), pre-trained under its own name.
-  with_words(option, name):: $ { system+: { words: option, name: 'irnet-' + name } },
+  with_words(option, name):: words.with_words($, option, name),
 }

@@ -7,6 +7,7 @@
 local pp = import 'proto_parser.libsonnet';
 local fewshot = import 'fewshot.libsonnet';
 local settings = import 'settings.libsonnet';
+local words = import 'words.libsonnet';
 
 {
   maml:: {
@@ -48,5 +49,5 @@ local settings = import 'settings.libsonnet';
   experiment(dataset, shot):: settings.experiment($.system, dataset, shot, 'pt'),
 
   // The same with other utterance words (`pp.words.<option>`), meta-trained under its own name.
-  with_words(option, name):: $ { system+: { words: option, name: 'ptmaml-' + name } },
+  with_words(option, name):: words.with_words($, option, name),
 }

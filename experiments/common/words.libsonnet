@@ -17,4 +17,8 @@
     embedders+: { tokens: { type: 'embedding', embedding_dim: dim } },
     dim: super.dim + dim,
   },
+
+  // An experiment library (seq2seq.libsonnet, ...) whose system has other words, named
+  // `<system>-<name>` so that its pre-trained archive is kept apart.
+  with_words(library, option, name):: library { system+: { words: option, name: library.system.name + '-' + name } },
 }
