@@ -10,10 +10,15 @@ alone and the others wait until it has finished.
 To spread a grid over several machines, give each one a slice (e.g. `--datasets geo` on one
 machine and `--datasets atis` on another, or `--shuffles 1 2` and `--shuffles 3 4 5`) and
 concatenate their `runs.csv` files; no scheduler is needed.
+
+A finished run keeps `model.tar.gz`, its metrics, config and log. The training checkpoints AllenNLP
+leaves beside them (`best.th`, `model_state_*.th`, `training_state_*.th`, about 120 MB for a small
+model) duplicate the archive's weights, so the runner deletes them unless `--keep-checkpoints` is given.
 """
 import argparse
 import csv
 import fcntl
+import glob
 import json
 import os
 import shutil
@@ -99,6 +104,8 @@ class RunGrid(Subcommand):
         sub.add_argument("--runs-dir", default="runs/grid")
         sub.add_argument("--results", default="results/runs.csv")
         sub.add_argument("--cuda-device", type=int, default=-1, help="GPU to train on (default: CPU)")
+        sub.add_argument("--keep-checkpoints", action="store_true",
+                         help="keep the training checkpoints (*.th) of finished runs; by default only model.tar.gz is kept")
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
         return sub
@@ -121,6 +128,26 @@ def plan(systems: List[str], datasets: List[str], shots: List[int], shuffles: Li
 
 def is_finished(job: Job) -> bool:
     return os.path.isfile(os.path.join(job.serialization_dir, "metrics.json"))
+
+
+CHECKPOINTS = ("best.th", "model_state_*.th", "training_state_*.th")
+
+
+def prune_checkpoints(job: Job) -> int:
+    """
+    Deletes the training checkpoints of a finished run whose archive `model.tar.gz` exists (the archive
+    holds the same weights); returns the bytes freed. A run without both is left untouched.
+    """
+    if not is_finished(job) or not os.path.isfile(os.path.join(job.serialization_dir, "model.tar.gz")):
+        return 0
+    freed = 0
+    for pattern in CHECKPOINTS:
+        for path in glob.glob(os.path.join(job.serialization_dir, pattern)):
+            # `best.th` and the last `model_state` are often hard links to one file: count the space once.
+            status = os.stat(path)
+            freed += status.st_size if status.st_nlink == 1 else 0
+            os.remove(path)
+    return freed
 
 
 def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
@@ -251,6 +278,10 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     lock = threading.Lock()
     for job in record_unrecorded(jobs, args.results, lock):
         print(f"  recorded {job.name}: finished earlier, but its row was missing from {args.results}")
+    if not args.keep_checkpoints:
+        freed = sum(prune_checkpoints(job) for job in jobs)
+        if freed:
+            print(f"  deleted {freed / 2**20:.0f} MB of training checkpoints of finished runs (their model.tar.gz is kept)")
     # Runs that share a pre-trained archive wait for the first of them (which pre-trains).
     gates: Dict[str, threading.Event] = {}
     first: Dict[str, Job] = {}
@@ -274,6 +305,8 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
         try:
             seconds = run_job(job, environment, args.cuda_device)
             exact_match = record(job, seconds, args.results, lock)
+            if not args.keep_checkpoints:
+                prune_checkpoints(job)
             status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
         except Exception as error:  # a failed run is reported and redone on the next invocation
             status = f"failed  {error}"

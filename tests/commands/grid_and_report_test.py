@@ -177,3 +177,19 @@ def test_default_results_read_this_machine_first_then_other_slices(tmp_path):
     for name in ("runs_lent_machine.csv", "runs.csv", "runs.csv.lock", "table1.csv"):
         (tmp_path / name).write_text("")
     assert default_results(str(tmp_path)) == [str(tmp_path / "runs.csv"), str(tmp_path / "runs_lent_machine.csv")]
+
+
+def test_checkpoints_of_finished_runs_are_pruned_and_the_archive_kept(tmp_path):
+    job = Job("ours", "geo", 1, 1, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s1"))
+    directory = tmp_path / "ours" / "geo_1shot_s1"
+    directory.mkdir(parents=True)
+    (directory / "model_state_e3_b0.th").write_bytes(b"x" * 100)
+    os.link(directory / "model_state_e3_b0.th", directory / "best.th")  # AllenNLP hard-links the best epoch
+    (directory / "training_state_e3_b0.th").write_bytes(b"y" * 30)
+    assert run_grid.prune_checkpoints(job) == 0  # unfinished: untouched
+    (directory / "metrics.json").write_text(json.dumps({"test_exact_match": 0.5}))
+    assert run_grid.prune_checkpoints(job) == 0  # finished but no archive yet: untouched
+    assert (directory / "best.th").exists()
+    (directory / "model.tar.gz").write_bytes(b"archive")
+    assert run_grid.prune_checkpoints(job) == 130  # the hard-linked pair counts once
+    assert sorted(os.listdir(directory)) == ["metrics.json", "model.tar.gz"]
