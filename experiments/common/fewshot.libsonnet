@@ -92,7 +92,8 @@ local pp = import 'proto_parser.libsonnet';
       supervised_batches: s.supervised_batches,
     },
     trainer: pp.trainer(s.epochs[dataset]) + $.encoder_group(s) + {
-      callbacks: [{ type: 'fewshot_alignment_statistics' }],
+      // fewshot_random_state: an interrupted pre-training resumes exactly (see ensure_pretrained).
+      callbacks: [{ type: 'fewshot_alignment_statistics' }, { type: 'fewshot_random_state' }],
       run_confidence_checks: false,
     },
   },

@@ -28,7 +28,8 @@ local fewshot = import 'fewshot.libsonnet';
     model: system.model(dataset, false),
     data_loader: { batch_size: system.batch_size, shuffle: true } + (if std.objectHasAll(system, 'loader') then system.loader(dataset) else {}),
     validation_data_loader: { batch_size: 64, shuffle: false },
-    trainer: system.trainer(epochs, null),
+    // fewshot_random_state: an interrupted pt pre-training resumes exactly (see ensure_pretrained).
+    trainer: system.trainer(epochs, null) + { callbacks+: [{ type: 'fewshot_random_state' }] },
   },
 
   experiment(system, dataset, shot, setting, split=data.split, seed=data.seed)::

@@ -3,10 +3,13 @@ One `allennlp train` per few-shot experiment: pre-train (or reuse a pre-trained 
 the vocabulary with the support set, initialise new actions from prototypes, fine-tune on the
 support set and evaluate on the query set.
 """
+import copy
+import fcntl
+import glob
+import json
 import logging
 import os
 import shutil
-import tempfile
 from typing import Any, Dict, Optional
 
 from allennlp.commands.train import TrainModel, train_model
@@ -24,8 +27,11 @@ logger = logging.getLogger(__name__)
 def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) -> str:
     """
     Returns `archive_path`, pre-training it first from the `pretraining` config when it does not
-    exist. Training happens in a temporary directory next to the target, renamed into place only
-    when complete, so an interrupted pre-training never leaves something that looks finished.
+    exist. Training happens in `<dir>.partial` next to the target directory and is renamed into
+    place only when complete, so an interrupted pre-training never looks finished. Instead it is
+    resumed: the next call with the same config goes on from the last completed epoch (with the
+    `fewshot_random_state` callback in its trainer, exactly as if it had not been interrupted); a
+    changed config starts over. A second process asking for the same archive waits for the first.
     """
     if os.path.isfile(archive_path):
         logger.info("Reusing the pre-trained archive %s", archive_path)
@@ -34,17 +40,42 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
         raise ConfigurationError(f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given")
     target = os.path.dirname(os.path.abspath(archive_path))
     os.makedirs(os.path.dirname(target), exist_ok=True)
-    staging = tempfile.mkdtemp(prefix=os.path.basename(target) + ".tmp-", dir=os.path.dirname(target))
-    shutil.rmtree(staging)  # train_model wants to create it
+    staging = target + ".partial"
     params = pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
-    logger.info("Pre-training into %s", target)
-    train_model(Params(params), staging)
-    if os.path.isdir(target):
-        shutil.rmtree(target)
-    os.replace(staging, target)
+    with open(staging + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # blocks while another process pre-trains this archive
+        if os.path.isfile(archive_path):
+            logger.info("Reusing the pre-trained archive %s, written by another process", archive_path)
+            return archive_path
+        recover = _resumable(staging, params)
+        if recover:
+            logger.info("Resuming the interrupted pre-training in %s", staging)
+        else:
+            if os.path.isdir(staging):
+                shutil.rmtree(staging)
+            logger.info("Pre-training into %s", target)
+        train_model(Params(copy.deepcopy(params)), staging, recover=recover)
+        if os.path.isdir(target):
+            shutil.rmtree(target)
+        os.replace(staging, target)
     if not os.path.isfile(archive_path):
         raise ConfigurationError(f"pre-training finished but {archive_path} was not written (is the name model.tar.gz?)")
     return archive_path
+
+
+def _resumable(staging: str, params: Dict[str, Any]) -> bool:
+    """Whether `staging` holds an interrupted pre-training of exactly this config, with a checkpoint."""
+    if not glob.glob(os.path.join(staging, "training_state_*.th")):
+        return False
+    try:
+        with open(os.path.join(staging, "config.json")) as handle:
+            saved = json.load(handle)
+    except (OSError, ValueError):
+        return False
+    if saved != json.loads(json.dumps(params)):
+        logger.warning("The pre-training config changed since %s was interrupted; starting over", staging)
+        return False
+    return True
 
 
 @TrainModel.register("fewshot_pretrain_finetune", constructor="from_partial_objects")

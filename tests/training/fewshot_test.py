@@ -187,6 +187,79 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
         assert torch.equal(value, second[name]), name
 
 
+def _fixture_pretraining(epochs: int, random_state: bool) -> dict:
+    """The fixture's pre-training config with dropout on, so that resuming has randomness to get right."""
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
+                                               ext_vars={"PRETRAINED": "unused"}))
+    pretraining = config["pretraining"]
+    pretraining["model"]["dropout"] = 0.3
+    pretraining["trainer"]["num_epochs"] = epochs
+    if random_state:
+        pretraining["trainer"]["callbacks"].append({"type": "fewshot_random_state"})
+    return pretraining
+
+
+@pytest.mark.parametrize("random_state", [True, False])
+def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkeypatch, random_state):
+    from allennlp.training.checkpointer import Checkpointer
+
+    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretraining = _fixture_pretraining(epochs=4, random_state=random_state)
+    whole = ensure_pretrained(str(tmp_path / "whole" / "model.tar.gz"), pretraining)
+
+    save = Checkpointer.save_checkpoint
+
+    def save_then_die(self, trainer):
+        save(self, trainer)
+        if trainer._epochs_completed == 2:
+            raise KeyboardInterrupt  # as if the machine went away after epoch 2's checkpoint
+
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save_then_die)
+    target = str(tmp_path / "resumed" / "model.tar.gz")
+    with pytest.raises(KeyboardInterrupt):
+        ensure_pretrained(target, pretraining)
+    assert not os.path.exists(target)
+    staging = str(tmp_path / "resumed") + ".partial"
+    open(os.path.join(staging, "marker"), "w").close()  # survives only if the run is resumed, not redone
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save)
+    ensure_pretrained(target, pretraining)
+    assert os.path.isfile(os.path.join(str(tmp_path / "resumed"), "marker"))
+    assert not os.path.exists(staging)
+
+    first = load_archive(whole).model.state_dict()
+    resumed = load_archive(target).model.state_dict()
+    same = all(torch.equal(value, resumed[name]) for name, value in first.items())
+    # Only with the callback do dropout and predicate dropout draw what they would have drawn.
+    assert same == random_state
+
+
+def test_a_changed_pretraining_config_starts_over(tmp_path, monkeypatch):
+    from allennlp.training.checkpointer import Checkpointer
+
+    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    save = Checkpointer.save_checkpoint
+
+    def save_then_die(self, trainer):
+        save(self, trainer)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save_then_die)
+    target = str(tmp_path / "archive" / "model.tar.gz")
+    with pytest.raises(KeyboardInterrupt):
+        ensure_pretrained(target, _fixture_pretraining(epochs=3, random_state=True))
+    staging = str(tmp_path / "archive") + ".partial"
+    open(os.path.join(staging, "marker"), "w").close()
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save)
+    ensure_pretrained(target, _fixture_pretraining(epochs=2, random_state=True))
+    assert os.path.isfile(target)
+    assert not os.path.exists(os.path.join(str(tmp_path / "archive"), "marker"))
+    assert json.load(open(tmp_path / "archive" / "config.json"))["trainer"]["num_epochs"] == 2
+
+
 @pytest.mark.parametrize("name", [f"{d}_{k}shot" for d in ("jobs", "geo", "atis") for k in (1, 2)])
 def test_experiment_configs_separate_pretraining_and_finetuning(name):
     ext = {"FEWSHOT_SPLIT": "3", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}

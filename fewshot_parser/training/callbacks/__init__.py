@@ -1,3 +1,4 @@
 from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.callbacks.domain_statistics import DomainStatisticsCallback
+from fewshot_parser.training.callbacks.random_state import RandomStateCallback
