@@ -199,6 +199,22 @@ def _fixture_pretraining(epochs: int, random_state: bool) -> dict:
     return pretraining
 
 
+def _die_after_checkpoint(monkeypatch, epoch: int):
+    """Makes training stop, as if the machine went away, right after epoch `epoch`'s checkpoint is
+    written; returns the real `save_checkpoint`, to put back for the resumed run."""
+    from allennlp.training.checkpointer import Checkpointer
+
+    save = Checkpointer.save_checkpoint
+
+    def save_then_die(self, trainer):
+        save(self, trainer)
+        if trainer._epochs_completed == epoch:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save_then_die)
+    return save
+
+
 @pytest.mark.parametrize("random_state", [True, False])
 def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkeypatch, random_state):
     from allennlp.training.checkpointer import Checkpointer
@@ -209,14 +225,7 @@ def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkey
     pretraining = _fixture_pretraining(epochs=4, random_state=random_state)
     whole = ensure_pretrained(str(tmp_path / "whole" / "model.tar.gz"), pretraining)
 
-    save = Checkpointer.save_checkpoint
-
-    def save_then_die(self, trainer):
-        save(self, trainer)
-        if trainer._epochs_completed == 2:
-            raise KeyboardInterrupt  # as if the machine went away after epoch 2's checkpoint
-
-    monkeypatch.setattr(Checkpointer, "save_checkpoint", save_then_die)
+    save = _die_after_checkpoint(monkeypatch, epoch=2)
     target = str(tmp_path / "resumed" / "model.tar.gz")
     with pytest.raises(KeyboardInterrupt):
         ensure_pretrained(target, pretraining)
@@ -241,13 +250,7 @@ def test_a_changed_pretraining_config_starts_over(tmp_path, monkeypatch):
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
 
     monkeypatch.chdir(PROJECT_ROOT)
-    save = Checkpointer.save_checkpoint
-
-    def save_then_die(self, trainer):
-        save(self, trainer)
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(Checkpointer, "save_checkpoint", save_then_die)
+    save = _die_after_checkpoint(monkeypatch, epoch=1)
     target = str(tmp_path / "archive" / "model.tar.gz")
     with pytest.raises(KeyboardInterrupt):
         ensure_pretrained(target, _fixture_pretraining(epochs=3, random_state=True))
