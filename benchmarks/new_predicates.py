@@ -29,6 +29,16 @@ def logical_forms(path: str) -> List[str]:
         return [line.rstrip("\n").split("\t")[1] for line in handle if "\t" in line]
 
 
+def _logical_form(prediction: dict, path: str, line: int) -> str:
+    """The predicted LF: our models' `logical_form`, or simple_seq2seq's best beam of `predicted_tokens`."""
+    if "logical_form" in prediction:
+        return prediction["logical_form"]
+    if prediction.get("predicted_tokens"):
+        best = prediction["predicted_tokens"][0]
+        return " ".join(best[0] if best and isinstance(best[0], list) else best)
+    raise SystemExit(f"{path}, line {line}: no 'logical_form' or 'predicted_tokens' field")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("predictions")
@@ -38,7 +48,8 @@ def main() -> None:
     new = set().union(*map(predicates, logical_forms(os.path.join(args.split_dir, "support.txt")))) - seen
     gold = logical_forms(os.path.join(args.split_dir, "query.txt"))
     with open(args.predictions, encoding="utf-8") as handle:
-        predicted = [json.loads(line)["logical_form"] for line in handle if line.strip()]
+        predicted = [_logical_form(json.loads(line), args.predictions, number)
+                     for number, line in enumerate(handle, 1) if line.strip()]
     if len(predicted) != len(gold):
         raise SystemExit(f"{args.predictions}: {len(predicted)} predictions for {len(gold)} query examples")
     wanted = [predicates(g) & new for g in gold]
