@@ -30,12 +30,12 @@ def logical_forms(path: str) -> List[str]:
 
 
 def _logical_form(prediction: dict, path: str, line: int) -> str:
-    """The predicted LF: our models' `logical_form`, or simple_seq2seq's best beam of `predicted_tokens`."""
+    """The predicted LF: our models' `logical_form`, or the tokens simple_seq2seq writes as
+    `predicted_tokens`, a list holding its best beam's token list."""
     if "logical_form" in prediction:
         return prediction["logical_form"]
     if prediction.get("predicted_tokens"):
-        best = prediction["predicted_tokens"][0]
-        return " ".join(best[0] if best and isinstance(best[0], list) else best)
+        return " ".join(prediction["predicted_tokens"][0])
     raise SystemExit(f"{path}, line {line}: no 'logical_form' or 'predicted_tokens' field")
 
 
