@@ -2,8 +2,10 @@
 `allennlp run-grid`: runs a grid of few-shot experiments (systems x datasets x shots x shuffles),
 in parallel processes, resumably, and records one row per finished run in `results/runs.csv`.
 
-A run is done when its serialization directory holds `metrics.json` (AllenNLP writes it last);
-anything else in the directory is a partial or failed run and is redone from scratch. Runs that
+A run is done when its serialization directory holds `metrics.json` (AllenNLP writes it last), or
+when the results file already has its row (so a grid resumed on another machine, or after `runs/` was
+cleaned, does not redo runs whose numbers are recorded; `--redo-recorded` redoes them). Anything else
+in the directory is a partial or failed run and is redone from scratch. Runs that
 share a pre-trained archive do not pre-train twice: for each archive, the first run is started
 alone and the others wait until it has finished.
 
@@ -106,6 +108,9 @@ class RunGrid(Subcommand):
         sub.add_argument("--cuda-device", type=int, default=-1, help="GPU to train on (default: CPU)")
         sub.add_argument("--keep-checkpoints", action="store_true",
                          help="keep the training checkpoints (*.th) of finished runs; by default only model.tar.gz is kept")
+        sub.add_argument("--redo-recorded", action="store_true",
+                         help="also run the runs that already have a row in --results but no metrics.json under --runs-dir "
+                              "(by default a recorded run counts as finished, and its row is replaced only when it is redone)")
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
         return sub
@@ -269,11 +274,13 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
     environment.setdefault("FEWSHOT_SEED", "13")
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
-    pending = [job for job in jobs if not is_finished(job)]
+    recorded = set() if args.redo_recorded else {row_key(r) for r in read_rows(args.results)}
+    pending = [job for job in jobs if not is_finished(job) and job_key(job) not in recorded]
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
     if args.dry_run:
         for job in jobs:
-            print(f"  {'done' if is_finished(job) else 'todo'}  {job.name}  ({job.config})")
+            state = "done" if is_finished(job) else ("recorded" if job_key(job) in recorded else "todo")
+            print(f"  {state:<8}  {job.name}  ({job.config})")
         return
     lock = threading.Lock()
     for job in record_unrecorded(jobs, args.results, lock):

@@ -81,6 +81,38 @@ def test_a_run_finished_before_its_grid_was_killed_is_recorded_once(tmp_path, mo
     assert run_grid.record_unrecorded([finished, recorded], results, lock) == []  # nothing twice
 
 
+@pytest.mark.parametrize("redo_recorded", [False, True])
+def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_path, monkeypatch, redo_recorded):
+    import argparse
+
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()  # shuffle 1 was run elsewhere: its row is here, its directory is not
+        writer.writerow({"system": "IRNet", "setting": "cb", "dataset": "geo", "shot": 1, "shuffle": 1,
+                         "exact_match": 12.5, "seconds": 3})
+    ran = []
+
+    def fake_call(command, stdout, stderr, env):
+        ran.append(env["FEWSHOT_SPLIT"])
+        directory = command[command.index("-s") + 1]
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "metrics.json"), "w") as handle:
+            json.dump({"test_exact_match": 0.5}, handle)
+        return 0
+
+    monkeypatch.setattr(run_grid.subprocess, "call", fake_call)
+    parser = argparse.ArgumentParser()
+    run_grid.RunGrid().add_subparser(parser.add_subparsers())
+    args = parser.parse_args(["run-grid", "--systems", "irnet-cb", "--datasets", "geo", "--shots", "1",
+                              "--shuffles", "1", "2", "--jobs", "1", "--runs-dir", str(tmp_path / "grid"),
+                              "--results", str(results)] + (["--redo-recorded"] if redo_recorded else []))
+    args.func(args)
+    assert sorted(ran) == (["1", "2"] if redo_recorded else ["2"])
+    rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
+    assert rows == {"1": "50.0" if redo_recorded else "12.5", "2": "50.0"}
+
+
 def test_wilcoxon_matches_scipy_on_known_numbers():
     ours = {("geo", 1, s): v for s, v in enumerate([30.0, 28.0, 35.0, 22.0, 40.0, 31.0], start=1)}
     other = {("geo", 1, s): v for s, v in enumerate([20.0, 27.5, 30.0, 25.0, 33.0, 21.0], start=1)}
