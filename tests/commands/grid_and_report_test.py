@@ -11,6 +11,21 @@ from fewshot_parser.commands.report import wilcoxon_p, write_report
 from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, record, run_job
 
 
+def fake_training(exact_match: float, splits=None):
+    """A stand-in for the `allennlp train` subprocess: writes `metrics.json` and notes the split it ran."""
+
+    def call(command, stdout, stderr, env):
+        if splits is not None:
+            splits.append(env["FEWSHOT_SPLIT"])
+        directory = command[command.index("-s") + 1]
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "metrics.json"), "w") as handle:
+            json.dump({"test_exact_match": exact_match}, handle)
+        return 0
+
+    return call
+
+
 def test_plan_covers_the_grid(tmp_path):
     jobs = plan(["ours", "no-sup"], ["geo", "jobs"], [1, 2], [1, 2, 3], str(tmp_path))
     assert len(jobs) == 2 * 2 * 2 * 3
@@ -58,14 +73,7 @@ def test_a_run_finished_before_its_grid_was_killed_is_recorded_once(tmp_path, mo
     finished = Job("ours", "geo", 1, 1, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s1"))
     recorded = Job("ours", "geo", 1, 2, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s2"))
 
-    def fake_call(command, stdout, stderr, env):
-        directory = command[command.index("-s") + 1]
-        os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, "metrics.json"), "w") as handle:
-            json.dump({"test_exact_match": 0.5}, handle)
-        return 0
-
-    monkeypatch.setattr(run_grid.subprocess, "call", fake_call)
+    monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5))
     for job in (finished, recorded):
         run_job(job, {}, -1)  # the grid is killed before it records `finished`
     results = str(tmp_path / "runs.csv")
@@ -92,16 +100,7 @@ def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_pat
         writer.writerow({"system": "IRNet", "setting": "cb", "dataset": "geo", "shot": 1, "shuffle": 1,
                          "exact_match": 12.5, "seconds": 3})
     ran = []
-
-    def fake_call(command, stdout, stderr, env):
-        ran.append(env["FEWSHOT_SPLIT"])
-        directory = command[command.index("-s") + 1]
-        os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, "metrics.json"), "w") as handle:
-            json.dump({"test_exact_match": 0.5}, handle)
-        return 0
-
-    monkeypatch.setattr(run_grid.subprocess, "call", fake_call)
+    monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5, ran))
     parser = argparse.ArgumentParser()
     run_grid.RunGrid().add_subparser(parser.add_subparsers())
     args = parser.parse_args(["run-grid", "--systems", "irnet-cb", "--datasets", "geo", "--shots", "1",
