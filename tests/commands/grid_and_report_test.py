@@ -147,6 +147,29 @@ def test_table_layout_on_a_tiny_fake_grid(tmp_path):
     assert "| all | 6 |" in cost
 
 
+def test_distance_to_the_paper_and_the_runs_still_missing(tmp_path):
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for shuffle in range(1, 6):  # DA geo 1-shot: all five shuffles, mean 10.67 against the paper's 9.67
+            writer.writerow({"system": "DA", "setting": "", "dataset": "geo", "shot": 1, "shuffle": shuffle,
+                             "exact_match": 9.67 + shuffle - 2, "seconds": 1})
+        for shuffle in (1, 2):  # DA atis 2-shot: two of five, mean 10.18 against 17.18
+            writer.writerow({"system": "DA", "setting": "", "dataset": "atis", "shot": 2, "shuffle": shuffle,
+                             "exact_match": 10.18, "seconds": 1})
+    write_report(str(results), str(tmp_path / "out"))
+    gap = (tmp_path / "out" / "paper_gap.md").read_text()
+    da = next(line for line in gap.splitlines() if line.startswith("| DA |"))
+    cells = [c.strip() for c in da.split("|")[1:-1]]
+    assert cells[2] == "+1.00"  # geo 1-shot, complete
+    assert cells[6] == "-7.00 (n=2)"  # atis 2-shot, partial: not in the row's mean
+    assert cells[1] == "–" and cells[-1] == "+1.00 over 1"
+    assert "- DA, atis 2-shot: shuffles 3, 4, 5" in gap
+    assert "- DA, jobs 1-shot: shuffles 1, 2, 3, 4, 5" in gap
+    assert "- DA, geo 1-shot" not in gap
+
+
 def test_every_system_name_parses_on_the_command_line():
     import argparse
 
