@@ -173,6 +173,11 @@ def job_key(job: Job) -> tuple:
     return (system, setting, job.dataset, str(job.shot), str(job.shuffle))
 
 
+def is_recorded(job: Job, results: str) -> bool:
+    """Whether the results file has a row for this run."""
+    return any(row_key(row) == job_key(job) for row in read_rows(results))
+
+
 def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> float:
     with open(os.path.join(job.serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)
@@ -310,11 +315,15 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
         if archive in gates and first[archive] is not job:
             gates[archive].wait()
         try:
-            seconds = run_job(job, environment, args.cuda_device)
-            exact_match = record(job, seconds, args.results, lock)
-            if not args.keep_checkpoints:
-                prune_checkpoints(job)
-            status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
+            # Another grid on the same runs or results file may have done this run since the plan was made.
+            if is_finished(job) or (not args.redo_recorded and is_recorded(job, args.results)):
+                status = "skipped: another grid finished it meanwhile"
+            else:
+                seconds = run_job(job, environment, args.cuda_device)
+                exact_match = record(job, seconds, args.results, lock)
+                if not args.keep_checkpoints:
+                    prune_checkpoints(job)
+                status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
         except Exception as error:  # a failed run is reported and redone on the next invocation
             status = f"failed  {error}"
         finally:

@@ -91,8 +91,6 @@ def test_a_run_finished_before_its_grid_was_killed_is_recorded_once(tmp_path, mo
 
 @pytest.mark.parametrize("redo_recorded", [False, True])
 def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_path, monkeypatch, redo_recorded):
-    import argparse
-
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=FIELDS)
@@ -101,15 +99,41 @@ def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_pat
                          "exact_match": 12.5, "seconds": 3})
     ran = []
     monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5, ran))
-    parser = argparse.ArgumentParser()
-    run_grid.RunGrid().add_subparser(parser.add_subparsers())
-    args = parser.parse_args(["run-grid", "--systems", "irnet-cb", "--datasets", "geo", "--shots", "1",
-                              "--shuffles", "1", "2", "--jobs", "1", "--runs-dir", str(tmp_path / "grid"),
-                              "--results", str(results)] + (["--redo-recorded"] if redo_recorded else []))
+    args = grid_args(tmp_path, results, ["--shuffles", "1", "2"] + (["--redo-recorded"] if redo_recorded else []))
     args.func(args)
     assert sorted(ran) == (["1", "2"] if redo_recorded else ["2"])
     rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
     assert rows == {"1": "50.0" if redo_recorded else "12.5", "2": "50.0"}
+
+
+def grid_args(tmp_path, results, extra):
+    """Parsed `allennlp run-grid` arguments for IRNet (cb) on geo 1-shot, one process, under `tmp_path`."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    run_grid.RunGrid().add_subparser(parser.add_subparsers())
+    return parser.parse_args(["run-grid", "--systems", "irnet-cb", "--datasets", "geo", "--shots", "1", "--jobs", "1",
+                              "--runs-dir", str(tmp_path / "grid"), "--results", str(results)] + extra)
+
+
+def test_a_run_another_grid_recorded_meanwhile_is_skipped(tmp_path, monkeypatch):
+    results = tmp_path / "runs.csv"
+    training = fake_training(0.5, [])
+    ran = []
+
+    def call_and_another_grid(command, stdout, stderr, env):
+        ran.append(env["FEWSHOT_SPLIT"])
+        if env["FEWSHOT_SPLIT"] == "1":  # while shuffle 1 trains, a second grid records shuffle 2
+            other = Job("irnet-cb", "geo", 1, 2, "experiments/baselines/irnet_cb_geo_1shot.jsonnet", str(tmp_path / "other"))
+            training(["-s", other.serialization_dir], None, None, {"FEWSHOT_SPLIT": "2"})
+            record(other, 5.0, str(results), threading.Lock())
+        return training(command, stdout, stderr, env)
+
+    monkeypatch.setattr(run_grid.subprocess, "call", call_and_another_grid)
+    args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
+    args.func(args)
+    assert ran == ["1"]
+    assert {row["shuffle"]: row["seconds"] for row in csv.DictReader(open(results))}["2"] == "5.0"
 
 
 def test_wilcoxon_matches_scipy_on_known_numbers():
