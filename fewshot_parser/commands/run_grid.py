@@ -18,6 +18,7 @@ leaves beside them (`best.th`, `model_state_*.th`, `training_state_*.th`, about 
 model) duplicate the archive's weights, so the runner deletes them unless `--keep-checkpoints` is given.
 """
 import argparse
+import contextlib
 import csv
 import fcntl
 import glob
@@ -29,7 +30,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, Iterator, List, NamedTuple, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
@@ -171,6 +172,26 @@ def row_key(row: Dict) -> tuple:
 def job_key(job: Job) -> tuple:
     system, setting, _ = SYSTEMS[job.system]
     return (system, setting, job.dataset, str(job.shot), str(job.shuffle))
+
+
+@contextlib.contextmanager
+def claim(job: Job) -> Iterator[bool]:
+    """
+    Holds `<serialization dir>.lock` (an exclusive, non-blocking file lock) while a run trains, so that a
+    second grid over the same runs directory skips the run instead of deleting it mid-training. Yields
+    whether the lock was taken; the operating system releases it if the process dies.
+    """
+    os.makedirs(os.path.dirname(job.serialization_dir) or ".", exist_ok=True)
+    with open(job.serialization_dir + ".lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def is_recorded(job: Job, results: str) -> bool:
@@ -315,15 +336,19 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
         if archive in gates and first[archive] is not job:
             gates[archive].wait()
         try:
-            # Another grid on the same runs or results file may have done this run since the plan was made.
-            if is_finished(job) or (not args.redo_recorded and is_recorded(job, args.results)):
-                status = "skipped: another grid finished it meanwhile"
-            else:
-                seconds = run_job(job, environment, args.cuda_device)
-                exact_match = record(job, seconds, args.results, lock)
-                if not args.keep_checkpoints:
-                    prune_checkpoints(job)
-                status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
+            with claim(job) as claimed:
+                # Another grid on the same runs or results file may be running this run, or have done it
+                # since the plan was made.
+                if not claimed:
+                    status = "skipped: another grid is running it"
+                elif is_finished(job) or (not args.redo_recorded and is_recorded(job, args.results)):
+                    status = "skipped: another grid finished it meanwhile"
+                else:
+                    seconds = run_job(job, environment, args.cuda_device)
+                    exact_match = record(job, seconds, args.results, lock)
+                    if not args.keep_checkpoints:
+                        prune_checkpoints(job)
+                    status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
         except Exception as error:  # a failed run is reported and redone on the next invocation
             status = f"failed  {error}"
         finally:

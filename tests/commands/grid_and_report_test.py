@@ -106,6 +106,26 @@ def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_pat
     assert rows == {"1": "50.0" if redo_recorded else "12.5", "2": "50.0"}
 
 
+def test_a_run_another_grid_is_training_is_skipped_and_left_alone(tmp_path, monkeypatch):
+    import fcntl
+
+    results = tmp_path / "runs.csv"
+    ran = []
+    monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5, ran))
+    busy = plan(["irnet-cb"], ["geo"], [1], [2], str(tmp_path / "grid"))[0]
+    os.makedirs(busy.serialization_dir)
+    (tmp_path / "grid" / "irnet-cb" / "geo_1shot_s2" / "best.th").write_text("another grid's run in progress")
+    with open(busy.serialization_dir + ".lock", "w") as held:  # the other grid holds the run's lock
+        fcntl.flock(held, fcntl.LOCK_EX)
+        args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
+        args.func(args)
+    assert ran == ["1"]
+    assert os.path.isfile(os.path.join(busy.serialization_dir, "best.th"))  # not deleted
+    assert [row["shuffle"] for row in csv.DictReader(open(results))] == ["1"]
+    args.func(args)  # once the other grid is gone, the run is done here
+    assert ran == ["1", "2"]
+
+
 def grid_args(tmp_path, results, extra):
     """Parsed `allennlp run-grid` arguments for IRNet (cb) on geo 1-shot, one process, under `tmp_path`."""
     import argparse
