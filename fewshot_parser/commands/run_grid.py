@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Dict, Iterator, List, NamedTuple, Optional
+from typing import Dict, Iterator, List, NamedTuple, Optional, Set
 
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
@@ -194,9 +194,9 @@ def claim(job: Job) -> Iterator[bool]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def is_recorded(job: Job, results: str) -> bool:
-    """Whether the results file has a row for this run."""
-    return any(row_key(row) == job_key(job) for row in read_rows(results))
+def recorded_keys(results: str) -> Set[tuple]:
+    """The keys (`row_key`) of the runs that have a row in the results file."""
+    return {row_key(row) for row in read_rows(results)}
 
 
 def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> float:
@@ -285,7 +285,7 @@ def record_unrecorded(jobs: List[Job], results: str, lock: threading.Lock) -> Li
     Records the finished runs that have no row in `results`: a run whose grid was killed after the run
     had written `metrics.json` but before its row was written. Returns those jobs.
     """
-    keys = {row_key(r) for r in read_rows(results)}
+    keys = recorded_keys(results)
     missing = [job for job in jobs if is_finished(job) and job_key(job) not in keys]
     for job in missing:
         record(job, run_seconds(job), results, lock)
@@ -300,7 +300,7 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
     environment.setdefault("FEWSHOT_SEED", "13")
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
-    recorded = set() if args.redo_recorded else {row_key(r) for r in read_rows(args.results)}
+    recorded = set() if args.redo_recorded else recorded_keys(args.results)
     pending = [job for job in jobs if not is_finished(job) and job_key(job) not in recorded]
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
     if args.dry_run:
@@ -341,7 +341,7 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
                 # since the plan was made.
                 if not claimed:
                     status = "skipped: another grid is running it"
-                elif is_finished(job) or (not args.redo_recorded and is_recorded(job, args.results)):
+                elif is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results)):
                     status = "skipped: another grid finished it meanwhile"
                 else:
                     seconds = run_job(job, environment, args.cuda_device)

@@ -4,12 +4,10 @@ from allennlp.common.testing import ModelTestCase
 
 import fewshot_parser  # noqa: F401
 from tests import FIXTURES_ROOT, fixture_split
+from tests.models import POOLING_BIAS
 
 GATE = {"_gate.weight", "_gate.bias"}  # proto_parser's gate gets no gradient on the fixture
 # fixture directory -> gradients that legitimately stay zero in two epochs on the fixture
-# The bias of a discriminator's pooling scorer shifts every position's score alike, which a softmax
-# ignores: its gradient is zero up to rounding, and exactly zero on some machines.
-POOLING_BIAS = {"_coarse_discriminator.attention.bias", "_fine_discriminator.attention.bias"}
 SYSTEMS = {"seq2seq": set(), "coarse2fine": set(), "irnet": GATE, "da": POOLING_BIAS, "ptmaml": GATE}
 
 

@@ -5,8 +5,8 @@ from allennlp.common.testing import ModelTestCase
 import fewshot_parser  # noqa: F401
 from fewshot_parser.data.dataset_readers.coarse2fine import Coarse2FineReader
 from fewshot_parser.models.domain_adaptation import relevance_attention, reverse_gradient
-from tests.models.baselines_minilm_test import POOLING_BIAS
 from tests import FIXTURES_ROOT, fit_fixture, fixture_split
+from tests.models import POOLING_BIAS
 
 TRAIN, SUPPORT = fixture_split("geo", "train"), fixture_split("geo", "support")
 
