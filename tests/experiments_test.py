@@ -40,7 +40,8 @@ def test_there_is_a_config_for_every_experiment_and_ablation():
                     assert f"baselines/{system}_{setting}_{dataset}_{shot}shot.jsonnet" in names
             for system in ("da", "ptmaml"):
                 assert f"baselines/{system}_{dataset}_{shot}shot.jsonnet" in names
-            for option in ("static", "contextual", "contextual_tuned", "contextual_nolstm", "lexicon", "linking"):
+            for option in ("static", "contextual", "contextual_tuned", "contextual_nolstm", "lexicon", "linking",
+                           "contextual_schema"):
                 assert f"words/{option}_{dataset}_{shot}shot.jsonnet" in names
 
 
@@ -88,6 +89,27 @@ def test_reg0_variant_changes_only_the_atis_regularization_weight():
         assert reg0 == base
     # jobs and geo keep the authors' weights and share contextual-linking's archives.
     assert evaluate("words/contextual_linking_reg0_geo_1shot.jsonnet") == evaluate("words/contextual_linking_geo_1shot.jsonnet")
+
+
+def test_schema_encoding_variant_changes_only_the_model_type_and_word_table():
+    """words/contextual_schema_* is contextual_linking_* with `irnet_parser` and a 200-d word table."""
+    def evaluate(path):
+        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
+
+    schema, base = evaluate("words/contextual_schema_geo_2shot.jsonnet"), evaluate("words/contextual_linking_geo_2shot.jsonnet")
+    assert schema.pop("pretrained_archive").endswith("geo-contextual-schema/model.tar.gz")
+    base.pop("pretrained_archive")
+    for section in (schema, schema["pretraining"]):
+        model = section["model"]
+        assert model.pop("type") == "irnet_parser"
+        assert model["source_embedder"]["token_embedders"].pop("tokens") == {"type": "embedding", "embedding_dim": 200}
+        assert model["encoder"].pop("input_size") == 384 + 200
+    for section in (base, base["pretraining"]):
+        model = section["model"]
+        assert model.pop("type") == "proto_parser"
+        assert model["source_embedder"]["token_embedders"].pop("tokens") == {"type": "empty"}
+        assert model["encoder"].pop("input_size") == 384
+    assert schema == base
 
 
 @pytest.mark.parametrize("name", ["seq2seq_pt", "coarse2fine_cb", "irnet_os", "irnet_pt", "da", "ptmaml"])

@@ -4,6 +4,7 @@
 // scripts (../shared/reference.md) unless a comment says otherwise.
 local data = import 'data.libsonnet';
 local pp = import 'proto_parser.libsonnet';
+local words = import 'words.libsonnet';
 
 {
   // Everything an ablation may change, with the faithful defaults.
@@ -40,6 +41,10 @@ local pp = import 'proto_parser.libsonnet';
     // whose strings name the action's predicates (see proto_parser's `lexical_linking`).
     lexical_linking: false,
     link_pooling: 'attention',
+    // IRNet's schema encoding (not in the paper's ProtoParser): the model becomes `irnet_parser`, so
+    // action scores also get a pointer score from the encoding of the action's predicate names, and
+    // words get their schema-match type. Options without a `tokens` word table get a random one.
+    schema_encoding: false,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -54,13 +59,16 @@ local pp = import 'proto_parser.libsonnet';
     finetune_label_smoothing: 0.15,
   },
 
+  // The word option an experiment's reader and model use.
+  words_of(s):: if s.schema_encoding then words.with_word_table(s.words) else s.words,
+
   model(dataset, s, pretraining):: pp.model(
     dropout=if pretraining then 0.5 else s.finetune_dropout,
     label_smoothing=if pretraining then 0.1 else s.finetune_label_smoothing,
     smoothing_k=if pretraining then s.smoothing_k else 0,  // smoothing only in pre-training (Eq. 7)
-    words=s.words,
+    words=$.words_of(s),
     lstm=s.lstm,
-  ) + {
+  ) + (if s.schema_encoding then { type: 'irnet_parser' } else {}) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,
@@ -81,7 +89,7 @@ local pp = import 'proto_parser.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, s.words),
+    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s)),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -112,7 +120,7 @@ local pp = import 'proto_parser.libsonnet';
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
       finetune_seed: data.seed,
-      dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, s.words),
+      dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s)),
       train_data_path: if s.replay == null then data.support(dataset, shot, split)
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
