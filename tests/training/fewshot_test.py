@@ -187,6 +187,39 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
         assert torch.equal(value, second[name]), name
 
 
+def test_the_pipeline_runs_with_irnet_schema_encoding(tmp_path, monkeypatch):
+    """`schema_encoding: true` (experiments/common/fewshot.libsonnet) puts `irnet_parser` under the
+    meta batches, prototype initialisation and fine-tuning: new actions get prototype rows and join
+    the schema tables, so they also score from their names."""
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
+                                               ext_vars={"PRETRAINED": pretrained}))
+    for section in (config, config["pretraining"]):
+        section["model"]["type"] = "irnet_parser"
+    path = tmp_path / "experiment.json"
+    path.write_text(json.dumps(config))
+    initialised = []
+    on_start = PrototypeInitCallback.on_start
+
+    def record(self, trainer, *args, **kwargs):
+        on_start(self, trainer, *args, **kwargs)
+        initialised.append(trainer.model.action_embedding.data[trainer.model.new_actions].clone())
+
+    monkeypatch.setattr(PrototypeInitCallback, "on_start", record)
+    train_model_from_file(str(path), str(tmp_path / "run"))
+    before = load_archive(pretrained).model
+    after = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
+    assert type(before).__name__ == type(after).__name__ == "IRNetParser"
+    new_rows = range(before.action_embedding.size(0), after.action_embedding.size(0))
+    assert len(new_rows) > 0 and len(initialised) == 1 and initialised[0].size(0) == len(new_rows)
+    assert initialised[0].abs().sum() > 0
+    assert len(after.schema().action_predicates) == after.action_embedding.size(0)
+    # Some new action names a predicate, so the schema encoding has a name to score it by.
+    assert after.schema().action_predicates[list(new_rows)].sum() > 0
+    assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
+
+
 def _fixture_pretraining(epochs: int, random_state: bool) -> dict:
     """The fixture's pre-training config with dropout on, so that resuming has randomness to get right."""
     config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
