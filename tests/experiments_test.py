@@ -112,6 +112,16 @@ def test_schema_encoding_variant_changes_only_the_model_type_and_word_table():
     assert schema == base
 
 
+def test_beam_variant_changes_only_the_fine_tuned_models_beam():
+    """A beam variant decodes differently but trains, and pre-trains, exactly like its base."""
+    def evaluate(path):
+        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
+
+    beam, base = evaluate("words/contextual_schema_beam5_atis_1shot.jsonnet"), evaluate("words/contextual_schema_atis_1shot.jsonnet")
+    assert beam["model"].pop("beam_size") == 5 and "beam_size" not in base["model"]
+    assert beam == base  # the same pre-training config and archive path, so the archive is shared
+
+
 @pytest.mark.parametrize("name", ["seq2seq_pt", "coarse2fine_cb", "irnet_os", "irnet_pt", "da", "ptmaml"])
 def test_minilm_baselines_change_only_the_words(name):
     """experiments/baselines/minilm/* differ from the plain baselines in the utterance words alone."""

@@ -45,6 +45,9 @@ local words = import 'words.libsonnet';
     // action scores also get a pointer score from the encoding of the action's predicate names, and
     // words get their schema-match type. Options without a `tokens` word table get a random one.
     schema_encoding: false,
+    // Beam size of the fine-tuned model's template search (1: greedy, as the paper decodes). Decoding
+    // only, so a variant that changes it shares the pre-trained archive of its `variant`.
+    beam_size: 1,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -68,7 +71,8 @@ local words = import 'words.libsonnet';
     smoothing_k=if pretraining then s.smoothing_k else 0,  // smoothing only in pre-training (Eq. 7)
     words=$.words_of(s),
     lstm=s.lstm,
-  ) + (if s.schema_encoding then { type: 'irnet_parser' } else {}) + {
+  ) + (if s.schema_encoding then { type: 'irnet_parser' } else {})
+    + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {}) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

@@ -74,6 +74,8 @@ SYSTEMS: Dict[str, tuple] = {
                                 "experiments/words/contextual_linking_reg0_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding",
                           "experiments/words/contextual_schema_{dataset}_{shot}shot.jsonnet"),
+    "contextual-schema-beam5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, beam 5",
+                                "experiments/words/contextual_schema_beam5_{dataset}_{shot}shot.jsonnet"),
     "linking-schema": ("ProtoParser", "+ lexicon, linking, IRNet schema encoding",
                        "experiments/words/linking_schema_{dataset}_{shot}shot.jsonnet"),
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
