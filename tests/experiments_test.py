@@ -16,6 +16,11 @@ CONFIGS = sorted(glob.glob(os.path.join(PROJECT_ROOT, "experiments", "**", "*.js
 EXT = {"FEWSHOT_SPLIT": "2", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
 
 
+def evaluate(path: str) -> dict:
+    """The JSON of `experiments/<path>` with the test's external variables."""
+    return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
+
+
 @pytest.mark.parametrize("path", CONFIGS, ids=[os.path.relpath(p, PROJECT_ROOT) for p in CONFIGS])
 def test_config_evaluates_to_registered_types(path):
     config = json.loads(_jsonnet.evaluate_file(path, ext_vars=EXT))
@@ -56,9 +61,6 @@ def test_every_grid_system_has_its_configs():
 
 def test_options_beyond_the_paper_change_only_what_they_name():
     """Each words/* option differs from the faithful experiment only in its own settings."""
-    def evaluate(path):
-        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
-
     faithful = evaluate("geo_1shot.jsonnet")
     linking = evaluate("words/linking_geo_1shot.jsonnet")
     assert linking["model"]["lexical_linking"] and linking["model"]["lexicon"] == "geo"
@@ -73,9 +75,6 @@ def test_options_beyond_the_paper_change_only_what_they_name():
 
 
 def test_reg0_variant_changes_only_the_atis_regularization_weight():
-    def evaluate(path):
-        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
-
     for shot in (1, 2):
         reg0 = evaluate(f"words/contextual_linking_reg0_atis_{shot}shot.jsonnet")
         base = evaluate(f"words/contextual_linking_atis_{shot}shot.jsonnet")
@@ -93,9 +92,6 @@ def test_reg0_variant_changes_only_the_atis_regularization_weight():
 
 def test_schema_encoding_variant_changes_only_the_model_type_and_word_table():
     """words/contextual_schema_* is contextual_linking_* with `irnet_parser` and a 200-d word table."""
-    def evaluate(path):
-        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
-
     schema, base = evaluate("words/contextual_schema_geo_2shot.jsonnet"), evaluate("words/contextual_linking_geo_2shot.jsonnet")
     assert schema.pop("pretrained_archive").endswith("geo-contextual-schema/model.tar.gz")
     base.pop("pretrained_archive")
@@ -114,9 +110,6 @@ def test_schema_encoding_variant_changes_only_the_model_type_and_word_table():
 
 def test_beam_variant_changes_only_the_fine_tuned_models_beam():
     """A beam variant decodes differently but trains, and pre-trains, exactly like its base."""
-    def evaluate(path):
-        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
-
     beam, base = evaluate("words/contextual_schema_beam5_atis_1shot.jsonnet"), evaluate("words/contextual_schema_atis_1shot.jsonnet")
     assert beam["model"].pop("beam_size") == 5 and "beam_size" not in base["model"]
     assert beam == base  # the same pre-training config and archive path, so the archive is shared
@@ -125,9 +118,6 @@ def test_beam_variant_changes_only_the_fine_tuned_models_beam():
 @pytest.mark.parametrize("name", ["seq2seq_pt", "coarse2fine_cb", "irnet_os", "irnet_pt", "da", "ptmaml"])
 def test_minilm_baselines_change_only_the_words(name):
     """experiments/baselines/minilm/* differ from the plain baselines in the utterance words alone."""
-    def evaluate(path):
-        return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=EXT))
-
     plain, minilm = evaluate(f"baselines/{name}_geo_1shot.jsonnet"), evaluate(f"baselines/minilm/{name}_geo_1shot.jsonnet")
     if "pretrained_archive" in plain:  # pt: its own pre-trained archive
         assert minilm.pop("pretrained_archive") == plain.pop("pretrained_archive").replace("-pt/", "-minilm-pt/")

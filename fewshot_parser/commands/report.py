@@ -180,7 +180,7 @@ def gap_table(keys, table, paper, shuffles: Sequence[int], files: Sequence[str],
     missing: List[str] = []
     lines += [_gap_row(key, table.get(key, {}), paper[key], wanted, missing) for key in keys]
     if variants:
-        lines += [f"\n## Our ProtoParser variants against the paper's ProtoParser\n",
+        lines += ["\n## Our ProtoParser variants against the paper's ProtoParser\n",
                   "Rows beyond the paper (other words, lexicon, linking, ...): their mean minus the paper's "
                   "ProtoParser row, so a positive cell beats the published result.\n"] + header
         lines += [_gap_row(key, table.get(key, {}), paper[OURS], wanted, []) for key in variants]
