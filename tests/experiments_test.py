@@ -115,6 +115,31 @@ def test_beam_variant_changes_only_the_fine_tuned_models_beam():
     assert beam == base  # the same pre-training config and archive path, so the archive is shared
 
 
+@pytest.mark.parametrize("part", ["encoder", "decoder"])
+def test_freeze_variants_change_only_the_fine_tuning_optimizer(part):
+    """Freezing parts of the model in fine-tuning leaves pre-training, and so the archive, alone."""
+    frozen, base = evaluate(f"words/contextual_schema_freeze_{part}_jobs_2shot.jsonnet"), evaluate("words/contextual_schema_jobs_2shot.jsonnet")
+    groups = frozen["trainer"]["optimizer"].pop("parameter_groups")
+    assert len(groups) == 1 and groups[0][1] == {"requires_grad": False} and "^_encoder\\." in groups[0][0]
+    assert ("^_decoder\\." in groups[0][0]) == (part == "decoder")
+    assert "parameter_groups" not in base["trainer"]["optimizer"]
+    assert frozen == base
+
+
+def test_frozen_parameters_combine_with_the_encoder_learning_rate():
+    common = os.path.join(PROJECT_ROOT, "experiments", "common", "fewshot.libsonnet")
+    snippet = (f"(import '{common}').experiment('geo', 1, "
+               "{ encoder_lr: 1e-5, finetune_frozen: ['^_decoder\\\\.'] })")
+    config = json.loads(_jsonnet.evaluate_snippet("snippet", snippet, ext_vars=EXT))
+    assert config["trainer"]["optimizer"]["parameter_groups"] == [
+        [["_source_embedder\\.token_embedder_pieces\\..*"], {"lr": 1e-5}],
+        [["^_decoder\\."], {"requires_grad": False}],
+    ]
+    assert config["pretraining"]["trainer"]["optimizer"]["parameter_groups"] == [
+        [["_source_embedder\\.token_embedder_pieces\\..*"], {"lr": 1e-5}],
+    ]
+
+
 @pytest.mark.parametrize("name", ["seq2seq_pt", "coarse2fine_cb", "irnet_os", "irnet_pt", "da", "ptmaml"])
 def test_minilm_baselines_change_only_the_words(name):
     """experiments/baselines/minilm/* differ from the plain baselines in the utterance words alone."""

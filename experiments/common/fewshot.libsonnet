@@ -60,6 +60,10 @@ local words = import 'words.libsonnet';
     replay: null,
     finetune_dropout: 0.55,
     finetune_label_smoothing: 0.15,
+    // Parameters (regexes over the model's parameter names) that fine-tuning leaves as pre-trained,
+    // e.g. the utterance encoder; [] fine-tunes every parameter, as the paper does. The new action
+    // rows (`action_embedding`) must stay trainable for prototype initialisation to be refined.
+    finetune_frozen: [],
   },
 
   // The word option an experiment's reader and model use.
@@ -88,6 +92,18 @@ local words = import 'words.libsonnet';
       parameter_groups: [[['_source_embedder\\.token_embedder_pieces\\..*'], { lr: s.encoder_lr }]],
     },
   },
+
+  // The fine-tuning optimizer's parameter groups: the encoder's learning rate and the frozen parameters.
+  // AllenNLP rejects a parameter that matches both, so `finetune_frozen` must not name the encoder
+  // when `encoder_lr` is set.
+  finetune_optimizer(s, lr):: (
+    local groups = $.encoder_group(s).optimizer;
+    local frozen = if s.finetune_frozen == [] then [] else [[s.finetune_frozen, { requires_grad: false }]];
+    { type: 'adam', lr: lr } + (
+      if frozen == [] then groups
+      else { parameter_groups: (if std.objectHas(groups, 'parameter_groups') then groups.parameter_groups else []) + frozen }
+    )
+  ),
 
   shot_of(s):: if std.objectHas(s, 'shot') then s.shot else 1,
 
@@ -138,7 +154,7 @@ local words = import 'words.libsonnet';
       validation_data_loader: { batch_size: 128, shuffle: false },
       trainer: {
         num_epochs: if s.replay == null then ft.epochs else s.replay.epochs,
-        optimizer: { type: 'adam', lr: ft.lr } + $.encoder_group(s).optimizer,
+        optimizer: $.finetune_optimizer(s, ft.lr),
         grad_norm: 5.0,
         cuda_device: -1,
         checkpointer: { keep_most_recent_by_count: 1 },

@@ -220,6 +220,31 @@ def test_the_pipeline_runs_with_irnet_schema_encoding(tmp_path, monkeypatch):
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
 
 
+def test_finetune_frozen_parameters_keep_their_pretrained_values(tmp_path, monkeypatch):
+    """`finetune_frozen` (experiments/common/fewshot.libsonnet), here the groups of the
+    contextual-schema-freeze-decoder variant: the BiLSTM encoder and the template decoder leave
+    fine-tuning exactly as pre-trained, while the action rows and the slot filler still learn."""
+    monkeypatch.chdir(PROJECT_ROOT)
+    variant = json.loads(_jsonnet.evaluate_file(
+        os.path.join(PROJECT_ROOT, "experiments", "words", "contextual_schema_freeze_decoder_geo_1shot.jsonnet"),
+        ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "unused"}))
+    groups = variant["trainer"]["optimizer"]["parameter_groups"]
+    pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
+                                               ext_vars={"PRETRAINED": pretrained}))
+    config["trainer"]["optimizer"]["parameter_groups"] = groups
+    path = tmp_path / "experiment.json"
+    path.write_text(json.dumps(config))
+    train_model_from_file(str(path), str(tmp_path / "run"))
+    before = load_archive(pretrained).model.state_dict()
+    after = load_archive(str(tmp_path / "run" / "model.tar.gz")).model.state_dict()
+    frozen = [name for name in before if name.startswith(("_encoder.", "_decoder."))]
+    assert frozen and all(torch.equal(before[name], after[name]) for name in frozen)
+    known_rows = before["action_embedding"].size(0)
+    assert not torch.equal(before["action_embedding"], after["action_embedding"][:known_rows])
+    assert any(not torch.equal(before[name], after[name]) for name in before if name.startswith("_slot_filler."))
+
+
 def _fixture_pretraining(epochs: int, random_state: bool) -> dict:
     """The fixture's pre-training config with dropout on, so that resuming has randomness to get right."""
     config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
