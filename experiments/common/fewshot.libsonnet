@@ -48,6 +48,9 @@ local words = import 'words.libsonnet';
     // Beam size of the fine-tuned model's template search (1: greedy, as the paper decodes). Decoding
     // only, so a variant that changes it shares the pre-trained archive of its `variant`.
     beam_size: 1,
+    // Added to the decoding scores of the actions new to the pre-trained model (`new_action_bias` of
+    // proto_parser; 0 as in the paper). Fine-tuned model only, so a variant shares its base's archive.
+    new_action_bias: 0,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -76,7 +79,8 @@ local words = import 'words.libsonnet';
     words=$.words_of(s),
     lstm=s.lstm,
   ) + (if s.schema_encoding then { type: 'irnet_parser' } else {})
-    + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {}) + {
+    + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {})
+    + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {}) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

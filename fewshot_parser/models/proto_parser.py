@@ -94,7 +94,17 @@ class ProtoParser(Model):
         (the sum, each with its own learned weight).
     link_threshold : `float`, optional (default = `0.75`)
         Minimum string similarity (`alignment.link_similarity`) for a word to be linked to an action.
+    new_action_bias : `float`, optional (default = `0.0`)
+        Not in the paper. Added to the decoding score of every action in `new_actions` (the rows of
+        the last vocabulary extension) at evaluation and prediction, never in training: a prior
+        correction for new predicates, whose rows were fine-tuned on one or two examples against
+        known rows trained on hundreds. Which actions are new is saved with the weights (a buffer set
+        by every vocabulary extension), so a fine-tuned archive applies the bias when it is reloaded
+        for `allennlp evaluate` or `predict`.
     """
+
+    # Archives written before the new-action mask existed load with no action marked new.
+    authorized_missing_keys = [r"^_new_action_mask$"]
 
     def __init__(
         self,
@@ -116,6 +126,7 @@ class ProtoParser(Model):
         lexical_linking: bool = False,
         link_pooling: str = "attention",
         link_threshold: float = 0.75,
+        new_action_bias: float = 0.0,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -163,6 +174,9 @@ class ProtoParser(Model):
         self.predicate_dropout = predicate_dropout
         # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
         self.new_actions: List[int] = []
+        self.new_action_bias = new_action_bias
+        # Every action added by a vocabulary extension after pre-training (what `new_action_bias` favours).
+        self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
@@ -222,6 +236,8 @@ class ProtoParser(Model):
                 torch.cat([self.action_embedding.data, extra.to(self.action_embedding.device)])
             )
         self.new_actions = list(range(old_actions, num_actions))
+        added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self._new_action_mask.device)
+        self._new_action_mask = torch.cat([self._new_action_mask[:old_actions], added])
         self.action_space = ActionSpace(self.vocab)
         self._space_tensors = None
         self._similarity_table = None
@@ -590,11 +606,16 @@ class ProtoParser(Model):
         matrix = self.action_matrix()
         batch_size, beams = encoded.size(0), self.beam_size
         bonus = self.decoding_bonus(source_tokens, beams)
+        prior = None
+        if self.new_action_bias:
+            prior = self._new_action_mask.to(matrix.dtype) * self.new_action_bias
 
         def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
             logits = torch.matmul(projection, matrix.t())
             if bonus is not None:
                 logits = logits + bonus(projection, attention)
+            if prior is not None:
+                logits = logits + prior
             return logits
 
         predicted, scores, projections = self._decoder.search(

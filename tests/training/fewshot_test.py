@@ -111,6 +111,39 @@ class TestFewShotPieces(ModelTestCase):
             assert torch.allclose(model.action_embedding.data[row], expected_totals[row] / counts[row], atol=1e-5)
         assert torch.equal(model.action_embedding.data[:old_rows], before[:old_rows])
 
+    def test_new_action_bias_favours_the_actions_added_by_the_extension_at_decoding_only(self):
+        model = self.model
+        reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}))
+        old_rows = model.action_embedding.size(0)
+        assert not model._new_action_mask.any()
+        support = list(reader.read(fixture_split("geo", "support")))
+        self.vocab.extend_from_instances(support)
+        model.extend_embedder_vocab()
+        new_rows = set(range(old_rows, model.action_embedding.size(0)))
+        assert set(model._new_action_mask.nonzero().flatten().tolist()) == new_rows
+        new_strings = {self.vocab.get_token_from_index(i, "actions") for i in new_rows}
+
+        def decode(bias: float):
+            model.new_action_bias = bias
+            model.eval()
+            return [o["predicted_actions"] for o in model.forward_on_instances(support)]
+
+        def uses_new(predictions) -> int:
+            return sum(any(a in new_strings for a in actions) for actions in predictions)
+
+        unbiased = decode(0.0)
+        biased = decode(50.0)
+        assert uses_new(biased) == len(support) > uses_new(unbiased)
+        assert decode(0.0) == unbiased
+        # Training scores are untouched: the loss is the same with and without the bias.
+        model.train()
+        torch.manual_seed(1)
+        model.new_action_bias = 50.0
+        with_bias = model(**self.tensors(support))["loss"]
+        torch.manual_seed(1)
+        model.new_action_bias = 0.0
+        assert torch.equal(model(**self.tensors(support))["loss"], with_bias)
+
 
 def test_regularizer_value_on_a_tiny_example():
     attention = torch.tensor([[[0.5, 0.5, 0.0]]])
@@ -177,6 +210,14 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     pretrained_vocab = load_archive(pretrained).model.vocab
     assert archive.model.vocab.get_vocab_size("actions") > pretrained_vocab.get_vocab_size("actions")
     assert archive.model.smoothing_k == 0
+    # The archive records which actions fine-tuning added, for `new_action_bias` after reloading.
+    known = pretrained_vocab.get_vocab_size("actions")
+    assert archive.model._new_action_mask.nonzero().flatten().tolist() == list(
+        range(known, archive.model.vocab.get_vocab_size("actions")))
+    assert not load_archive(pretrained).model._new_action_mask.any()
+    # An archive written before the mask existed still loads, with no action marked new.
+    older = _without_weight(str(tmp_path / "run1" / "model.tar.gz"), "_new_action_mask", str(tmp_path / "older.tar.gz"))
+    assert not load_archive(older).model._new_action_mask.any()
     stamp = os.path.getmtime(pretrained)
     train_model_from_file(config, str(tmp_path / "run2"))  # reuses the archive: no second pre-training
     assert os.path.getmtime(pretrained) == stamp
@@ -185,6 +226,26 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     second = load_archive(str(tmp_path / "run2" / "model.tar.gz")).model.state_dict()
     for name, value in archive.model.state_dict().items():
         assert torch.equal(value, second[name]), name
+
+
+def _without_weight(archive: str, name: str, path: str) -> str:
+    """A copy of `archive` at `path` whose weights lack `name`."""
+    import io
+    import tarfile
+
+    with tarfile.open(archive) as source, tarfile.open(path, "w:gz") as target:
+        for member in source.getmembers():
+            data = source.extractfile(member).read() if member.isfile() else None
+            if member.name == "weights.th":
+                state = torch.load(io.BytesIO(data), map_location="cpu")
+                assert name in state
+                del state[name]
+                buffer = io.BytesIO()
+                torch.save(state, buffer)
+                data = buffer.getvalue()
+                member.size = len(data)
+            target.addfile(member, io.BytesIO(data) if data is not None else None)
+    return path
 
 
 def test_the_pipeline_runs_with_irnet_schema_encoding(tmp_path, monkeypatch):
