@@ -115,6 +115,13 @@ def test_beam_variant_changes_only_the_fine_tuned_models_beam():
     assert beam == base  # the same pre-training config and archive path, so the archive is shared
 
 
+def test_bias_variant_changes_only_the_fine_tuned_models_new_action_bias():
+    biased, base = evaluate("words/contextual_schema_bias_geo_1shot.jsonnet"), evaluate("words/contextual_schema_geo_1shot.jsonnet")
+    assert biased["model"].pop("new_action_bias") == 1.0 and "new_action_bias" not in base["model"]
+    assert "new_action_bias" not in biased["pretraining"]["model"]
+    assert biased == base
+
+
 @pytest.mark.parametrize("part", ["encoder", "decoder"])
 def test_freeze_variants_change_only_the_fine_tuning_optimizer(part):
     """Freezing parts of the model in fine-tuning leaves pre-training, and so the archive, alone."""
