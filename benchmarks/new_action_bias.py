@@ -1,21 +1,26 @@
 """
-Exact match of a fine-tuned ProtoParser archive on a query set for several values of
-`new_action_bias` (the decoding prior added to the scores of new actions). Fine-tuned archives
-record which actions are new; for one written before they did, the new actions are taken to be those
-of its vocabulary that the pre-trained archive's vocabulary lacks. Decoding only: nothing is retrained.
+Exact match of fine-tuned ProtoParser archives for several values of `new_action_bias`, the decoding
+prior added to the scores of the actions new to the pre-trained model. Decoding only: nothing is
+retrained, so a sweep over a grid's finished runs costs one evaluation per run and value.
 
-    python benchmarks/new_action_bias.py runs/tune_schema/contextual-schema/jobs_1shot_s0/model.tar.gz \\
-        runs/pretrain/jobs-contextual-schema/model.tar.gz data/jobs/lemma_data/shuffle_0_shot_1/query.txt \\
-        --biases 0 1 2 3
+Fine-tuned archives record which actions are new. For one written before they did, the new actions
+are taken to be those of its vocabulary that the pre-trained archive's vocabulary lacks.
+
+    # the six columns of one shuffle of a grid system, as a Markdown table with the mean per value
+    python benchmarks/new_action_bias.py --runs runs/tune_schema/contextual-schema --variant contextual-schema \\
+        --shuffle 0 --biases 0 0.5 1 1.5 2 2.5 3 --out results/tuning_schema/new_action_bias.md
 """
 import argparse
+import io
 import os
 import sys
-from typing import List
+import tarfile
+from typing import Dict, List
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import torch  # noqa: E402
+from allennlp.common import logging as common_logging  # noqa: E402
 from allennlp.data import Vocabulary  # noqa: E402
 from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
 from allennlp.models.archival import load_archive  # noqa: E402
@@ -24,6 +29,8 @@ from allennlp.training.util import evaluate  # noqa: E402
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 
+COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
+
 
 def new_actions(vocab: Vocabulary, pretrained: Vocabulary) -> List[int]:
     """Indices in `vocab` of the actions that `pretrained` does not have."""
@@ -31,44 +38,80 @@ def new_actions(vocab: Vocabulary, pretrained: Vocabulary) -> List[int]:
     return [i for a, i in vocab.get_token_to_index_vocabulary(ACTION_NAMESPACE).items() if a not in known]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("archive", help="a fine-tuned model.tar.gz")
-    parser.add_argument("pretrained", help="the model.tar.gz it was fine-tuned from")
-    parser.add_argument("query", help="the split's query.txt")
-    parser.add_argument("--biases", nargs="+", type=float, default=[0.0, 1.0, 2.0, 3.0])
-    parser.add_argument("--batch-size", type=int, default=64)
-    args = parser.parse_args()
-    for path in (args.archive, args.pretrained, args.query):
+def action_vocabulary(archive: str) -> Vocabulary:
+    """The vocabulary of an archive, read without loading its weights."""
+    vocab = Vocabulary()
+    with tarfile.open(archive) as tar:
+        member = tar.extractfile(f"vocabulary/{ACTION_NAMESPACE}.txt")
+        if member is None:
+            raise SystemExit(f"{archive}: no vocabulary/{ACTION_NAMESPACE}.txt")
+        for line in io.TextIOWrapper(member, encoding="utf-8"):
+            token = line.rstrip("\n")
+            if token:
+                vocab.add_token_to_namespace(token, ACTION_NAMESPACE)
+    return vocab
+
+
+def sweep(archive_path: str, pretrained: str, query: str, biases: List[float], batch_size: int = 64) -> Dict[float, float]:
+    """Exact match (%) on `query` for each bias."""
+    for path in (archive_path, pretrained, query):
         if not os.path.isfile(path):
             raise SystemExit(f"{path}: no such file")
-    torch.set_num_threads(1)
-    archive = load_archive(args.archive)
+    archive = load_archive(archive_path)
     model = archive.model
+    if not hasattr(model, "new_action_bias"):
+        raise SystemExit(f"{archive_path}: {type(model).__name__} has no new_action_bias (not a ProtoParser)")
     model.eval()
-    pretrained_vocab = Vocabulary.from_files(os.path.join(_unpacked(args.pretrained), "vocabulary"))
     if not model._new_action_mask.any():  # written before archives recorded their new actions
-        model._new_action_mask[new_actions(model.vocab, pretrained_vocab)] = True
-    loader = MultiProcessDataLoader(archive.validation_dataset_reader, args.query, batch_size=args.batch_size)
+        model._new_action_mask[new_actions(model.vocab, action_vocabulary(pretrained))] = True
+    loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=batch_size)
     loader.index_with(model.vocab)
-    instances = list(loader.iter_instances())
-    print(f"{args.archive}: {int(model._new_action_mask.sum())} new actions, {len(instances)} query examples")
-    for bias in args.biases:
+    print(f"{archive_path}: {int(model._new_action_mask.sum())} new actions", file=sys.stderr)
+    scores = {}
+    for bias in biases:
         model.new_action_bias = bias
-        metrics = evaluate(model, loader, cuda_device=-1)
-        print(f"bias {bias:5.2f}  exact match {100 * metrics['exact_match']:6.2f}")
+        scores[bias] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
+        print(f"  bias {bias:5.2f}  exact match {scores[bias]:6.2f}", file=sys.stderr)
+    return scores
 
 
-def _unpacked(archive: str) -> str:
-    """A directory with the archive's files (AllenNLP's cache of extracted archives)."""
-    import tarfile
-    import tempfile
-
-    directory = tempfile.mkdtemp(prefix="fewshot_vocab_")
-    with tarfile.open(archive) as tar:
-        members = [m for m in tar.getmembers() if m.name.startswith("vocabulary/")]
-        tar.extractall(directory, members=members)
-    return directory
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
+    parser.add_argument("--variant", required=True, help="the pre-trained archives' variant name (runs/pretrain/<dataset>-<variant>)")
+    parser.add_argument("--shuffle", type=int, default=0)
+    parser.add_argument("--biases", nargs="+", type=float, default=[0.0, 0.5, 1.0, 1.5, 2.0])
+    parser.add_argument("--pretrain-dir", default="runs/pretrain")
+    parser.add_argument("--data-dir", default="data")
+    parser.add_argument("--out", help="write the Markdown table here as well as to stdout")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    common_logging.FILE_FRIENDLY_LOGGING = True
+    results = {}
+    for dataset, shot in COLUMNS:
+        results[dataset, shot] = sweep(
+            os.path.join(args.runs, f"{dataset}_{shot}shot_s{args.shuffle}", "model.tar.gz"),
+            os.path.join(args.pretrain_dir, f"{dataset}-{args.variant}", "model.tar.gz"),
+            os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{shot}", "query.txt"),
+            args.biases,
+        )
+    command = "python benchmarks/new_action_bias.py " + " ".join(sys.argv[1:])
+    lines = [
+        f"# new_action_bias on shuffle {args.shuffle}: exact match (%) of `{args.runs}` decoded with each bias",
+        "",
+        f"Generated by `{command}`. Decoding only: the fine-tuned archives are the grid's.",
+        "",
+        "| bias | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | mean |",
+        "|---" * (len(COLUMNS) + 2) + "|",
+    ]
+    for bias in args.biases:
+        cells = [results[column][bias] for column in COLUMNS]
+        lines.append(f"| {bias:g} | " + " | ".join(f"{c:.2f}" for c in cells) + f" | {sum(cells) / len(cells):.2f} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import shutil
 from typing import Any, Dict, Optional
 
 from allennlp.commands.train import TrainModel, train_model
-from allennlp.common import Lazy, Params
+from allennlp.common import Lazy, Params, cached_transformers
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import prepare_environment
 from allennlp.data import DataLoader, DatasetReader, Vocabulary
@@ -85,8 +85,8 @@ class PretrainFinetune(TrainModel):
     `data_loader` and `trainer` describe fine-tuning (and the final model, which is what the archive
     holds); `pretraining` is a complete ordinary training config for the pre-trained parser, run only
     when `pretrained_archive` does not exist yet, so one pre-training serves every split and shot.
-    `finetune_seed` re-seeds the random generators after that step, so that fine-tuning does not
-    depend on whether pre-training ran in the same process.
+    `finetune_seed` re-seeds the random generators after that step (and AllenNLP's transformer cache
+    is emptied), so that fine-tuning does not depend on whether pre-training ran in the same process.
 
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
@@ -116,6 +116,11 @@ class PretrainFinetune(TrainModel):
             # first, so a split gives the same numbers with a fresh or a reused archive.
             prepare_environment(Params({"random_seed": finetune_seed, "numpy_seed": finetune_seed,
                                         "pytorch_seed": finetune_seed}))
+        # Pre-training in this process leaves its transformer (MiniLM words) in AllenNLP's cache, and
+        # `load_archive` then copies it instead of building a randomly initialised one, which draws
+        # from torch's generator. Emptying the cache makes fine-tuning start from the same random
+        # state whether this process pre-trained or found the archive ready.
+        cached_transformers._clear_caches()
         archive = load_archive(archive_path)
         pretrained: Model = archive.model
         vocab: Vocabulary = pretrained.vocab

