@@ -95,8 +95,8 @@ class ProtoParser(Model):
     link_threshold : `float`, optional (default = `0.75`)
         Minimum string similarity (`alignment.link_similarity`) for a word to be linked to an action.
     new_action_bias : `float`, optional (default = `0.0`)
-        Not in the paper. Added to the decoding score of every action in `new_actions` (the rows of
-        the last vocabulary extension) at evaluation and prediction, never in training: a prior
+        Not in the paper. Added to the decoding score of every action that a vocabulary extension
+        added after pre-training, at evaluation and prediction, never in training: a prior
         correction for new predicates, whose rows were fine-tuned on one or two examples against
         known rows trained on hundreds. Which actions are new is saved with the weights (a buffer set
         by every vocabulary extension), so a fine-tuned archive applies the bias when it is reloaded
