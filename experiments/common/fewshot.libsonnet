@@ -101,12 +101,10 @@ local words = import 'words.libsonnet';
   // AllenNLP rejects a parameter that matches both, so `finetune_frozen` must not name the encoder
   // when `encoder_lr` is set.
   finetune_optimizer(s, lr):: (
-    local groups = $.encoder_group(s).optimizer;
-    local frozen = if s.finetune_frozen == [] then [] else [[s.finetune_frozen, { requires_grad: false }]];
-    { type: 'adam', lr: lr } + (
-      if frozen == [] then groups
-      else { parameter_groups: (if std.objectHas(groups, 'parameter_groups') then groups.parameter_groups else []) + frozen }
-    )
+    local encoder = $.encoder_group(s).optimizer;
+    local groups = std.get(encoder, 'parameter_groups', [])
+                   + (if s.finetune_frozen == [] then [] else [[s.finetune_frozen, { requires_grad: false }]]);
+    { type: 'adam', lr: lr } + (if groups == [] then {} else { parameter_groups: groups })
   ),
 
   shot_of(s):: if std.objectHas(s, 'shot') then s.shot else 1,

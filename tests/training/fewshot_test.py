@@ -1,8 +1,10 @@
 """Few-shot training pieces: prototypes, predicate-dropout mixing, smoothing, the regularizer,
 vocabulary extension with prototype initialisation, episodes, and the whole pre-train/fine-tune run."""
+import io
 import json
 import os
 import random
+import tarfile
 
 import _jsonnet
 import pytest
@@ -255,9 +257,6 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
 
 def _without_weight(archive: str, name: str, path: str) -> str:
     """A copy of `archive` at `path` whose weights lack `name`."""
-    import io
-    import tarfile
-
     with tarfile.open(archive) as source, tarfile.open(path, "w:gz") as target:
         for member in source.getmembers():
             data = source.extractfile(member).read() if member.isfile() else None
