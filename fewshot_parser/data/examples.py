@@ -7,12 +7,15 @@ reads the training set and the support set ten times (the paper's `cb` and `os` 
 Relative paths are resolved against `$FEWSHOT_DATA_DIR` (see `fewshot_parser.data.paths`).
 """
 import logging
+import os
 import re
 from typing import Iterator, List, NamedTuple, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
+from fewshot_parser.common.safe_io import read_lines
 from fewshot_parser.data.paths import resolve_data_path
+from fewshot_parser.logical_forms.signatures import PredicateSignatures
 from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, check_formalism, parse
 
 logger = logging.getLogger(__name__)
@@ -69,40 +72,59 @@ def parse_line(line: str, formalism: str) -> Tuple[List[str], str, Tree]:
     return tokens, normalized, tree
 
 
-def read_examples(spec: str, formalism: str, skip_invalid: bool = False) -> Iterator[Example]:
+def read_examples(
+    spec: str,
+    formalism: str,
+    skip_invalid: bool = False,
+    signatures: Optional[PredicateSignatures] = None,
+    allow_empty: bool = False,
+) -> Iterator[Example]:
     """
-    Yields the examples of every file in `spec`, in order. A malformed line raises
-    `ConfigurationError` naming the file and line, or with `skip_invalid` is skipped; skipped lines
-    are logged (count and each location) after each file, never dropped silently.
+    Yields the examples of every file in `spec`, in order. A malformed line (no tab, an empty field,
+    a bad logical form, bytes that are not UTF-8, or with `signatures` a predicate used with another
+    arity than its signature's) raises `ConfigurationError` naming the file and line, or with
+    `skip_invalid` is skipped; skipped lines are logged (count and each location) after each file,
+    never dropped silently. A missing file, or (unless `allow_empty`) one without a single example, is
+    an error too.
     """
     check_formalism(formalism)
     for path, repeat in split_data_spec(spec):
-        resolved = resolve_data_path(path)
+        resolved = resolve_data_path(path)  # a missing file raises FileNotFoundError naming the data root
+        if os.path.isdir(resolved):
+            raise ConfigurationError(f"{resolved}: is a directory, not a data file")
         examples: List[Example] = []
         skipped: List[str] = []
-        with open(resolved, encoding="utf-8") as data_file:
-            for line_number, line in enumerate(data_file, start=1):
-                if not line.strip():
-                    continue  # blank lines (e.g. a trailing newline) carry no example
-                try:
-                    tokens, logical_form, tree = parse_line(line, formalism)
-                except ValueError as error:
-                    location = f"{resolved}:{line_number}"
-                    if not skip_invalid:
-                        raise ConfigurationError(f"{location}: {error}") from error
-                    skipped.append(f"{location}: {error}")
-                    continue
-                examples.append(Example(resolved, line_number, tokens, logical_form, tree))
+        for line in read_lines(resolved):
+            if line.text is not None and not line.text.strip():
+                continue  # blank lines (e.g. a trailing newline) carry no example
+            location = f"{resolved}:{line.number}"
+            try:
+                if line.text is None:
+                    raise ValueError(line.error)
+                tokens, logical_form, tree = parse_line(line.text, formalism)
+                if signatures is not None:
+                    signatures.check(tree, location)
+            except ValueError as error:
+                if not skip_invalid:
+                    raise ConfigurationError(f"{location}: {error}") from error
+                skipped.append(f"{location}: {error}")
+                continue
+            examples.append(Example(resolved, line.number, tokens, logical_form, tree))
         if skipped:
             logger.warning(
                 "Skipped %d invalid line(s) of %s:\n  %s", len(skipped), resolved, "\n  ".join(skipped)
             )
+        if not examples and not allow_empty:
+            reason = f"all {len(skipped)} lines are invalid and were skipped" if skipped else "the file is empty"
+            raise ConfigurationError(f"{resolved}: no examples ({reason})")
         for _ in range(repeat):
             yield from examples
 
 
 def read_training_examples(spec: Optional[str], formalism: str) -> List[Example]:
-    return list(read_examples(spec, formalism, skip_invalid=True)) if spec else []
+    """What learning (idioms, signatures) sees of a training data path: its valid lines, maybe none;
+    reading the file as data reports its problems."""
+    return list(read_examples(spec, formalism, skip_invalid=True, allow_empty=True)) if spec else []
 
 
 def parse_logical_form(logical_form: str, formalism: str) -> Tuple[str, Tree]:

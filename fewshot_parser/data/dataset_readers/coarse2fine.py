@@ -9,6 +9,7 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 
 from fewshot_parser.data.examples import parse_logical_form, read_examples, split_data_spec
 from fewshot_parser.data.paths import resolve_data_path
+from fewshot_parser.data.signature_check import SignatureCheck
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions, is_slot
 from fewshot_parser.logical_forms.tree import CONJUNCTION, NEGATION, Tree, check_formalism, to_string
 
@@ -75,6 +76,11 @@ class Coarse2FineReader(DatasetReader):
         Adds a `domain` label for domain adaptation (the DA baseline): 0 (source) for the examples
         of the first file of a combined data path (`train.txt+support.txt*5`), 1 (target) for the
         files after it. A single file is all source.
+    check_signatures : `bool`, optional (default = `True`)
+        Check predicate arities against the signatures learned from the training file (the
+        `train.txt` beside the first file read; see `fewshot_parser.data.signature_check`).
+    overloaded_predicates : `Dict[str, List[int]]`, optional
+        Predicates that may take each of the listed arities (default: the benchmark's own).
     """
 
     def __init__(
@@ -85,6 +91,8 @@ class Coarse2FineReader(DatasetReader):
         token_indexers: Optional[Dict[str, TokenIndexer]] = None,
         abstract_predicates: bool = False,
         domain_labels: bool = False,
+        check_signatures: bool = True,
+        overloaded_predicates: Optional[Dict[str, List[int]]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -95,10 +103,12 @@ class Coarse2FineReader(DatasetReader):
         self._sketch_indexers = {"tokens": SingleIdTokenIndexer(namespace=SKETCH_NAMESPACE)}
         self._domain_labels = domain_labels
         self._abstract_predicates = abstract_predicates
+        self._signatures = SignatureCheck(self._formalism, check_signatures, None, overloaded_predicates)
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         source_file = resolve_data_path(split_data_spec(file_path)[0][0]) if self._domain_labels else None
-        for example in self.shard_iterable(read_examples(file_path, self._formalism, self._skip_invalid)):
+        examples = read_examples(file_path, self._formalism, self._skip_invalid, self._signatures.signatures_for(file_path))
+        for example in self.shard_iterable(examples):
             domain = None if source_file is None else int(example.source != source_file)
             try:
                 yield self.text_to_instance(" ".join(example.utterance), example.logical_form, domain)

@@ -10,6 +10,7 @@ from allennlp.data.fields import ArrayField, Field, LabelField, ListField, Metad
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
 from fewshot_parser.data.examples import parse_logical_form, read_examples, read_training_examples
+from fewshot_parser.data.signature_check import SignatureCheck, is_data_file
 from fewshot_parser.logical_forms.actions import Action
 from fewshot_parser.logical_forms.normalize import TemplateNormalizer, idioms_from_patterns
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions
@@ -104,6 +105,14 @@ class FewShotReader(DatasetReader):
         fills its arguments; the model's slot filler then chooses a variable name or a copy.
     skip_invalid : `bool`, optional (default = `False`)
         Skip (and log) malformed lines instead of raising an error naming file and line.
+    check_signatures : `bool`, optional (default = `True`)
+        Check every logical form read against the predicate signatures (arities) learned from the
+        training file (`idiom_source` when it is a data path, else see
+        `fewshot_parser.data.signature_check`); a predicate the training file lacks takes the
+        signature of its first use. A mismatch is a malformed line.
+    overloaded_predicates : `Dict[str, List[int]]`, optional
+        Predicates that may take each of the listed arities (default: the benchmark's own,
+        `BENCHMARK_OVERLOADS`).
     token_indexers : `Dict[str, TokenIndexer]`, optional
         Indexers of the utterance (default: single ids in namespace `tokens`).
     """
@@ -121,6 +130,8 @@ class FewShotReader(DatasetReader):
         typed_entities: bool = True,
         unify_slots: bool = False,
         skip_invalid: bool = False,
+        check_signatures: bool = True,
+        overloaded_predicates: Optional[Dict[str, List[int]]] = None,
         token_indexers: Optional[Dict[str, TokenIndexer]] = None,
         **kwargs: Any,
     ) -> None:
@@ -140,6 +151,9 @@ class FewShotReader(DatasetReader):
         self._min_support = min_support
         self._completeness = completeness
         self._skip_invalid = skip_invalid
+        self._signatures = SignatureCheck(
+            self._formalism, check_signatures, idiom_source if is_data_file(idiom_source) else None, overloaded_predicates
+        )
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._abstractor = Abstractor(formalism, entity_pattern, typed_entities, unify_slots)
         self._system: Optional[TransitionSystem] = None
@@ -173,7 +187,8 @@ class FewShotReader(DatasetReader):
         return _NORMALIZER_CACHE[key]
 
     def _read(self, file_path: str):
-        for example in self.shard_iterable(read_examples(file_path, self._formalism, self._skip_invalid)):
+        examples = read_examples(file_path, self._formalism, self._skip_invalid, self._signatures.signatures_for(file_path))
+        for example in self.shard_iterable(examples):
             yield self._make_instance(example.utterance, example.tree, example.logical_form,
                                       f"{example.source}:{example.line_number}")
 

@@ -1,4 +1,4 @@
-from typing import Any, Optional
+from typing import Any, Dict, List, Optional
 
 from allennlp.data import DatasetReader, Instance
 from allennlp.data.fields import MetadataField
@@ -6,6 +6,7 @@ from allennlp.data.tokenizers import WhitespaceTokenizer
 from allennlp_models.generation.dataset_readers.seq2seq import Seq2SeqDatasetReader
 
 from fewshot_parser.data.examples import read_examples
+from fewshot_parser.data.signature_check import SignatureCheck
 from fewshot_parser.logical_forms.tree import check_formalism
 
 
@@ -26,17 +27,31 @@ class FewShotSeq2SeqReader(Seq2SeqDatasetReader):
         `"lambda"` or `"prolog"`; used to validate the logical forms.
     skip_invalid : `bool`, optional (default = `False`)
         Skip (and log) malformed lines instead of raising an error.
+    check_signatures : `bool`, optional (default = `True`)
+        Check predicate arities against the signatures learned from the training file (the
+        `train.txt` beside the first file read; see `fewshot_parser.data.signature_check`).
+    overloaded_predicates : `Dict[str, List[int]]`, optional
+        Predicates that may take each of the listed arities (default: the benchmark's own).
     """
 
-    def __init__(self, formalism: str, skip_invalid: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        formalism: str,
+        skip_invalid: bool = False,
+        check_signatures: bool = True,
+        overloaded_predicates: Optional[Dict[str, List[int]]] = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("source_tokenizer", WhitespaceTokenizer())
         kwargs.setdefault("target_tokenizer", WhitespaceTokenizer())
         super().__init__(**kwargs)
         self._formalism = check_formalism(formalism)
         self._skip_invalid = skip_invalid
+        self._signatures = SignatureCheck(self._formalism, check_signatures, None, overloaded_predicates)
 
     def _read(self, file_path: str):
-        for example in self.shard_iterable(read_examples(file_path, self._formalism, self._skip_invalid)):
+        examples = read_examples(file_path, self._formalism, self._skip_invalid, self._signatures.signatures_for(file_path))
+        for example in self.shard_iterable(examples):
             yield self.text_to_instance(" ".join(example.utterance), example.logical_form)
 
     def text_to_instance(self, source_string: str, target_string: Optional[str] = None) -> Instance:  # type: ignore

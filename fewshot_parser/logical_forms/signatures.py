@@ -1,0 +1,151 @@
+"""
+Predicate signatures: how many arguments each predicate takes, and of what kinds.
+
+A reader learns the signatures from the training file (its `idiom_source`, or else the first data
+file it reads, as in `train.txt+support.txt`); a logical form read later that uses a known predicate
+with another number of arguments is an error naming the expected signature
+(`predicate state:t expects 1 argument (variable), got 2`). A predicate the training file does not
+have gets its signature from its first use. Argument kinds (`variable`, `atom`, `term`) are shown
+in messages but not enforced: the benchmarks use the same predicate with a variable, an entity or
+a sub-term in one position (`( loc:t $0 s0 )`, `( loc:t s0 $0 )`, `( population:i ( capital:c s0 ) )`).
+
+Some predicates of the benchmark data take one or two arguments (`( departure_time $0 )` and
+`( departure_time $0 ti0 )`). Those the training file shows both ways are learned as such; the few
+that only the support or query files overload are listed in `BENCHMARK_OVERLOADS`, so that the
+benchmark loads without errors. Other data can declare its own (a reader's `overloaded_predicates`).
+"""
+from collections import defaultdict
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+
+from fewshot_parser.logical_forms.template import is_variable
+from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
+
+# Operators that take any number of arguments: never checked.
+VARIADIC = {"lambda": frozenset({"and", "or"}), "prolog": frozenset({CONJUNCTION})}
+
+# Predicates that the benchmark files use with more than one arity where the training file shows
+# only one (found by checking every split of data/: jobs' `req_exp ( ANS )` / `req_exp ( ANS , year0 )`
+# in support and query; ATIS' `departure_time`, `meal` and `aircraft` in query and support files).
+BENCHMARK_OVERLOADS: Dict[str, Dict[str, Tuple[int, ...]]] = {
+    "prolog": {"req_exp": (1, 2)},
+    "lambda": {"departure_time": (1, 2), "meal": (1, 2), "aircraft": (1, 2)},
+}
+
+KINDS = ("variable", "atom", "term")
+
+
+def argument_kind(argument: Tree, formalism: str) -> str:
+    if argument.is_call:
+        return "term"
+    return "variable" if is_variable(argument.label, formalism) else "atom"
+
+
+def applications(tree: Tree, formalism: str) -> Iterable[Tree]:
+    """The application nodes of `tree` whose arity is checked (variadic operators left out)."""
+    variadic = VARIADIC[formalism]
+    return (node for node in tree.calls() if node.label not in variadic)
+
+
+class SignatureMismatch(ValueError):
+    """A predicate used with an arity its signature does not allow (the message says which)."""
+
+
+class Signature:
+    """The arities a predicate takes, each with the argument kinds seen per position."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.kinds: Dict[int, List[Set[str]]] = {}
+        self.first_use: Dict[int, Optional[str]] = {}
+        self.declared: Set[int] = set()
+
+    @property
+    def arities(self) -> List[int]:
+        return sorted(set(self.kinds) | self.declared)
+
+    def add(self, kinds: Sequence[str], location: Optional[str]) -> None:
+        arity = len(kinds)
+        if arity not in self.kinds:
+            self.kinds[arity] = [set() for _ in range(arity)]
+            self.first_use[arity] = location
+        for position, kind in enumerate(kinds):
+            self.kinds[arity][position].add(kind)
+
+    def describe(self, arity: int) -> str:
+        """`1 argument (variable)`, `2 arguments (variable, atom/variable)`."""
+        noun = "argument" if arity == 1 else "arguments"
+        positions = self.kinds.get(arity)
+        if not positions:
+            return f"{arity} {noun}"
+        shown = ", ".join("/".join(kind for kind in KINDS if kind in position) for position in positions)
+        return f"{arity} {noun} ({shown})"
+
+    def expected(self) -> str:
+        arities = self.arities
+        if len(arities) == 1:
+            return self.describe(arities[0])
+        return " or ".join(self.describe(arity) for arity in arities)
+
+
+class PredicateSignatures:
+    """
+    The signatures of a formalism's predicates, learned from logical forms in the order they are
+    seen: the first use of a predicate defines its signature, later uses must match an arity it has.
+
+    # Parameters
+
+    formalism : `str`
+        `"lambda"` or `"prolog"`.
+    overloaded_predicates : `Mapping[str, Sequence[int]]`, optional (default = `BENCHMARK_OVERLOADS[formalism]`)
+        Predicates that may take each of the given arities.
+    """
+
+    def __init__(self, formalism: str, overloaded_predicates: Optional[Mapping[str, Sequence[int]]] = None) -> None:
+        self.formalism = formalism
+        self.signatures: Dict[str, Signature] = {}
+        # The training file the signatures were learned from (None: not learned yet).
+        self.source: Optional[str] = None
+        overloads = BENCHMARK_OVERLOADS[formalism] if overloaded_predicates is None else overloaded_predicates
+        for name, arities in overloads.items():
+            self._signature(name).declared.update(int(arity) for arity in arities)
+
+    def _signature(self, name: str) -> Signature:
+        if name not in self.signatures:
+            self.signatures[name] = Signature(name)
+        return self.signatures[name]
+
+    def learn(self, tree: Tree, location: Optional[str] = None) -> None:
+        """Adds every use in `tree` (no checking: the training file defines what is allowed)."""
+        for node in applications(tree, self.formalism):
+            self._signature(node.label).add([argument_kind(c, self.formalism) for c in node.children], location)
+
+    def check(self, tree: Tree, location: Optional[str] = None) -> None:
+        """
+        Raises `SignatureMismatch` if `tree` uses a known predicate with an arity it does not take;
+        otherwise adds the tree's uses (a new predicate's first use defines its signature).
+        """
+        for node in applications(tree, self.formalism):
+            signature = self.signatures.get(node.label)
+            arities = signature.arities if signature is not None else []
+            if arities and len(node.children) not in arities:
+                where = signature.first_use.get(arities[0]) if signature else None  # type: ignore[union-attr]
+                raise SignatureMismatch(
+                    f"predicate {node.label} expects {signature.expected()}, got {len(node.children)}"  # type: ignore[union-attr]
+                    + (f" (signature from {where})" if where else "")
+                )
+        self.learn(tree, location)
+
+    def multi_arity(self) -> Dict[str, Signature]:
+        """The predicates used with more than one arity."""
+        return {name: s for name, s in sorted(self.signatures.items()) if len(s.kinds) > 1}
+
+    def summary(self) -> Dict[str, Dict[str, object]]:
+        """JSON-ready: predicate -> {arity: {"kinds": [...], "first_use": location}}."""
+        result: Dict[str, Dict[str, object]] = defaultdict(dict)
+        for name, signature in sorted(self.signatures.items()):
+            for arity in sorted(signature.kinds):
+                result[name][str(arity)] = {
+                    "kinds": ["/".join(k for k in KINDS if k in position) for position in signature.kinds[arity]],
+                    "first_use": signature.first_use[arity],
+                }
+        return dict(result)
