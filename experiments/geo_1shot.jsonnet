@@ -1,3 +1,4 @@
-// ProtoParser, geo 1-shot, on split $FEWSHOT_SPLIT (default 1): pre-train (or reuse
+// ProtoParser as the authors' scripts run it (fewshot.authors: GloVe 50-d, supervised attention), geo 1-shot, on split $FEWSHOT_SPLIT (default 1): pre-train (or reuse
 // $FEWSHOT_PRETRAIN_DIR/geo-ours), fine-tune on the support set, evaluate on the query set.
-(import 'common/fewshot.libsonnet').experiment('geo', 1)
+local fewshot = import 'common/fewshot.libsonnet';
+fewshot.experiment('geo', 1, fewshot.authors)

@@ -1,3 +1,4 @@
-// ProtoParser, jobs 2-shot, on split $FEWSHOT_SPLIT (default 1): pre-train (or reuse
+// ProtoParser as the authors' scripts run it (fewshot.authors: GloVe 50-d, supervised attention), jobs 2-shot, on split $FEWSHOT_SPLIT (default 1): pre-train (or reuse
 // $FEWSHOT_PRETRAIN_DIR/jobs-ours), fine-tune on the support set, evaluate on the query set.
-(import 'common/fewshot.libsonnet').experiment('jobs', 2)
+local fewshot = import 'common/fewshot.libsonnet';
+fewshot.experiment('jobs', 2, fewshot.authors)

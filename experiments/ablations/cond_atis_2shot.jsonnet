@@ -1,2 +1,3 @@
 // ProtoParser -cond, atis 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('atis', 2, import 'cond.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('atis', 2, fewshot.authors + import 'cond.libsonnet')

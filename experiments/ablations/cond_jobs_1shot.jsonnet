@@ -1,2 +1,3 @@
 // ProtoParser -cond, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'cond.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('jobs', 1, fewshot.authors + import 'cond.libsonnet')

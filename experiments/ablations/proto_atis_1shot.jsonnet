@@ -1,2 +1,3 @@
 // ProtoParser -proto, atis 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('atis', 1, import 'proto.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('atis', 1, fewshot.authors + import 'proto.libsonnet')

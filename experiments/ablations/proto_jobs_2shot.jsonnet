@@ -1,2 +1,3 @@
 // ProtoParser -proto, jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'proto.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('jobs', 2, fewshot.authors + import 'proto.libsonnet')

@@ -1,2 +1,3 @@
 // ProtoParser -reg, atis 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('atis', 1, import 'reg.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('atis', 1, fewshot.authors + import 'reg.libsonnet')

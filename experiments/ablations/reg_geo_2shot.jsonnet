@@ -1,2 +1,3 @@
 // ProtoParser -reg, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('geo', 2, import 'reg.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('geo', 2, fewshot.authors + import 'reg.libsonnet')

@@ -1,2 +1,3 @@
 // ProtoParser -reg, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'reg.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('jobs', 1, fewshot.authors + import 'reg.libsonnet')

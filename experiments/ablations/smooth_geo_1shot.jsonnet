@@ -1,2 +1,3 @@
 // ProtoParser -smooth, geo 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('geo', 1, import 'smooth.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('geo', 1, fewshot.authors + import 'smooth.libsonnet')

@@ -1,2 +1,3 @@
 // ProtoParser -smooth, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'smooth.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('jobs', 1, fewshot.authors + import 'smooth.libsonnet')

@@ -1,2 +1,3 @@
 // ProtoParser -sup, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'sup.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('jobs', 1, fewshot.authors + import 'sup.libsonnet')

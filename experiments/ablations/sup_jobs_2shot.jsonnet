@@ -1,2 +1,3 @@
 // ProtoParser -sup, jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'sup.libsonnet')
+local fewshot = import '../common/fewshot.libsonnet';
+fewshot.experiment('jobs', 2, fewshot.authors + import 'sup.libsonnet')
