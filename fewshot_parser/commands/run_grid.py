@@ -87,7 +87,10 @@ SYSTEMS: Dict[str, tuple] = {
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
-FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds"]
+# The last four say what made a row (see `fewshot_parser.common.provenance`): the code version of the
+# run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned.
+FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds",
+          "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash"]
 
 
 class Job(NamedTuple):
@@ -217,7 +220,8 @@ def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> floa
     exact_match = 100.0 * metrics["test_exact_match"]
     system, setting, _ = SYSTEMS[job.system]
     row = {"system": system, "setting": setting, "dataset": job.dataset, "shot": job.shot,
-           "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1)}
+           "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1),
+           **run_provenance(job.serialization_dir)}
     os.makedirs(os.path.dirname(results) or ".", exist_ok=True)
     # The thread lock serialises this process's workers; the file lock, other grids on the same file.
     with lock, open(results + ".lock", "w") as lock_file:
@@ -226,6 +230,29 @@ def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> floa
         rows.append(row)
         write_rows(results, rows)
     return exact_match
+
+
+def run_provenance(directory: str) -> Dict[str, str]:
+    """
+    The provenance columns of a finished run: its code version and pre-trained archive's (from the
+    `provenance.json` the few-shot pipeline writes; runs without a pre-trained archive get the code
+    version of this checkout and `-` for the archive) and the hash of its rendered `config.json`.
+    """
+    from fewshot_parser.common.provenance import code_version, experiment_hash
+    from fewshot_parser.training.pretrain_finetune import read_provenance
+
+    recorded = read_provenance(directory)
+    try:
+        with open(os.path.join(directory, "config.json")) as handle:
+            configured = experiment_hash(json.load(handle))
+    except (OSError, ValueError):
+        configured = "unknown"
+    return {
+        "code_version": recorded.get("code_version") or code_version(),
+        "config_hash": configured,
+        "pretrain_code_version": recorded.get("pretrain_code_version", "-"),
+        "pretrain_config_hash": recorded.get("pretrain_config_hash", "-"),
+    }
 
 
 def read_rows(path: str) -> List[Dict[str, str]]:

@@ -31,3 +31,15 @@ def config_hash(config: Mapping[str, Any]) -> str:
     """A short, order-independent hash of a rendered config (its JSON with sorted keys)."""
     text = json.dumps(config, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def experiment_hash(config: Mapping[str, Any]) -> str:
+    """
+    `config_hash` of a run's rendered config without what does not change its numbers: where the
+    shared pre-trained archive lives (`pretrained_archive`) and the device (`trainer.cuda_device`).
+    """
+    config = json.loads(json.dumps(config))
+    config.pop("pretrained_archive", None)
+    if isinstance(config.get("trainer"), dict):
+        config["trainer"].pop("cuda_device", None)
+    return config_hash(config)

@@ -21,6 +21,8 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
+from fewshot_parser.common.provenance import code_version, config_hash
+
 logger = logging.getLogger(__name__)
 
 
@@ -33,18 +35,22 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
     `fewshot_random_state` callback in its trainer, exactly as if it had not been interrupted); a
     changed config starts over. A second process asking for the same archive waits for the first.
     """
-    if os.path.isfile(archive_path):
+    params = None if pretraining is None else (
+        pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
+    )
+    if os.path.isfile(archive_path) and (params is None or _made_from(archive_path, params)):
         logger.info("Reusing the pre-trained archive %s", archive_path)
         return archive_path
+    if os.path.isfile(archive_path):
+        logger.warning("%s was pre-trained with another config; pre-training it again", archive_path)
     if pretraining is None:
         raise ConfigurationError(f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given")
     target = os.path.dirname(os.path.abspath(archive_path))
     os.makedirs(os.path.dirname(target), exist_ok=True)
     staging = target + ".partial"
-    params = pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
     with open(staging + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # blocks while another process pre-trains this archive
-        if os.path.isfile(archive_path):
+        if os.path.isfile(archive_path) and _made_from(archive_path, params):
             logger.info("Reusing the pre-trained archive %s, written by another process", archive_path)
             return archive_path
         recover = _resumable(staging, params)
@@ -55,12 +61,47 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
                 shutil.rmtree(staging)
             logger.info("Pre-training into %s", target)
         train_model(Params(copy.deepcopy(params)), staging, recover=recover)
+        write_provenance(staging, params)
         if os.path.isdir(target):
             shutil.rmtree(target)
         os.replace(staging, target)
     if not os.path.isfile(archive_path):
         raise ConfigurationError(f"pre-training finished but {archive_path} was not written (is the name model.tar.gz?)")
     return archive_path
+
+
+PROVENANCE = "provenance.json"
+
+
+def write_provenance(directory: str, config: Optional[Dict[str, Any]], **extra: Any) -> Dict[str, Any]:
+    """Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents."""
+    record: Dict[str, Any] = {"code_version": code_version(), **extra}
+    if config is not None:
+        record["config_hash"] = config_hash(json.loads(json.dumps(config)))
+    temporary = os.path.join(directory, PROVENANCE + ".tmp")
+    with open(temporary, "w") as handle:
+        json.dump(record, handle, indent=1)
+    os.replace(temporary, os.path.join(directory, PROVENANCE))
+    return record
+
+
+def read_provenance(directory: str) -> Dict[str, Any]:
+    """`provenance.json` of a run or pre-training directory; empty for one made before it existed."""
+    try:
+        with open(os.path.join(directory, PROVENANCE)) as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return {}
+
+
+def _made_from(archive_path: str, params: Dict[str, Any]) -> bool:
+    """Whether the pre-trained archive's directory was trained from exactly this config."""
+    try:
+        with open(os.path.join(os.path.dirname(archive_path), "config.json")) as handle:
+            saved = json.load(handle)
+    except (OSError, ValueError):
+        return True  # an archive given without its training directory is taken as it is
+    return saved == json.loads(json.dumps(params))
 
 
 def _resumable(staging: str, params: Dict[str, Any]) -> bool:
@@ -111,6 +152,11 @@ class PretrainFinetune(TrainModel):
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
         archive_path = ensure_pretrained(pretrained_archive, pretraining)
+        pretrained_from = read_provenance(os.path.dirname(os.path.abspath(archive_path)))
+        os.makedirs(serialization_dir, exist_ok=True)
+        # What made this run: the code now, and the code and config of the pre-trained archive it uses.
+        write_provenance(serialization_dir, None, pretrain_code_version=pretrained_from.get("code_version", "unknown"),
+                         pretrain_config_hash=pretrained_from.get("config_hash", "unknown"))
         if finetune_seed is not None:
             # Fine-tuning starts from the same random state whether or not this process pre-trained
             # first, so a split gives the same numbers with a fresh or a reused archive.
