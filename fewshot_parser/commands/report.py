@@ -17,12 +17,16 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
-from fewshot_parser.commands.run_grid import read_rows
+from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
+from fewshot_parser.commands.staleness import stale_reason
 
 COLUMNS: List[Tuple[str, int]] = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 OURS = ("ProtoParser", "")
 PAPER_FILE = os.path.join(os.path.dirname(__file__), "paper_results.json")
 ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
+# The authors' code run here (benchmarks/reference_runs.py -> results/reference_runs.csv).
+REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
+STALE_MARK = "†"
 
 
 @Subcommand.register("report")
@@ -35,6 +39,9 @@ class Report(Subcommand):
         sub.add_argument("--results", nargs="+", default=None,
                          help="one or more runs.csv files (default: every results/runs*.csv, e.g. runs.csv and the "
                          "rows of grid slices run on other machines)")
+        sub.add_argument("--reference", default="results/reference_runs.csv",
+                         help="rows of the authors' code run on the same splits (benchmarks/reference_runs.py); "
+                         "shown as the row \"ProtoParser (authors' code, GloVe 50d)\" when the file exists")
         sub.add_argument("--out", default="results")
         sub.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5],
                          help="shuffles to report (default 1-5; 0 is the tuning split)")
@@ -57,7 +64,7 @@ def default_results(directory: str = "results") -> List[str]:
 
 def report_from_args(args: argparse.Namespace) -> None:
     args.results = args.results or default_results()
-    print(write_report(args.results, args.out, args.shuffles))
+    print(write_report(args.results, args.out, args.shuffles, reference=args.reference))
     if not args.no_figures:
         print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir))
 
@@ -100,7 +107,24 @@ def _label(key: Tuple[str, str]) -> str:
     return system + (f" ({setting})" if setting and not setting.startswith("-") else (f" {setting}" if setting else ""))
 
 
-def table_lines(keys, table, paper, expected: int = 5) -> Tuple[List[str], List[List[str]]]:
+def reference_rows(path: Optional[str]) -> List[Dict[str, str]]:
+    """The authors'-code rows of `path` in the results layout (none when there is no such file)."""
+    if not path or not os.path.isfile(path):
+        return []
+    return [{**row, "system": REFERENCE[0], "setting": REFERENCE[1]} for row in read_rows(path)]
+
+
+def stale_cells(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str, str, int], str]:
+    """`(system, setting, dataset, shot)` -> why, for every cell with a stale row (`staleness.stale_reason`)."""
+    stale: Dict[Tuple[str, str, str, int], str] = {}
+    for row in rows:
+        reason = stale_reason(row, SYSTEMS)
+        if reason:
+            stale.setdefault((row["system"], row["setting"], row["dataset"], int(row["shot"])), reason)
+    return stale
+
+
+def table_lines(keys, table, paper, expected: int = 5, stale=None) -> Tuple[List[str], List[List[str]]]:
     header = "| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | p-value |"
     lines = [header, "|" + "---|" * (len(COLUMNS) + 2)]
     csv_rows = [["system", "setting"] + [f"{d}_{k}shot" for d, k in COLUMNS] + [f"paper_{d}_{k}shot" for d, k in COLUMNS] + ["p_value"]]
@@ -113,6 +137,8 @@ def table_lines(keys, table, paper, expected: int = 5) -> Tuple[List[str], List[
             value = cell(scores, dataset, shot)
             reference = published.get(f"{dataset}_{shot}shot")
             text = "–" if value is None else f"{value[0]:.2f} ± {value[1]:.1f}" + ("" if value[2] == expected else f" (n={value[2]})")
+            if value is not None and stale and (key[0], key[1], dataset, shot) in stale:
+                text += f" {STALE_MARK}"
             if reference is not None:
                 text += f" [{reference:.2f}]"
             cells.append(text)
@@ -124,9 +150,12 @@ def table_lines(keys, table, paper, expected: int = 5) -> Tuple[List[str], List[
     return lines, csv_rows
 
 
-def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) -> str:
+def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), reference: Optional[str] = None) -> str:
     files = [results] if isinstance(results, str) else list(results)
-    rows = [row for path in files for row in read_rows(path) if int(row["shuffle"]) in set(shuffles)]
+    every_row = [row for path in files for row in read_rows(path)]
+    reference_every = reference_rows(reference)
+    rows = [row for row in every_row + reference_every if int(row["shuffle"]) in set(shuffles)]
+    stale = stale_cells([row for row in every_row if int(row["shuffle"]) in set(shuffles)])
     span = f"shuffles {min(shuffles)}-{max(shuffles)}" if len(shuffles) > 1 else f"shuffle {shuffles[0]}"
     results = " ".join(files)
     table = collect(rows)
@@ -134,9 +163,12 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) -
     os.makedirs(out, exist_ok=True)
     ablation_keys = [("ProtoParser", a) for a in ABLATIONS]
     main_keys = [k for k in paper if k[1] not in ABLATIONS] + [k for k in table if k not in paper]
+    if REFERENCE in main_keys:  # right under the paper's ProtoParser row and ours
+        main_keys.remove(REFERENCE)
+        main_keys.insert(main_keys.index(OURS) + 1 if OURS in main_keys else 0, REFERENCE)
     written = []
     for name, keys, title in (("table1", main_keys, "Table 1"), ("table2", [OURS] + ablation_keys, "Table 2 (ablations)")):
-        lines, csv_rows = table_lines(keys, table, paper, len(set(shuffles)))
+        lines, csv_rows = table_lines(keys, table, paper, len(set(shuffles)), stale)
         with open(os.path.join(out, f"{name}.md"), "w") as handle:
             handle.write(
                 f"# {title}: exact match (%), mean ± std over {span} [paper's number, shuffles 1-5]\n\n"
@@ -144,7 +176,10 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) -
                 + ("" if list(shuffles) == [1, 2, 3, 4, 5] else f" --shuffles {' '.join(map(str, shuffles))}")
                 + f" --out {out}` from the rows of those files; "
                 "p-value: two-sided Wilcoxon signed-rank test of ProtoParser (ours) against the row, "
-                "over all evaluation sets both have.\n\n" + "\n".join(lines) + "\n"
+                "over all evaluation sets both have. "
+                f"{STALE_MARK}: the cell has a row the current code would not reproduce (no provenance, another "
+                "config, or changed code; `allennlp run-grid --redo-stale` reruns them; paper_gap.md lists them)."
+                "\n\n" + "\n".join(lines) + "\n"
             )
         with open(os.path.join(out, f"{name}.csv"), "w", newline="") as handle:
             csv.writer(handle).writerows(csv_rows)
@@ -152,6 +187,8 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) -
     with open(os.path.join(out, "paper_gap.md"), "w") as handle:
         variants = [k for k in main_keys if k not in paper and k[0] == OURS[0]]
         handle.write(gap_table([k for k in main_keys + ablation_keys if k in paper], table, paper, shuffles, files, out, variants))
+        handle.write(reproduction_section(every_row + reference_every, paper, reference))
+        handle.write(stale_section(stale))
     written.append("paper_gap.md")
     with open(os.path.join(out, "cost.md"), "w") as handle:
         handle.write(cost_table(files, shuffles, out))
@@ -161,6 +198,86 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) -
                    for (s, st), scores in table.items()}, handle, indent=1)
     written.append("runs.json")
     return f"wrote {', '.join(os.path.join(out, w) for w in written)}"
+
+
+def _means(rows: List[Dict[str, str]], key: Tuple[str, str], shuffles: Sequence[int]) -> Dict[Tuple[str, int], Tuple[float, int]]:
+    """(dataset, shot) -> (mean exact match, number of shuffles) of one row key over `shuffles`."""
+    values: Dict[Tuple[str, int], List[float]] = defaultdict(list)
+    for row in rows:
+        if (row["system"], row["setting"]) == key and int(row["shuffle"]) in set(shuffles):
+            values[(row["dataset"], int(row["shot"]))].append(float(row["exact_match"]))
+    return {column: (statistics.mean(v), len(v)) for column, v in values.items()}
+
+
+def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[str]) -> str:
+    """
+    Markdown: the paper's ProtoParser, the authors' code run here and our faithful row, per column,
+    with ours minus the authors' code and the Wilcoxon p-value of ours against it over the evaluation
+    sets both have; then the same means over shuffles 0-4 (the authors' README fine-tunes on 0-4;
+    we tune on 0), for comparison only.
+    """
+    lines = [
+        "\n## Reproduction: the paper, the authors' code and ours\n",
+        f"The authors' code (`python benchmarks/reference_runs.py`, rows in `{reference}`) runs with the glove.6B "
+        "50-d vectors and its own full schedules on the same splits; ours is the faithful configuration "
+        "(`allennlp run-grid --systems ours`). Cells: mean exact match over shuffles 1-5 (n = shuffles when "
+        "fewer). p: two-sided Wilcoxon signed-rank test of ours against the authors' code over the "
+        "evaluation sets (column, shuffle) both have. docs/reproduction.md explains each difference.\n",
+        "| row | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " |",
+        "|" + "---|" * (len(COLUMNS) + 1),
+    ]
+
+    def line(label: str, means) -> str:
+        cells = []
+        for column in COLUMNS:
+            if column not in means:
+                cells.append("–")
+            else:
+                mean, n = means[column]
+                cells.append(f"{mean:.2f}" + ("" if n == 5 else f" (n={n})"))
+        return f"| {label} | " + " | ".join(cells) + " |"
+
+    evaluation = (1, 2, 3, 4, 5)
+    ours, authors = _means(rows, OURS, evaluation), _means(rows, REFERENCE, evaluation)
+    published = paper.get(OURS, {})
+    lines.append(line("paper (GloVe 200-d, GPU)", {(d, k): (published[f"{d}_{k}shot"], 5) for d, k in COLUMNS
+                                                   if f"{d}_{k}shot" in published}))
+    lines.append(line("authors' code here (GloVe 50-d, CPU)", authors))
+    lines.append(line("ours, faithful (GloVe 50-d)", ours))
+    differences = {c: (ours[c][0] - authors[c][0], min(ours[c][1], authors[c][1])) for c in COLUMNS if c in ours and c in authors}
+    lines.append("| ours - authors' code | " + " | ".join(
+        "–" if c not in differences else f"{differences[c][0]:+.2f}" for c in COLUMNS) + " |")
+
+    def scores(key):
+        return {(r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"])
+                for r in rows if (r["system"], r["setting"]) == key and int(r["shuffle"]) in evaluation}
+
+    p_value = wilcoxon_p(scores(OURS), scores(REFERENCE))
+    shared = len(set(scores(OURS)) & set(scores(REFERENCE)))
+    lines.append(f"\nWilcoxon p (ours vs the authors' code, {shared} shared evaluation sets): "
+                 + ("–" if p_value is None else f"{p_value:.3g}") + "\n")
+    lines += [
+        "\nThe same rows over shuffles 0-4, for comparison only (the authors' README fine-tunes on 0-4; we tune on 0):\n",
+        "| row | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " |",
+        "|" + "---|" * (len(COLUMNS) + 1),
+        line("authors' code here", _means(rows, REFERENCE, (0, 1, 2, 3, 4))),
+        line("ours, faithful", _means(rows, OURS, (0, 1, 2, 3, 4))),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def stale_section(stale: Dict[Tuple[str, str, str, int], str]) -> str:
+    """Markdown list of the cells marked stale, with the first reason found."""
+    lines = ["\n## Stale cells\n", f"Cells marked {STALE_MARK} in the tables: the current code would not reproduce "
+             "at least one of their rows (`allennlp run-grid --systems <name> --redo-stale` reruns them).\n"]
+    by_reason: Dict[str, List[str]] = defaultdict(list)
+    for (system, setting, dataset, shot), reason in sorted(stale.items()):
+        by_reason[reason].append(f"{_label((system, setting))} {dataset} {shot}-shot")
+    for reason, cells in sorted(by_reason.items()):
+        lines.append(f"- {reason} ({len(cells)} cells): " + "; ".join(cells))
+    if not stale:
+        lines.append("None.")
+    return "\n".join(lines) + "\n"
 
 
 def gap_table(keys, table, paper, shuffles: Sequence[int], files: Sequence[str], out: str, variants=()) -> str:

@@ -38,6 +38,7 @@ from tqdm import tqdm
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
     "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
+    "ours-random": ("ProtoParser", "random words", "experiments/random_words/{dataset}_{shot}shot.jsonnet"),
     "unified": ("ProtoParser", "unified slots", "experiments/unified/{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
@@ -127,6 +128,9 @@ class RunGrid(Subcommand):
         sub.add_argument("--redo-recorded", action="store_true",
                          help="also run the runs that already have a row in --results but no metrics.json under --runs-dir "
                               "(by default a recorded run counts as finished, and its row is replaced only when it is redone)")
+        sub.add_argument("--redo-stale", action="store_true",
+                         help="also rerun the recorded runs the current code would not reproduce (no provenance, another "
+                              "config, or changed code: the rows `allennlp report` marks stale)")
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
         return sub
@@ -340,11 +344,17 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     environment.setdefault("FEWSHOT_SEED", "13")
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
     recorded = set() if args.redo_recorded else recorded_keys(args.results)
-    pending = [job for job in jobs if not is_finished(job) and job_key(job) not in recorded]
+    stale: Set[tuple] = set()
+    if args.redo_stale:
+        from fewshot_parser.commands.staleness import stale_reason
+
+        stale = {row_key(row) for row in read_rows(args.results) if stale_reason(row, SYSTEMS)}
+    pending = [job for job in jobs if job_key(job) in stale or (not is_finished(job) and job_key(job) not in recorded)]
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
     if args.dry_run:
         for job in jobs:
-            state = "done" if is_finished(job) else ("recorded" if job_key(job) in recorded else "todo")
+            state = ("stale" if job_key(job) in stale else "done" if is_finished(job)
+                     else "recorded" if job_key(job) in recorded else "todo")
             print(f"  {state:<8}  {job.name}  ({job.config})")
         return
     lock = threading.Lock()
@@ -380,7 +390,8 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
                 # since the plan was made.
                 if not claimed:
                     status = "skipped: another grid is running it"
-                elif is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results)):
+                elif job_key(job) not in stale and (
+                        is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results))):
                     status = "skipped: another grid finished it meanwhile"
                 else:
                     seconds = run_job(job, environment, args.cuda_device)

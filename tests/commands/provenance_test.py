@@ -1,0 +1,67 @@
+import csv
+import json
+import os
+
+import _jsonnet
+
+from fewshot_parser.commands.report import REFERENCE, write_report
+from fewshot_parser.commands.run_grid import FIELDS, SYSTEMS
+from fewshot_parser.commands.staleness import stale_reason
+from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, experiment_hash
+
+EXT_VARS = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+
+
+def current_hash(path: str) -> str:
+    return experiment_hash(json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=EXT_VARS)))
+
+
+def row(**values):
+    base = {"system": "DA", "setting": "", "dataset": "jobs", "shot": "1", "shuffle": "1", "exact_match": "10.0",
+            "seconds": "1.0", "code_version": "", "config_hash": "", "pretrain_code_version": "-", "pretrain_config_hash": "-"}
+    return {**base, **values}
+
+
+def test_experiment_hash_ignores_the_archive_path_and_device_only():
+    config = {"pretrained_archive": "a/model.tar.gz", "trainer": {"cuda_device": -1, "num_epochs": 3}}
+    moved = {"pretrained_archive": "b/model.tar.gz", "trainer": {"cuda_device": 0, "num_epochs": 3}}
+    assert experiment_hash(config) == experiment_hash(moved)
+    assert experiment_hash(config) != experiment_hash({**config, "trainer": {"num_epochs": 4}})
+
+
+def test_a_row_is_stale_without_provenance_or_with_another_config(monkeypatch):
+    from fewshot_parser.commands import staleness
+
+    head = code_version().split("-")[0]
+    fresh_hash = current_hash("experiments/baselines/da_jobs_1shot.jsonnet")
+    assert stale_reason(row(), SYSTEMS) == "no provenance"
+    assert stale_reason(row(code_version=head, config_hash="0" * 12), SYSTEMS) == "config changed"
+    assert stale_reason(row(code_version="f" * 40, config_hash=fresh_hash), SYSTEMS) == "code changed"
+    # The checkout may hold uncommitted changes: take the code as unchanged since HEAD here.
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version: version.startswith(head))
+    assert stale_reason(row(code_version=head, config_hash=fresh_hash), SYSTEMS) is None
+    assert stale_reason(row(code_version=head, config_hash=fresh_hash, pretrain_code_version="e" * 40),
+                        SYSTEMS) == "pre-trained with older code"
+
+
+def test_report_shows_the_authors_code_beside_ours_with_a_wilcoxon_p(tmp_path):
+    results, reference = tmp_path / "runs.csv", tmp_path / "reference_runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for shuffle, value in enumerate([10, 12, 14, 16, 18], start=1):
+            writer.writerow(row(system="ProtoParser", shuffle=str(shuffle), exact_match=str(value)))
+    with open(reference, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["system", "dataset", "shot", "shuffle", "exact_match", "seconds"])
+        writer.writeheader()
+        for shuffle, value in enumerate([20, 21, 25, 22, 30], start=1):
+            writer.writerow({"system": REFERENCE[0], "dataset": "jobs", "shot": "1", "shuffle": shuffle,
+                             "exact_match": value, "seconds": 1})
+    out = tmp_path / "out"
+    write_report([str(results)], str(out), reference=str(reference))
+    table = (out / "table1.md").read_text()
+    assert "ProtoParser (authors' code, GloVe 50d) | 23.60" in table
+    assert "14.00 ± 2.8 †" in table  # our row has no provenance: marked stale
+    gap = (out / "paper_gap.md").read_text()
+    assert "| ours - authors' code | -9.60 |" in gap
+    assert "Wilcoxon p (ours vs the authors' code, 5 shared evaluation sets): 0.0625" in gap
