@@ -6,11 +6,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.fewshot_installed
 DATA_DIR ?= data
 RUNS ?= runs
-SPLIT ?= 1
+SPLITS ?= $(if $(SPLIT),$(SPLIT),1 2 3 4 5)
+SYSTEM ?= ours
+DATASET ?= geo
+SHOT ?= 1
 
 JOBS ?= 2
 
-.PHONY: setup data test geo-1shot main table ablations baselines plus report benchmarks lock clean-venv
+.PHONY: setup data test geo-1shot main run table ablations baselines plus report benchmarks lock clean-venv
 
 setup: $(STAMP)
 
@@ -30,11 +33,16 @@ data: $(STAMP)
 test: $(STAMP) data
 	$(BIN)/python -m pytest -q tests
 
-# The main experiment: GeoQuery 1-shot on one split (SPLIT=1 by default).
+# The main experiment: faithful ProtoParser, GeoQuery 1-shot, on every evaluation split (one
+# pre-training, five fine-tunes), ending with a per-split table beside the paper and results/runs.csv.
+# Resumable; results in $(RUNS)/results.csv. SPLITS="4" (or SPLIT=4) runs one split.
 geo-1shot main: $(STAMP) data
-	rm -rf $(RUNS)/geo_1shot_s$(SPLIT)
-	SPLIT=$(SPLIT) FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp train experiments/geo_1shot.jsonnet \
-		-s $(RUNS)/geo_1shot_s$(SPLIT) --include-package fewshot_parser
+	$(MAKE) --no-print-directory run SYSTEM=ours DATASET=geo SHOT=1
+
+# Any system, dataset and shot: make run SYSTEM=contextual-schema-bias DATASET=jobs SHOT=2
+run: $(STAMP) data
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/allennlp run-grid --systems $(SYSTEM) --datasets $(DATASET) --shots $(SHOT) \
+		--shuffles $(SPLITS) --jobs 1 --runs-dir $(RUNS)/grid --results $(RUNS)/results.csv --table
 
 # Table 1 row "Ours": every dataset, shot and shuffle 1-5 (resumable; results/runs.csv), then the tables.
 table: $(STAMP) data

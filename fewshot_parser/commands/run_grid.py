@@ -131,6 +131,11 @@ class RunGrid(Subcommand):
         sub.add_argument("--redo-stale", action="store_true",
                          help="also rerun the recorded runs the current code would not reproduce (no provenance, another "
                               "config, or changed code: the rows `allennlp report` marks stale)")
+        sub.add_argument("--table", action="store_true",
+                         help="end with a per-split table of every (system, dataset, shot) of the grid: exact match per "
+                              "shuffle, mean and std, the paper's number and the committed mean (--compare)")
+        sub.add_argument("--compare", default="results/runs.csv",
+                         help="the committed results the --table compares with (default results/runs.csv)")
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
         return sub
@@ -218,7 +223,24 @@ def recorded_keys(results: str) -> Set[tuple]:
     return {row_key(row) for row in read_rows(results)}
 
 
+def configured_split(directory: str) -> Optional[int]:
+    """The shuffle a finished run evaluated on, read from the test data path of its `config.json`."""
+    import re
+
+    try:
+        with open(os.path.join(directory, "config.json")) as handle:
+            config = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    found = re.search(r"shuffle_(\d+)_shot_\d", str(config.get("test_data_path") or ""))
+    return int(found.group(1)) if found else None
+
+
 def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> float:
+    split = configured_split(job.serialization_dir)
+    if split is not None and split != job.shuffle:
+        raise RuntimeError(f"{job.serialization_dir}/config.json evaluates on shuffle {split}, not {job.shuffle}; "
+                           "not recorded (was FEWSHOT_SPLIT overridden?)")
     with open(os.path.join(job.serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)
     exact_match = 100.0 * metrics["test_exact_match"]
@@ -394,6 +416,7 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
                         is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results))):
                     status = "skipped: another grid finished it meanwhile"
                 else:
+                    tqdm.write(f"started {job.name} (log: {job.serialization_dir}.log)")
                     seconds = run_job(job, environment, args.cuda_device)
                     exact_match = record(job, seconds, args.results, lock)
                     if not args.keep_checkpoints:
@@ -413,6 +436,48 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
         list(pool.map(work, ordered))
     bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
+    if args.table:
+        print(summary_table(jobs, args.results, args.compare))
+
+
+def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
+    """
+    Per (system, dataset, shot) of the grid: exact match per shuffle, mean and standard deviation,
+    the paper's number and the mean committed in `compare`, and where the fine-tuned archives are.
+    """
+    import statistics
+
+    from fewshot_parser.commands.report import paper_numbers
+
+    got = {row_key(row): float(row["exact_match"]) for row in read_rows(results)}
+    committed = {row_key(row): float(row["exact_match"]) for row in read_rows(compare)} if compare else {}
+    paper = paper_numbers()
+    groups: Dict[tuple, List[Job]] = {}
+    for job in jobs:
+        groups.setdefault((job.system, job.dataset, job.shot), []).append(job)
+    lines = []
+    for (system, dataset, shot), members in groups.items():
+        label, setting, _ = SYSTEMS[system]
+        shuffles = [job.shuffle for job in members]
+        values = [got.get(job_key(job)) for job in members]
+        known = [v for v in values if v is not None]
+        theirs = [committed[job_key(job)] for job in members if job_key(job) in committed]
+        published = paper.get((label, setting), {}).get(f"{dataset}_{shot}shot")
+        lines.append(f"\n{label}{f' ({setting})' if setting else ''}, {dataset} {shot}-shot: exact match (%)")
+        lines.append("  " + "  ".join(f"s{s:<6}" for s in shuffles) + "  mean ± std")
+        cells = "  ".join(f"{v:7.2f}" if v is not None else "      –" for v in values)
+        spread = f"{statistics.mean(known):.2f} ± {statistics.pstdev(known):.2f}" if known else "–"
+        lines.append(f"  {cells}  {spread}")
+        if published is not None:
+            lines.append(f"  paper (shuffles 1-5): {published:.2f}")
+        if theirs:
+            same = len(theirs) == len(known) and all(
+                abs(committed[job_key(j)] - got[job_key(j)]) < 0.005 for j in members if job_key(j) in got and job_key(j) in committed)
+            lines.append(f"  committed in {compare}: {statistics.mean(theirs):.2f} over {len(theirs)} shuffles"
+                         + (" (identical per shuffle)" if same else ""))
+        lines.append(f"  archives: {os.path.dirname(members[0].serialization_dir)}/<run>/model.tar.gz; predictions: "
+                     f"allennlp predict <archive> <query.txt> --use-dataset-reader --output-file <file>")
+    return "\n".join(lines)
 
 
 def progress_line(done: int, total: int, elapsed: float, job: Job, status: str, width: int = 20) -> str:

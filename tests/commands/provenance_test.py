@@ -65,3 +65,34 @@ def test_report_shows_the_authors_code_beside_ours_with_a_wilcoxon_p(tmp_path):
     gap = (out / "paper_gap.md").read_text()
     assert "| ours - authors' code | -9.60 |" in gap
     assert "Wilcoxon p (ours vs the authors' code, 5 shared evaluation sets): 0.0625" in gap
+
+
+def test_make_passes_the_split_to_the_grid():
+    import subprocess
+
+    for variable in ("SPLIT=4", "SPLITS=4"):
+        command = subprocess.run(["make", "-n", "-C", PROJECT_ROOT, "geo-1shot", variable, "STAMP=Makefile"],
+                                 capture_output=True, text=True, check=True).stdout
+        assert "--shuffles 4 " in command, command
+
+
+def test_a_run_is_recorded_under_the_split_its_config_used(tmp_path):
+    import threading
+
+    import pytest
+
+    from fewshot_parser.commands.run_grid import Job, read_rows, record, summary_table
+
+    directory = tmp_path / "ours" / "geo_1shot_s4"
+    directory.mkdir(parents=True)
+    (directory / "metrics.json").write_text(json.dumps({"test_exact_match": 0.25}))
+    (directory / "config.json").write_text(json.dumps({"test_data_path": "geo/lemma_data/shuffle_1_shot_1/query.txt"}))
+    job = Job("ours", "geo", 1, 4, "experiments/geo_1shot.jsonnet", str(directory))
+    results = str(tmp_path / "runs.csv")
+    with pytest.raises(RuntimeError, match="shuffle 1, not 4"):
+        record(job, 1.0, results, threading.Lock())
+    assert read_rows(results) == []
+    (directory / "config.json").write_text(json.dumps({"test_data_path": "geo/lemma_data/shuffle_4_shot_1/query.txt"}))
+    assert record(job, 1.0, results, threading.Lock()) == 25.0
+    table = summary_table([job], results, results)
+    assert "25.00 ± 0.00" in table and "paper (shuffles 1-5): 27.49" in table and "(identical per shuffle)" in table
