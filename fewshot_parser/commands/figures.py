@@ -43,6 +43,49 @@ def bar_chart(
     plt.close(figure)
 
 
+def panel_chart(
+    rows: Sequence[Tuple[str, Dict[Tuple[str, int], List[float]]]],
+    paper: Dict[Tuple[str, int], float],
+    columns: Sequence[Tuple[str, int]],
+    path: str,
+    title: str = "Exact match (%), shuffles 1-5: bars are means, dots single shuffles, the line is the paper's ProtoParser",
+) -> None:
+    """
+    Table 1 as one panel per (dataset, shot) column: a horizontal bar per row (its mean), a dot per
+    shuffle so the spread shows, and the paper's ProtoParser number as a vertical line.
+    `rows`: (label, column -> per-shuffle values), drawn top to bottom.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = len(columns)
+    figure, axes_list = plt.subplots(2, (panels + 1) // 2, figsize=(15, 1.2 + 0.75 * len(rows) * 2), sharey=True)
+    colours = plt.get_cmap("tab10").colors
+    labels = [label for label, _ in rows]
+    for index, ((dataset, shot), axes) in enumerate(zip(columns, axes_list.flat)):
+        for position, (label, values) in enumerate(rows):
+            points = values.get((dataset, shot), [])
+            y = len(rows) - 1 - position
+            if points:
+                axes.barh(y, sum(points) / len(points), color=colours[position % len(colours)], alpha=0.75, height=0.7)
+                axes.scatter(points, [y] * len(points), color="black", s=9, zorder=3)
+                axes.text(sum(points) / len(points) + 0.8, y + 0.22, f"{sum(points) / len(points):.1f}", fontsize=7)
+        if (dataset, shot) in paper:
+            axes.axvline(paper[(dataset, shot)], color="crimson", linestyle="--", linewidth=1.2)
+        axes.set_title(f"{dataset} {shot}-shot", fontsize=10)
+        axes.set_xlim(0, 100 if max([max(v.get((dataset, shot), [0]) or [0]) for _, v in rows] + [paper.get((dataset, shot), 0)]) > 60 else 70)
+        axes.grid(axis="x", linewidth=0.3)
+        if index % axes_list.shape[1] == 0:
+            axes.set_yticks(range(len(rows)))
+            axes.set_yticklabels(list(reversed(labels)), fontsize=8)
+    figure.suptitle(title, fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(figure)
+
+
 def encoder_points(archive: str, utterances: Sequence[str], batch_size: int = 128):
     """Mean-pooled encoder states of `utterances` under the archived model: `(n, dim)` numpy array."""
     import torch

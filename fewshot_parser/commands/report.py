@@ -12,6 +12,7 @@ import glob
 import json
 import os
 import statistics
+import textwrap
 from collections import defaultdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -45,6 +46,8 @@ class Report(Subcommand):
         sub.add_argument("--out", default="results")
         sub.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5],
                          help="shuffles to report (default 1-5; 0 is the tuning split)")
+        sub.add_argument("--full-figure", action="store_true",
+                         help="also draw table1_full.png, a bar for every row of Table 1")
         sub.add_argument("--no-figures", action="store_true", help="tables only (no matplotlib / scikit-learn)")
         sub.add_argument("--figure1", nargs=2, metavar=("DATASET", "SHOT"), default=["geo", "1"],
                          help="dataset and shot of the t-SNE figure (default: geo 1)")
@@ -66,7 +69,8 @@ def report_from_args(args: argparse.Namespace) -> None:
     args.results = args.results or default_results()
     print(write_report(args.results, args.out, args.shuffles, reference=args.reference))
     if not args.no_figures:
-        print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir))
+        print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir,
+                            reference=args.reference, full=args.full_figure))
 
 
 def collect(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str], Dict[Tuple[str, int, int], float]]:
@@ -361,10 +365,46 @@ def cost_table(files: Sequence[str], shuffles: Sequence[int], out: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str) -> str:
-    """`table1.png` (bar chart of the rows with results, next to the paper's ProtoParser) and, when the
-    pre-trained archive of our parser exists, `figure1_<dataset>_<k>shot.png` (t-SNE)."""
-    from fewshot_parser.commands.figures import bar_chart, tsne_figure
+def compared_rows(table, reference: List[Dict[str, str]], shuffles: Sequence[int] = (1, 2, 3, 4, 5)):
+    """
+    The rows a reader compares, with their per-shuffle values per column: our faithful row, the
+    authors' code, our best variant and each baseline's best setting (best = highest mean over the
+    columns it has complete).
+    """
+    table = dict(table)
+    if reference:
+        table[REFERENCE] = {(r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"]) for r in reference}
+
+    def per_column(scores):
+        return {(d, k): [v for (dd, kk, sh), v in sorted(scores.items()) if (dd, kk) == (d, k) and sh in shuffles]
+                for d, k in COLUMNS}
+
+    def average(key):
+        """(complete columns, their mean): a row with every column beats a better partial one."""
+        values = per_column(table.get(key, {}))
+        complete = [sum(v) / len(v) for v in values.values() if len(v) == len(shuffles)]
+        return (len(complete), sum(complete) / len(complete) if complete else -1.0)
+
+    chosen = [key for key in (OURS, REFERENCE) if key in table]
+    labels = {OURS: "ProtoParser, faithful (ours)", REFERENCE: "ProtoParser, authors' code here"}
+    variants = [k for k in table if k[0] == OURS[0] and k not in (OURS, REFERENCE) and k[1] not in ABLATIONS]
+    if variants:
+        best = max(variants, key=average)
+        chosen.append(best)
+        labels[best] = "ProtoParser, our best:\n" + textwrap.fill(best[1], 40)
+    for system in ("Seq2Seq", "Coarse2Fine", "IRNet", "DA", "PT-MAML"):
+        settings = [k for k in table if k[0] == system]
+        if settings:
+            chosen.append(max(settings, key=average))
+    return [(labels.get(key, _label(key)), per_column(table[key])) for key in chosen]
+
+
+def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str, reference: Optional[str] = None,
+                  full: bool = False) -> str:
+    """`table1.png` (one panel per column: the rows a reader compares, per-shuffle dots, the paper's
+    ProtoParser as a line), with `full` also `table1_full.png` (every row), and, when the pre-trained
+    archive of our parser exists, `figure1_<dataset>_<k>shot.png` (t-SNE)."""
+    from fewshot_parser.commands.figures import bar_chart, panel_chart, tsne_figure
     from fewshot_parser.data.paths import resolve_data_path
 
     files = [results] if isinstance(results, str) else list(results)
@@ -382,8 +422,13 @@ def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str)
             rows.append((f"paper: {_label(key)}", [paper[key].get(f"{d}_{k}shot") for d, k in COLUMNS]))
     os.makedirs(out, exist_ok=True)
     written = []
-    if rows:
-        bar_chart(rows, COLUMNS, os.path.join(out, "table1.png"))
+    if rows and full:
+        bar_chart(rows, COLUMNS, os.path.join(out, "table1_full.png"))
+        written.append(os.path.join(out, "table1_full.png"))
+    compared = compared_rows(table, reference_rows(reference))
+    if compared:
+        published = {(d, k): paper[OURS][f"{d}_{k}shot"] for d, k in COLUMNS if f"{d}_{k}shot" in paper.get(OURS, {})}
+        panel_chart(compared, published, COLUMNS, os.path.join(out, "table1.png"))
         written.append(os.path.join(out, "table1.png"))
     archive = os.path.join(pretrain_dir, f"{dataset}-ours", "model.tar.gz")
     if not os.path.isfile(archive):
