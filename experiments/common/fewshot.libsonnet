@@ -71,6 +71,10 @@ local words = import 'words.libsonnet';
     // that points the attention of each gold step at the words matching the action's symbols
     // (proto_parser's `supervised_attention`), in pre-training and per dataset in fine-tuning.
     supervised_attention: { pretraining: 0, finetune: { jobs: 0, geo: 0, atis: 0 } },
+    // BiLSTM size per direction (null: half the decoder's 256) and where dropout applies (null: the
+    // model's default, everywhere); see `authors` for the scripts' values.
+    encoder_hidden: null,
+    dropout_placement: null,
   },
 
   // What the authors' run scripts do beyond the paper's text (docs/reproduction.md has a row per
@@ -85,17 +89,35 @@ local words = import 'words.libsonnet';
     // ATIS pre-training as in the scripts: 80 epochs, 15 meta-test examples per template.
     epochs: { jobs: 100, geo: 100, atis: 80 },
     meta_queries_per_template: { jobs: 15, geo: 15, atis: 15 },
+    // The encoder LSTM has hidden_size 256 per direction (its output is 512-d).
+    encoder_hidden: 256,
+    // Dropout only on the attentional vector h_t (model/few_shot_seq2seq.py applies it nowhere else),
+    // 0.5 in pre-training; in fine-tuning 0.6, but 0.55 for ATIS 1-shot.
+    dropout_placement: 'attentional',
+    finetune_dropout: { jobs: 0.6, geo: 0.6, atis: { '1': 0.55, '2': 0.6 } },
+    // Fine-tuning label smoothing 0.2 on geo and ATIS 2-shot, 0.15 elsewhere.
+    finetune_label_smoothing: { jobs: 0.15, geo: 0.2, atis: { '1': 0.15, '2': 0.2 } },
+    // Pre-training smoothing: the number of placeholder actions in the denominator, 3 / 6 / 6.
+    smoothing_k: { jobs: 3, geo: 6, atis: 6 },
   },
 
   // The word option an experiment's reader and model use.
   words_of(s):: if s.schema_encoding then words.with_word_table(s.words) else s.words,
 
+  // A setting given either as one value or per dataset (and shot): `{ geo: 6, ... }`, `{ geo: { '1': 0.2 } }`.
+  per(value, dataset, shot=null):: (
+    local v = if std.isObject(value) then value[dataset] else value;
+    if std.isObject(v) then v[std.toString(shot)] else v
+  ),
+
   model(dataset, s, pretraining):: pp.model(
-    dropout=if pretraining then 0.5 else s.finetune_dropout,
-    label_smoothing=if pretraining then 0.1 else s.finetune_label_smoothing,
-    smoothing_k=if pretraining then s.smoothing_k else 0,  // smoothing only in pre-training (Eq. 7)
+    dropout=if pretraining then 0.5 else $.per(s.finetune_dropout, dataset, $.shot_of(s)),
+    label_smoothing=if pretraining then 0.1 else $.per(s.finetune_label_smoothing, dataset, $.shot_of(s)),
+    smoothing_k=if pretraining then $.per(s.smoothing_k, dataset) else 0,  // smoothing only in pre-training (Eq. 7)
     words=$.words_of(s),
     lstm=s.lstm,
+    encoder_hidden=s.encoder_hidden,
+    dropout_placement=s.dropout_placement,
   ) + (if s.schema_encoding then { type: 'irnet_parser' } else {})
     + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {})
     + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {})

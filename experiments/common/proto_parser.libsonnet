@@ -54,10 +54,13 @@ local data = import 'data.libsonnet';
   },
 
   // `lstm: false` feeds the word vectors to the decoder directly (meant for the contextual option).
-  model(hidden_dim=256, action_dim=128, dropout=0.5, label_smoothing=0.1, smoothing_k=0, words=$.words.random, lstm=true):: {
+  // `encoder_hidden`: the BiLSTM's size per direction (null: hidden_dim / 2, so that its output has the
+  // decoder's size); `dropout_placement`: see proto_parser ('all' or 'attentional'; null: the model's default).
+  model(hidden_dim=256, action_dim=128, dropout=0.5, label_smoothing=0.1, smoothing_k=0, words=$.words.random, lstm=true,
+        encoder_hidden=null, dropout_placement=null):: {
     type: 'proto_parser',
     source_embedder: { token_embedders: words.embedders },
-    encoder: if lstm then { type: 'lstm', input_size: words.dim, hidden_size: hidden_dim / 2, bidirectional: true }
+    encoder: if lstm then { type: 'lstm', input_size: words.dim, hidden_size: if encoder_hidden == null then hidden_dim / 2 else encoder_hidden, bidirectional: true }
              else { type: 'pass_through', input_dim: words.dim },
     action_dim: action_dim,
     decoder_dim: hidden_dim,
@@ -65,7 +68,7 @@ local data = import 'data.libsonnet';
     label_smoothing: label_smoothing,
     smoothing_k: smoothing_k,
     max_decoding_steps: 50,
-  },
+  } + (if dropout_placement == null then {} else { dropout_placement: dropout_placement }),
 
   trainer(epochs, lr=0.0025, decay_after=20, decay=0.985):: {
     num_epochs: epochs,

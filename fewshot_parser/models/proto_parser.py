@@ -66,6 +66,9 @@ class ProtoParser(Model):
     decoder_dim : `int`, optional (default = `256`)
         Size of the stack-LSTM and slot LSTMs.
     dropout : `float`, optional (default = `0.5`)
+    dropout_placement : `str`, optional (default = `"all"`)
+        Where `dropout` applies: `"all"` (word vectors, encoder states, decoder input and `h_t`) or
+        `"attentional"` (`h_t` only, the attentional vector that scores actions, as the authors' code).
     label_smoothing : `float`, optional (default = `0.0`)
         Label smoothing of action, entity and variable losses.
     smoothing_k : `float`, optional (default = `0.0`)
@@ -135,12 +138,15 @@ class ProtoParser(Model):
         link_threshold: float = 0.75,
         new_action_bias: float = 0.0,
         supervised_attention: float = 0.0,
+        dropout_placement: str = "all",
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
         self._encoder = encoder
-        self._dropout = torch.nn.Dropout(dropout)
+        if dropout_placement not in ("all", "attentional"):
+            raise ConfigurationError(f"dropout_placement must be 'all' or 'attentional', not {dropout_placement!r}")
+        self._dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
         self._label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
         self._max_decoding_steps = max_decoding_steps
@@ -149,7 +155,7 @@ class ProtoParser(Model):
         num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
         self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
         encoder_dim = encoder.get_output_dim()
-        self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout)
+        self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
         self._slot_filler = SlotFiller(
             action_dim,
             encoder_dim,

@@ -59,9 +59,13 @@ class StackLSTMDecoder(nn.Module):
         Size of the stack-LSTM.
     dropout : `float`
         Dropout on the LSTM input and on `h_t`.
+    input_dropout : `bool`, optional (default = `True`)
+        False applies `dropout` to `h_t` only (the attentional vector, as the authors' code does).
     """
 
-    def __init__(self, encoder_dim: int, action_dim: int, hidden_dim: int, dropout: float = 0.0) -> None:
+    def __init__(
+        self, encoder_dim: int, action_dim: int, hidden_dim: int, dropout: float = 0.0, input_dropout: bool = True
+    ) -> None:
         super().__init__()
         self.hidden_dim = hidden_dim
         self.action_dim = action_dim
@@ -71,6 +75,7 @@ class StackLSTMDecoder(nn.Module):
         self.attention_key = nn.Linear(encoder_dim, hidden_dim, bias=False)
         self.output = nn.Linear(hidden_dim + encoder_dim, action_dim)
         self.dropout = nn.Dropout(dropout)
+        self.input_dropout = nn.Dropout(dropout if input_dropout else 0.0)
 
     def initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         # shape: (batch_size, encoder_dim)
@@ -107,7 +112,7 @@ class StackLSTMDecoder(nn.Module):
         # shape: (batch_size, k, hidden_dim)
         gathered = states.gather(1, popped.clamp(min=0).unsqueeze(-1).expand(-1, -1, states.size(-1)))
         children = (gathered * present.unsqueeze(-1)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
-        return self.dropout(torch.cat([embedding, children], dim=-1))
+        return self.input_dropout(torch.cat([embedding, children], dim=-1))
 
     def forward(
         self,

@@ -249,3 +249,29 @@ class TestSupervisedAttention(ModelTestCase):
         supervised = self.model(**tensors)["loss"].item()
         assert self.model.candidate_table().sum() > 0
         assert supervised > plain
+
+
+class TestDropoutPlacement(ModelTestCase):
+    """`dropout_placement: 'attentional'`: dropout on the attentional vector h_t only, as the authors' code."""
+
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
+
+    def test_attentional_placement_trains_saves_and_loads_with_dropout_on_h_t_only(self):
+        overrides = json.dumps({"model.dropout": 0.3, "model.dropout_placement": "attentional"})
+        model, _ = self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore=TestProtoParser.GATE,
+            disable_dropout=True,
+        )
+        assert model._dropout.p == 0.0 and model._decoder.input_dropout.p == 0.0
+        assert model._decoder.dropout.p == 0.3
+
+    def test_an_unknown_placement_is_a_configuration_error(self):
+        from allennlp.common import Params
+        from allennlp.common.checks import ConfigurationError
+        from allennlp.models import Model
+
+        params = Params.from_file(self.param_file, json.dumps({"model.dropout_placement": "decoder"}))
+        with pytest.raises(ConfigurationError, match="dropout_placement"):
+            Model.from_params(vocab=self.vocab, params=params["model"])
