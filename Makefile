@@ -12,6 +12,8 @@ DATASET ?= geo
 SHOT ?= 1
 
 JOBS ?= 2
+# Known third-party start-up warnings (transformers, pkg_resources) are not shown; run-grid uses the same.
+export PYTHONWARNINGS ?= ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning
 
 .PHONY: setup data test geo-1shot main run table ablations baselines plus report benchmarks lock clean-venv
 

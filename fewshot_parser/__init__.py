@@ -6,7 +6,15 @@ Importing the package registers its readers, models, metrics and commands (this 
 Importing downloads nothing; besides registration it only sets defaults for the environment
 variables that configs read (`fewshot_parser.config_defaults`).
 """
-from fewshot_parser.config_defaults import apply_config_defaults
+import warnings
+
+# Known third-party start-up warnings, shown by every command otherwise: transformers' pytree
+# deprecation and pkg_resources (imported by allennlp-models' rouge). `allennlp` itself imports them
+# before any plugin, so the Makefile and run-grid also set PYTHONWARNINGS (run_grid.QUIET_WARNINGS).
+warnings.filterwarnings("ignore", message=".*_register_pytree_node.*", category=FutureWarning)
+warnings.filterwarnings("ignore", message="pkg_resources is deprecated", category=UserWarning)
+
+from fewshot_parser.config_defaults import apply_config_defaults  # noqa: E402
 from fewshot_parser.version import VERSION
 
 apply_config_defaults()

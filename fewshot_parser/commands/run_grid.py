@@ -90,6 +90,9 @@ SYSTEMS: Dict[str, tuple] = {
 }
 # The last four say what made a row (see `fewshot_parser.common.provenance`): the code version of the
 # run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned.
+# Known third-party start-up warnings (transformers' pytree deprecation, pkg_resources in rouge), hidden
+# from the runs' logs; PYTHONWARNINGS set by the user wins. The Makefile exports the same filters.
+QUIET_WARNINGS = "ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning"
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds",
           "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash"]
 
@@ -364,6 +367,7 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     threads = args.threads or max(1, (os.cpu_count() or 2) // max(1, args.jobs))
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
     environment.setdefault("FEWSHOT_SEED", "13")
+    environment.setdefault("PYTHONWARNINGS", QUIET_WARNINGS)
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
     recorded = set() if args.redo_recorded else recorded_keys(args.results)
     stale: Set[tuple] = set()
