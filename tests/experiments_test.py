@@ -29,6 +29,8 @@ def test_config_evaluates_to_registered_types(path):
         assert DatasetReader.resolve_class_name(section["dataset_reader"]["type"])
     kind = config.get("type", "default")
     assert TrainModel.resolve_class_name(kind)
+    if kind == "fewshot_pretrain_finetune":  # `--recover` of the fine-tuning resumes exactly
+        assert {"type": "fewshot_random_state"} in config["trainer"].get("callbacks", [])
     assert "lazy" not in json.dumps(config)  # an AllenNLP 1.x key that 2.x readers reject
 
 

@@ -48,7 +48,8 @@ local fewshot = import 'fewshot.libsonnet';
         model: system.model(dataset, true),
         data_loader: { batch_size: if dataset == 'atis' && shot == 1 then 1 else 2, shuffle: true },
         validation_data_loader: { batch_size: 64, shuffle: false },
-        trainer: system.trainer(ft.epochs, ft.lr),
+        // fewshot_random_state: `allennlp train --recover` of an interrupted fine-tuning resumes exactly.
+        trainer: system.trainer(ft.epochs, ft.lr) + { callbacks+: [{ type: 'fewshot_random_state' }] },
       }
     ) else plain(system, dataset, data.combined(dataset, shot, split, oversample=(setting == 'os')), system.epochs(dataset), seed) {
       test_data_path: data.query(dataset, shot, split),

@@ -13,7 +13,8 @@ class PrototypeInitCallback(TrainerCallback):
     Before fine-tuning, sets the embedding of every action new to the model (`model.new_actions`,
     rows added when the vocabulary was extended with the support set) to its prototype: the mean
     decoder vector `h_t` at the steps applying it on the trainer's training data (the support
-    set), computed without dropout (paper Eq. 3). Runs once: a `--recover` keeps the trained rows.
+    set), computed without dropout (paper Eq. 3). Runs once: a `--recover` keeps the trained rows
+    (and only reads the data, to draw the same random numbers as the interrupted run did).
 
     Registered as a `TrainerCallback` with name "fewshot_prototype_init".
     """
@@ -23,10 +24,15 @@ class PrototypeInitCallback(TrainerCallback):
         self.initialized = False
 
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
-        if self.initialized:
-            return
         model = trainer.model
         new_actions = list(getattr(model, "new_actions", []))
+        if self.initialized:
+            if new_actions:
+                # A recovered run reads the training data once, as the first run did here, so that the
+                # loader's shuffling (Python's global generator) stays in step with an uninterrupted run.
+                for _ in trainer.data_loader:
+                    pass
+            return
         if new_actions:
             was_training = model.training
             model.eval()
