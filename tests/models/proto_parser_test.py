@@ -36,6 +36,37 @@ class TestProtoParser(ModelTestCase):
         })
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
 
+    def test_alignment_statistics_can_also_count_an_extra_file(self):
+        from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
+
+        class Loader:  # what the callback reads of a trainer's data loader
+            def __init__(self, reader, instances):
+                self.reader, self.instances = reader, instances
+
+            def iter_instances(self):
+                return iter(self.instances)
+
+        class Trainer:
+            def __init__(self, model, loader):
+                self.model, self.data_loader = model, loader
+
+        from allennlp.common import Params
+        from allennlp.data import DatasetReader
+
+        reader = DatasetReader.from_params(Params.from_file(self.param_file)["dataset_reader"])
+        trainer = Trainer(self.model, Loader(reader, self.instances[:2]))
+        AlignmentStatisticsCallback(self.TEST_DIR).on_start(trainer)
+        alone = self.model._conditional_table.clone()
+        extra = fixture_split("geo", "train")
+        AlignmentStatisticsCallback(self.TEST_DIR, extra_data_path=extra).on_start(trainer)
+        both = self.model._conditional_table
+        assert not torch.equal(alone, both)
+        self.model.set_alignment_statistics([
+            ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"])
+            for i in list(reader.read(extra)) + self.instances[:2]
+        ])
+        assert torch.equal(both, self.model._conditional_table)
+
     def test_lexicon_variant_trains_and_changes_the_similarity_prior(self):
         overrides = json.dumps({
             "model.attention_regularization": 1.0,

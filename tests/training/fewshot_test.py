@@ -64,6 +64,27 @@ class TestFewShotPieces(ModelTestCase):
         assert model._decoder.cell.weight_hh.grad.abs().sum() > 0
         assert present.any()
 
+    def test_meta_regularization_adds_the_attention_regularizer_to_meta_batches(self):
+        model = self.model
+        model.train()
+        for module in model.modules():
+            if isinstance(module, torch.nn.Dropout):
+                module.p = 0.0
+        support = self.tensors(self.instances[:3])
+        query = self.tensors(self.instances[3:])
+        model.predicate_dropout = 0.0
+        model.attention_regularization = 1.0
+        model.set_alignment_statistics([
+            ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"]) for i in self.instances
+        ])
+        model.meta_regularization = False
+        plain = model.meta_loss(support, query).item()
+        model.meta_regularization = True
+        regularized = model.meta_loss(support, query).item()
+        # With r = 0 the meta loss is the supervised one, which has the regularizer in training.
+        assert regularized > plain
+        assert regularized == pytest.approx(model(**query)["loss"].item(), rel=1e-5)
+
     def test_smoothing_applies_only_in_training(self):
         model = self.model
         model.smoothing_k = 3.0
