@@ -3,8 +3,9 @@ fewshot_parser: few-shot semantic parsing for new predicates, as an AllenNLP plu
 
 Importing the package registers its readers, models, metrics and commands (this is how
 `--include-package fewshot_parser` and `.allennlp_plugins` make them known to AllenNLP).
-Importing downloads nothing; besides registration it only sets defaults for the environment
-variables that configs read (`fewshot_parser.config_defaults`).
+Importing downloads nothing; besides registration it sets defaults for the environment variables
+that configs read (`fewshot_parser.config_defaults`) and adjusts the `allennlp` commands as
+`fewshot_parser.common.cli` lists (one-line user errors, guarded writes, torch thread defaults).
 """
 import warnings
 
@@ -20,3 +21,7 @@ from fewshot_parser.version import VERSION
 apply_config_defaults()
 
 from fewshot_parser import commands, data, models, modules, predictors, training
+from fewshot_parser.common.cli import install_cli_behaviour
+
+# One-line user errors, guarded `train`/`predict` output, torch thread defaults (docs/errors.md).
+install_cli_behaviour()

@@ -1,0 +1,87 @@
+"""
+Guards around AllenNLP's `train_model` and `archive_model`, installed when fewshot_parser is imported
+(`install`), so that they apply to `allennlp train` itself:
+
+- a run that fails before it has saved anything worth resuming (bad data, a config error) removes the
+  serialization directory it created, so the corrected command runs without `-f`. A directory that
+  existed before the command, or holds a checkpoint (`--recover` can use it), is left as it is;
+- `model.tar.gz` is written to a temporary file and renamed into place when complete, so an
+  interrupted archiving never leaves a truncated archive that later looks finished.
+"""
+import functools
+import glob
+import logging
+import os
+import shutil
+from typing import Any, Callable
+
+from allennlp.models.archival import _DEFAULT_WEIGHTS as DEFAULT_WEIGHTS
+
+from fewshot_parser.common.safe_io import atomic_path
+
+logger = logging.getLogger(__name__)
+
+# What makes a failed run's directory worth keeping: training state `--recover` resumes from, or an archive.
+KEPT = ("model_state_*.th", "training_state_*.th", "best.th", "model.tar.gz", "metrics.json")
+
+
+def worth_keeping(serialization_dir: str) -> bool:
+    return any(glob.glob(os.path.join(serialization_dir, pattern)) for pattern in KEPT)
+
+
+def guard_train_model(train_model: Callable[..., Any]) -> Callable[..., Any]:
+    """`train_model` that removes the serialization directory it created when training fails early."""
+    if getattr(train_model, "_fewshot_guarded", False):
+        return train_model
+
+    @functools.wraps(train_model)
+    def guarded(
+        params: Any, serialization_dir: Any, recover: bool = False, force: bool = False, *args: Any, **kwargs: Any
+    ) -> Any:
+        directory = str(serialization_dir)
+        fresh = force or not (os.path.isdir(directory) and os.listdir(directory))
+        try:
+            return train_model(params, serialization_dir, recover, force, *args, **kwargs)
+        except Exception:
+            if fresh and not recover and os.path.isdir(directory) and not worth_keeping(directory):
+                root = logging.getLogger()
+                inside = os.path.abspath(directory) + os.sep
+                for handler in list(root.handlers):  # AllenNLP's out.log handler, into the directory
+                    if isinstance(handler, logging.FileHandler) and handler.baseFilename.startswith(inside):
+                        handler.close()
+                        root.removeHandler(handler)
+                shutil.rmtree(directory, ignore_errors=True)
+                logger.info("Removed %s: the run failed before saving anything to resume from", directory)
+            raise
+
+    guarded._fewshot_guarded = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def guard_archive_model(archive_model: Callable[..., str]) -> Callable[..., str]:
+    """`archive_model` that writes through a temporary file in the archive's directory."""
+    if getattr(archive_model, "_fewshot_guarded", False):
+        return archive_model
+
+    @functools.wraps(archive_model)
+    def guarded(
+        serialization_dir: Any, weights: str = DEFAULT_WEIGHTS, archive_path: Any = None, include_in_archive: Any = None
+    ) -> str:
+        target = str(archive_path) if archive_path is not None else os.path.join(str(serialization_dir), "model.tar.gz")
+        if os.path.isdir(target):
+            target = os.path.join(target, "model.tar.gz")
+        with atomic_path(target) as temporary:
+            archive_model(serialization_dir, weights=weights, archive_path=temporary, include_in_archive=include_in_archive)
+        return target
+
+    guarded._fewshot_guarded = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def install() -> None:
+    from allennlp.commands import train
+    from allennlp.models import archival
+
+    train.train_model = guard_train_model(train.train_model)
+    archival.archive_model = guard_archive_model(archival.archive_model)
+    train.archive_model = guard_archive_model(train.archive_model)
