@@ -7,6 +7,8 @@ import logging
 import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from fewshot_parser.common.safe_io import atomic_path
+
 logger = logging.getLogger(__name__)
 
 Scores = Dict[Tuple[str, int, int], float]
@@ -39,7 +41,8 @@ def bar_chart(
     axes.set_ylabel("exact match (%)")
     axes.set_title(title)
     axes.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.08), frameon=False)
-    figure.savefig(path, dpi=120, bbox_inches="tight")
+    with atomic_path(path) as temporary:  # an existing figure is replaced only by a complete one
+        figure.savefig(temporary, dpi=120, bbox_inches="tight")
     plt.close(figure)
 
 
@@ -82,7 +85,8 @@ def panel_chart(
             axes.set_yticklabels(list(reversed(labels)), fontsize=8)
     figure.suptitle(title, fontsize=10)
     figure.tight_layout()
-    figure.savefig(path, dpi=120, bbox_inches="tight")
+    with atomic_path(path) as temporary:  # an existing figure is replaced only by a complete one
+        figure.savefig(temporary, dpi=120, bbox_inches="tight")
     plt.close(figure)
 
 
@@ -166,7 +170,8 @@ def tsne_figure(
     axes.set_title(f"{dataset} {shot}-shot: encoder states after pre-training (t-SNE)")
     axes.legend(fontsize=8, loc="best")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    with atomic_path(path) as temporary:
+        figure.savefig(temporary, dpi=120)
     plt.close(figure)
     return (f"{dataset} {shot}-shot, {n} query utterances; best shuffle {best} ({scored[best]:.2f}%), "
             f"worst shuffle {worst} ({scored[worst]:.2f}%)")

@@ -5,7 +5,10 @@ For every dataset folder under DATA_DIR (`<dataset>/lemma_data/shuffle_S_shot_K/
 and every split it reports the number of examples, the known and new predicates, templates and
 actions before and after template normalization, mean action-sequence lengths, round-trip
 failures, and the accuracy ceiling (share of query examples whose predicates all occur in train
-or support).
+or support). Per dataset it lists the predicate signatures (arities and argument kinds) it saw,
+flags the predicates used with more than one arity, and per split lists the lines the readers would
+reject for a signature mismatch (`fewshot_parser.logical_forms.signatures`). A directory without
+this layout is an error.
 """
 import argparse
 import json
@@ -18,8 +21,10 @@ from typing import Any, Dict, List, Optional, Set
 
 from allennlp.commands.subcommand import Subcommand
 
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.data.examples import Example, read_examples
 from fewshot_parser.logical_forms.normalize import TemplateNormalizer
+from fewshot_parser.logical_forms.signatures import PredicateSignatures, SignatureMismatch
 from fewshot_parser.logical_forms.template import Abstractor, is_slot, predicates
 from fewshot_parser.logical_forms.transition_system import TransitionSystem
 from fewshot_parser.logical_forms.tree import to_string
@@ -93,8 +98,14 @@ def inspect_data(
     """Computes the report (a JSON-serialisable dictionary) for every dataset under `data_dir`."""
     formalisms = formalisms or DEFAULT_FORMALISMS
     if not os.path.isdir(data_dir):
-        raise FileNotFoundError(f"{data_dir}: no such directory")
+        raise UserError(f"{data_dir}: no such directory")
+    for name, formalism in formalisms.items():
+        if formalism not in ("lambda", "prolog"):
+            raise UserError(f"--formalism {name}={formalism}: the formalism must be lambda or prolog")
     names = datasets or sorted(d for d in os.listdir(data_dir) if os.path.isdir(os.path.join(data_dir, d)))
+    missing = [name for name in datasets or [] if not os.path.isdir(os.path.join(data_dir, name))]
+    if missing:
+        raise UserError(f"{data_dir}: no dataset folder {', '.join(missing)}")
     report: Dict[str, Any] = {"data_dir": data_dir, "min_support": min_support, "completeness": completeness, "datasets": {}}
     for name in names:
         splits = _find_splits(os.path.join(data_dir, name))
@@ -105,6 +116,7 @@ def inspect_data(
         systems: Dict[Any, Any] = {}  # one normalizer per distinct training file content
         memo: Dict[Any, Any] = {}  # per-example oracle statistics, shared by the splits
         split_reports = []
+        seen = PredicateSignatures(formalism, overloaded_predicates={})  # every use, for the listing
         for split in splits:
             files = {part: os.path.join(split["path"], f"{part}.txt") for part in ("train", "support", "query")}
             examples = {part: list(read_examples(path, formalism)) if os.path.isfile(path) else [] for part, path in files.items()}
@@ -118,8 +130,39 @@ def inspect_data(
                 )
             base, normalized = systems[train_key]
             split_reports.append(_split_report(split, examples, base, normalized, abstractor, memo.setdefault(train_key, {})))
-        report["datasets"][name] = {"formalism": formalism, "splits": split_reports, "summary": _summary(split_reports)}
+            split_reports[-1]["signature_mismatches"] = _signature_mismatches(examples, formalism)
+            for part in ("train", "support", "query"):
+                for example in examples[part]:
+                    seen.learn(example.tree, f"{example.source}:{example.line_number}")
+        report["datasets"][name] = {
+            "formalism": formalism,
+            "splits": split_reports,
+            "summary": _summary(split_reports),
+            "signatures": seen.summary(),
+            "multi_arity": {p: {str(a): s.first_use[a] for a in sorted(s.kinds)} for p, s in seen.multi_arity().items()},
+        }
+    if not report["datasets"]:
+        raise UserError(
+            f"{data_dir}: no dataset splits found (expected <dataset>/lemma_data/shuffle_S_shot_K/"
+            "{train,support,query}.txt, or <dataset>/shuffle_S_shot_K/...)"
+        )
     return report
+
+
+def _signature_mismatches(examples: Dict[str, List[Example]], formalism: str) -> List[str]:
+    """The support and query lines a reader would reject: signatures learned from train, then extended
+    by first uses, as `fewshot_parser.data.signature_check` does."""
+    signatures = PredicateSignatures(formalism)
+    for example in examples["train"]:
+        signatures.learn(example.tree, f"{example.source}:{example.line_number}")
+    mismatches = []
+    for example in examples["support"] + examples["query"]:
+        location = f"{example.source}:{example.line_number}"
+        try:
+            signatures.check(example.tree, location)
+        except SignatureMismatch as error:
+            mismatches.append(f"{location}: {error}")
+    return mismatches
 
 
 def _oracle_statistics(example: Example, base: TransitionSystem, normalized: TransitionSystem) -> Dict[str, Any]:
@@ -203,6 +246,7 @@ def _summary(split_reports: List[Dict[str, Any]]) -> Dict[str, Any]:
             )
     summary["round_trip_checked"] = sum(s["round_trip_checked"] for s in split_reports)
     summary["round_trip_failures"] = sum(len(s["round_trip_failures"]) for s in split_reports)
+    summary["signature_mismatches"] = sum(len(s["signature_mismatches"]) for s in split_reports)
     return summary
 
 
@@ -222,5 +266,14 @@ def format_report(report: Dict[str, Any]) -> str:
             )
         summary = dataset["summary"]
         lines.append("summary: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
+        signatures = dataset["signatures"]
+        lines.append(f"signatures ({len(signatures)} predicates): "
+                     + " ".join(f"{p}/{','.join(arities)}" for p, arities in signatures.items()))
+        for predicate, arities in dataset["multi_arity"].items():
+            lines.append(f"  used with {len(arities)} arities: {predicate} ("
+                         + ", ".join(f"{a} at {where}" for a, where in arities.items()) + ")")
+        for s in dataset["splits"]:
+            for mismatch in s["signature_mismatches"]:
+                lines.append(f"  signature mismatch: {mismatch}")
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -35,6 +35,8 @@ from typing import Dict, Iterator, List, NamedTuple, Optional, Set
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
 
+from fewshot_parser.commands.arguments import int_in, one_of, positive_int
+
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
     "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
@@ -117,12 +119,15 @@ class RunGrid(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Run systems x datasets x shots x shuffles, resumably, N at a time; write results/runs.csv."
         sub = parser.add_parser(self.name, description=description, help=description)
-        sub.add_argument("--systems", nargs="*", default=["ours"], help=f"any of: {' '.join(SYSTEMS)}, or 'all'")
-        sub.add_argument("--datasets", nargs="*", default=["jobs", "geo", "atis"])
-        sub.add_argument("--shots", nargs="*", type=int, default=[1, 2])
-        sub.add_argument("--shuffles", nargs="*", type=int, default=[1, 2, 3, 4, 5])
-        sub.add_argument("--jobs", type=int, default=2, help="parallel processes (default 2)")
-        sub.add_argument("--threads", type=int, default=None, help="torch threads per process (default: cores / jobs)")
+        sub.add_argument("--systems", nargs="*", default=["ours"], type=one_of([*SYSTEMS, "all"], "system"),
+                         help=f"any of: {' '.join(SYSTEMS)}, or 'all'")
+        sub.add_argument("--datasets", nargs="*", default=["jobs", "geo", "atis"],
+                         type=one_of(["jobs", "geo", "atis"], "dataset"))
+        sub.add_argument("--shots", nargs="*", type=int_in([1, 2], "shot"), default=[1, 2])
+        sub.add_argument("--shuffles", nargs="*", type=int_in(range(6), "shuffle"), default=[1, 2, 3, 4, 5])
+        sub.add_argument("--jobs", type=positive_int, default=2, help="parallel processes (default 2)")
+        sub.add_argument("--threads", type=positive_int, default=None,
+                         help="torch threads per process (default: cores / jobs)")
         sub.add_argument("--runs-dir", default="runs/grid")
         sub.add_argument("--results", default="results/runs.csv")
         sub.add_argument("--cuda-device", type=int, default=-1, help="GPU to train on (default: CPU)")
