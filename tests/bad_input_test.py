@@ -121,7 +121,8 @@ def tables(tmp_path):
 
 def test_report_with_a_missing_results_file_exits_1_and_keeps_the_tables(tmp_path, tables):
     before = snapshot(tables)
-    result = cli(["report", "--results", str(tmp_path / "runs.csvx"), "--out", str(tables), "--no-figures"], tmp_path)
+    result = cli(["report", "--results", str(tmp_path / "runs.csvx"), "--out", str(tables), "--no-figures"],
+                 PROJECT_ROOT)
     assert result.returncode == 1
     assert last_line(result.stderr) == f"{tmp_path / 'runs.csvx'}: no such results file"
     assert "Traceback" not in result.stderr
