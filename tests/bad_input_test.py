@@ -15,7 +15,6 @@ from typing import Dict, List
 import _jsonnet
 import pytest
 from allennlp.commands.train import train_model_from_file
-from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import pushd
 
@@ -75,7 +74,8 @@ def archive(tmp_path_factory):
     """A tiny trained parser for `allennlp predict`."""
     directory = tmp_path_factory.mktemp("parser")
     with pushd(PROJECT_ROOT):
-        train_model_from_file(os.path.join(FIXTURES_ROOT, "proto_parser", "experiment.jsonnet"), str(directory / "run"))
+        config = os.path.join(FIXTURES_ROOT, "proto_parser", "experiment.jsonnet")
+        train_model_from_file(config, str(directory / "run"))
     return str(directory / "run" / "model.tar.gz")
 
 
@@ -213,7 +213,8 @@ def test_a_support_line_with_a_wrong_arity_stops_training_naming_the_signature(t
     split = split_copy(tmp_path, support=open(fixture_split("geo", "support"), "rb").read() + BAD_ARITY.encode())
     with pytest.raises(ConfigurationError) as error:
         train(experiment(pretrained, split), tmp_path / "run")
-    assert str(error.value).startswith(f"{split}/support.txt:3: predicate state:t expects 1 argument (variable), got 2")
+    expected = f"{split}/support.txt:3: predicate state:t expects 1 argument (variable), got 2"
+    assert str(error.value).startswith(expected)
     assert not (tmp_path / "run").exists()
 
 
@@ -234,7 +235,8 @@ def test_predict_keeps_an_existing_output_file_when_the_input_is_missing(tmp_pat
     output = tmp_path / "out.jsonl"
     output.write_text("earlier predictions\n")
     result = cli(["predict", archive, str(tmp_path / "missing.jsonl"), "--output-file", str(output), "--predictor",
-                  "proto_parser", "--include-package", "fewshot_parser", "--silent"], PROJECT_ROOT, module="allennlp")
+                  "proto_parser", "--include-package", "fewshot_parser", "--silent"],
+                 PROJECT_ROOT, module="allennlp")
     assert result.returncode == 1
     assert last_line(result.stderr) == f"{tmp_path / 'missing.jsonl'}: no such input file"
     assert output.read_text() == "earlier predictions\n" and os.listdir(tmp_path) == ["out.jsonl"]
@@ -247,7 +249,8 @@ def test_train_prints_the_message_alone_without_tracebacks(tmp_path):
     config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "proto_parser", "experiment.jsonnet")))
     config["train_data_path"] = os.path.join(split, "train.txt")
     (tmp_path / "config.json").write_text(json.dumps(config))
-    arguments = ["train", str(tmp_path / "config.json"), "-s", str(tmp_path / "run"), "--include-package", "fewshot_parser"]
+    arguments = ["train", str(tmp_path / "config.json"), "-s", str(tmp_path / "run"),
+                 "--include-package", "fewshot_parser"]
     result = cli(arguments, PROJECT_ROOT, module="allennlp")
     assert result.returncode == 1
     assert last_line(result.stderr) == f"{split}/train.txt:12: expected 'utterance<TAB>logical form', found no tab"
@@ -259,7 +262,8 @@ def test_a_corrected_run_needs_no_force_flag_and_a_run_with_checkpoints_is_kept(
     split = split_copy(tmp_path, support=open(fixture_split("geo", "support"), "rb").read() + b"broken\n")
     with pytest.raises(ConfigurationError):
         train(experiment(pretrained, split), tmp_path / "run")
-    (tmp_path / "data" / "geo" / "shuffle_1_shot_1" / "support.txt").write_bytes(open(fixture_split("geo", "support"), "rb").read())
+    good = open(fixture_split("geo", "support"), "rb").read()
+    (tmp_path / "data" / "geo" / "shuffle_1_shot_1" / "support.txt").write_bytes(good)
     train(experiment(pretrained, split), tmp_path / "run")  # the same command, corrected
     assert (tmp_path / "run" / "model.tar.gz").is_file()
     (tmp_path / "run" / "metrics.json").unlink()
@@ -312,7 +316,8 @@ def test_predict_exits_non_zero_when_no_line_could_be_parsed(tmp_path, archive):
 def test_errors_doc_lists_the_messages_and_the_settings():
     text = open(os.path.join(PROJECT_ROOT, "docs", "errors.md")).read()
     for needle in ("| message | cause | fix |", "skip_invalid", "FEWSHOT_VERBOSE", "FEWSHOT_THREADS",
-                   "not valid UTF-8", "no examples", "expects 1 argument", "no such results file", "no usable rows",
+                   "not valid UTF-8", "no examples", "expects 1 argument", "no such results file",
+                   "no usable rows",
                    "no line could be parsed", "--recover"):
         assert needle in text, needle
 
@@ -327,7 +332,8 @@ def test_the_plugin_sets_a_thread_default_unless_the_user_chose(tmp_path, monkey
     result = subprocess.run([sys.executable, "-c", probe], cwd=PROJECT_ROOT, capture_output=True, text=True,
                             timeout=300, env=environment)
     assert result.returncode == 0, result.stderr[-2000:]
-    assert int(result.stdout.split()[-1]) == threads.default_threads() == max(1, min(4, threads.available_cores() // 2))
+    expected = max(1, min(4, threads.available_cores() // 2))
+    assert int(result.stdout.split()[-1]) == threads.default_threads() == expected
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "FEWSHOT_THREADS"):
         monkeypatch.delenv(name, raising=False)
     assert threads.configured_threads() == threads.default_threads()

@@ -38,7 +38,9 @@ def _plural(count: int, noun: str) -> str:
 class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[name-defined]
     """AllenNLP's `_PredictManager` with the guards described in the module docstring."""
 
-    def __init__(self, predictor: Any, input_file: str, output_file: Optional[str], *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, predictor: Any, input_file: str, output_file: Optional[str], *args: Any, **kwargs: Any
+    ) -> None:
         super().__init__(predictor, input_file, None, *args, **kwargs)  # opens nothing
         self._output_path = output_file
         self.parsed = 0
@@ -61,7 +63,8 @@ class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[n
         if path == "-" or "://" in path:
             return
         if not os.path.isfile(path):
-            raise UserError(f"{path}: no such input file" + (" (it is a directory)" if os.path.isdir(path) else ""))
+            directory = " (it is a directory)" if os.path.isdir(path) else ""
+            raise UserError(f"{path}: no such input file{directory}")
 
     def _run_and_check(self) -> None:
         if self._dataset_reader is not None:  # --use-dataset-reader: AllenNLP's own loop

@@ -24,7 +24,8 @@ def atomic_path(path: str) -> Iterator[str]:
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     name = os.path.basename(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}", dir=directory)
+    suffix = f".tmp{os.path.splitext(name)[1]}"
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=suffix, dir=directory)
     os.close(handle)
     try:
         yield temporary

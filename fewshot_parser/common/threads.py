@@ -42,7 +42,8 @@ def configured_threads() -> int:
     if value.isdigit():
         return int(value)
     if value:
-        logger.warning("$%s must be a number of threads (0: torch's default), not %r; ignored", THREADS_VARIABLE, value)
+        logger.warning("$%s must be a number of threads (0: torch's default), not %r; ignored",
+                       THREADS_VARIABLE, value)
     if os.environ.get("OMP_NUM_THREADS") or os.environ.get("MKL_NUM_THREADS"):
         return 0
     return default_threads()

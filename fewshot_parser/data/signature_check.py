@@ -29,7 +29,9 @@ def training_file_of(spec: str) -> str:
 
 def is_data_file(path: Optional[str]) -> bool:
     """Whether an `idiom_source` names data (rather than nothing, a vocabulary or an archive)."""
-    return bool(path) and not os.path.isdir(path) and not (os.path.isfile(path) and tarfile.is_tarfile(path))  # type: ignore
+    if not path or os.path.isdir(path):
+        return False
+    return not (os.path.isfile(path) and tarfile.is_tarfile(path))
 
 
 def learned_signatures(
@@ -81,5 +83,6 @@ class SignatureCheck:
         if not self._enabled:
             return None
         if self._signatures is None:
-            self._signatures = learned_signatures(self._training or training_file_of(spec), self._formalism, self._overloads)
+            training = self._training or training_file_of(spec)
+            self._signatures = learned_signatures(training, self._formalism, self._overloads)
         return self._signatures

@@ -100,7 +100,9 @@ class PredicateSignatures:
         Predicates that may take each of the given arities.
     """
 
-    def __init__(self, formalism: str, overloaded_predicates: Optional[Mapping[str, Sequence[int]]] = None) -> None:
+    def __init__(
+        self, formalism: str, overloaded_predicates: Optional[Mapping[str, Sequence[int]]] = None
+    ) -> None:
         self.formalism = formalism
         self.signatures: Dict[str, Signature] = {}
         # The training file the signatures were learned from (None: not learned yet).
@@ -126,13 +128,13 @@ class PredicateSignatures:
         """
         for node in applications(tree, self.formalism):
             signature = self.signatures.get(node.label)
-            arities = signature.arities if signature is not None else []
-            if arities and len(node.children) not in arities:
-                where = signature.first_use.get(arities[0]) if signature else None  # type: ignore[union-attr]
-                raise SignatureMismatch(
-                    f"predicate {node.label} expects {signature.expected()}, got {len(node.children)}"  # type: ignore[union-attr]
-                    + (f" (signature from {where})" if where else "")
-                )
+            if signature is None or not signature.arities or len(node.children) in signature.arities:
+                continue
+            where = signature.first_use.get(signature.arities[0])
+            raise SignatureMismatch(
+                f"predicate {node.label} expects {signature.expected()}, got {len(node.children)}"
+                + (f" (signature from {where})" if where else "")
+            )
         self.learn(tree, location)
 
     def multi_arity(self) -> Dict[str, Signature]:

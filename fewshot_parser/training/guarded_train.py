@@ -65,13 +65,17 @@ def guard_archive_model(archive_model: Callable[..., str]) -> Callable[..., str]
 
     @functools.wraps(archive_model)
     def guarded(
-        serialization_dir: Any, weights: str = DEFAULT_WEIGHTS, archive_path: Any = None, include_in_archive: Any = None
+        serialization_dir: Any,
+        weights: str = DEFAULT_WEIGHTS,
+        archive_path: Any = None,
+        include_in_archive: Any = None,
     ) -> str:
-        target = str(archive_path) if archive_path is not None else os.path.join(str(serialization_dir), "model.tar.gz")
+        target = os.path.join(str(serialization_dir), "model.tar.gz") if archive_path is None else str(archive_path)
         if os.path.isdir(target):
             target = os.path.join(target, "model.tar.gz")
         with atomic_path(target) as temporary:
-            archive_model(serialization_dir, weights=weights, archive_path=temporary, include_in_archive=include_in_archive)
+            archive_model(serialization_dir, weights=weights, archive_path=temporary,
+                          include_in_archive=include_in_archive)
         return target
 
     guarded._fewshot_guarded = True  # type: ignore[attr-defined]

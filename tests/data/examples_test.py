@@ -54,7 +54,8 @@ def test_a_support_line_with_a_wrong_arity_is_an_error_naming_the_signature(tmp_
 def test_the_training_file_beside_the_data_defines_the_signatures_of_readers_without_one(tmp_path):
     (tmp_path / "train.txt").write_text(open(fixture_split("jobs", "train")).read())
     (tmp_path / "support.txt").write_text("what job use perl\tjob ( ANS , ANS ) , language ( ANS , languageid0 )\n")
-    with pytest.raises(ConfigurationError, match=r"support.txt:1: predicate job expects 1 argument \(variable\), got 2"):
+    expected = r"support.txt:1: predicate job expects 1 argument \(variable\), got 2"
+    with pytest.raises(ConfigurationError, match=expected):
         list(FewShotSeq2SeqReader(formalism="prolog").read(str(tmp_path / "support.txt")))
     reader = JobsReader(idiom_source=str(tmp_path / "train.txt"), min_support=2)
     with pytest.raises(ConfigurationError, match="support.txt:1: predicate job"):

@@ -59,5 +59,6 @@ def test_an_interrupted_finetuning_resumes_exactly(tmp_path, monkeypatch, pretra
     resumed = load_archive(str(tmp_path / "resumed" / "model.tar.gz")).model.state_dict()
     same = all(torch.equal(value, resumed[name]) for name, value in whole.items())
     assert same == random_state  # dropout draws what it would have drawn only with the callback
-    losses = [json.load(open(tmp_path / run / "metrics_epoch_3.json"))["training_loss"] for run in ("whole", "resumed")]
+    losses = [json.load(open(tmp_path / run / "metrics_epoch_3.json"))["training_loss"]
+              for run in ("whole", "resumed")]
     assert (losses[0] == losses[1]) == random_state

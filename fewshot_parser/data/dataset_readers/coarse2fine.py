@@ -107,7 +107,8 @@ class Coarse2FineReader(DatasetReader):
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         source_file = resolve_data_path(split_data_spec(file_path)[0][0]) if self._domain_labels else None
-        examples = read_examples(file_path, self._formalism, self._skip_invalid, self._signatures.signatures_for(file_path))
+        signatures = self._signatures.signatures_for(file_path)
+        examples = read_examples(file_path, self._formalism, self._skip_invalid, signatures)
         for example in self.shard_iterable(examples):
             domain = None if source_file is None else int(example.source != source_file)
             try:

@@ -151,9 +151,8 @@ class FewShotReader(DatasetReader):
         self._min_support = min_support
         self._completeness = completeness
         self._skip_invalid = skip_invalid
-        self._signatures = SignatureCheck(
-            self._formalism, check_signatures, idiom_source if is_data_file(idiom_source) else None, overloaded_predicates
-        )
+        training = idiom_source if is_data_file(idiom_source) else None
+        self._signatures = SignatureCheck(self._formalism, check_signatures, training, overloaded_predicates)
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
         self._abstractor = Abstractor(formalism, entity_pattern, typed_entities, unify_slots)
         self._system: Optional[TransitionSystem] = None
@@ -187,7 +186,8 @@ class FewShotReader(DatasetReader):
         return _NORMALIZER_CACHE[key]
 
     def _read(self, file_path: str):
-        examples = read_examples(file_path, self._formalism, self._skip_invalid, self._signatures.signatures_for(file_path))
+        signatures = self._signatures.signatures_for(file_path)
+        examples = read_examples(file_path, self._formalism, self._skip_invalid, signatures)
         for example in self.shard_iterable(examples):
             yield self._make_instance(example.utterance, example.tree, example.logical_form,
                                       f"{example.source}:{example.line_number}")

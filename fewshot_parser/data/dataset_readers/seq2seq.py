@@ -50,7 +50,8 @@ class FewShotSeq2SeqReader(Seq2SeqDatasetReader):
         self._signatures = SignatureCheck(self._formalism, check_signatures, None, overloaded_predicates)
 
     def _read(self, file_path: str):
-        examples = read_examples(file_path, self._formalism, self._skip_invalid, self._signatures.signatures_for(file_path))
+        signatures = self._signatures.signatures_for(file_path)
+        examples = read_examples(file_path, self._formalism, self._skip_invalid, signatures)
         for example in self.shard_iterable(examples):
             yield self.text_to_instance(" ".join(example.utterance), example.logical_form)
 
