@@ -365,6 +365,27 @@ def record_unrecorded(jobs: List[Job], results: str, lock: threading.Lock) -> Li
     return missing
 
 
+def retire_stale_archive(archive: str) -> Optional[str]:
+    """
+    Moves a pre-trained archive's directory aside (`<dir>.stale`) when its provenance says older code
+    made it, so that the runs needing it pre-train again; returns the new place, or None when kept.
+    """
+    from fewshot_parser.commands.staleness import code_unchanged_since
+    from fewshot_parser.training.pretrain_finetune import read_provenance
+
+    directory = os.path.dirname(archive)
+    if not os.path.isfile(archive):
+        return None
+    version = read_provenance(directory).get("code_version", "")
+    if version and code_unchanged_since(version):
+        return None
+    target = directory + ".stale"
+    if os.path.isdir(target):
+        shutil.rmtree(target)
+    os.replace(directory, target)
+    return target
+
+
 def run_grid_from_args(args: argparse.Namespace) -> None:
     systems = list(SYSTEMS) if args.systems == ["all"] else args.systems
     jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
@@ -382,6 +403,11 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
         stale = {row_key(row) for row in read_rows(args.results) if stale_reason(row, SYSTEMS)}
     pending = [job for job in jobs if job_key(job) in stale or (not is_finished(job) and job_key(job) not in recorded)]
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
+    if args.redo_stale and not args.dry_run:
+        for archive in sorted({pretrained_archive(job, environment) for job in pending} - {None}):
+            retired = retire_stale_archive(archive)
+            if retired:
+                print(f"  {archive} was pre-trained with older code: moved to {retired}; it is pre-trained again")
     if args.dry_run:
         for job in jobs:
             state = ("stale" if job_key(job) in stale else "done" if is_finished(job)

@@ -96,3 +96,47 @@ def test_a_run_is_recorded_under_the_split_its_config_used(tmp_path):
     assert record(job, 1.0, results, threading.Lock()) == 25.0
     table = summary_table([job], results, results)
     assert "25.00 ± 0.00" in table and "paper (shuffles 1-5): 27.49" in table and "(identical per shuffle)" in table
+
+
+def test_code_changes_that_leave_the_syntax_tree_alone_do_not_make_rows_stale():
+    from fewshot_parser.commands.staleness import normalized
+
+    before = 'def f(x):\n    """Doc."""\n    return x + 1  # add one\n'
+    wrapped = 'def f(x):\n    """Another doc."""\n    return (x +\n            1)\n'
+    changed = 'def f(x):\n    return x + 2\n'
+    assert normalized("a.py", before) == normalized("a.py", wrapped)
+    assert normalized("a.py", before) != normalized("a.py", changed)
+
+
+def test_redo_stale_retires_an_archive_made_by_other_code(tmp_path, monkeypatch):
+    from fewshot_parser.commands import run_grid, staleness
+
+    directory = tmp_path / "pretrain" / "geo-ours"
+    directory.mkdir(parents=True)
+    (directory / "model.tar.gz").write_bytes(b"x")
+    (directory / "provenance.json").write_text(json.dumps({"code_version": "a" * 40, "config_hash": "b"}))
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version: version == "c" * 40)
+    assert run_grid.retire_stale_archive(str(directory / "model.tar.gz")) == str(directory) + ".stale"
+    assert not directory.exists() and (tmp_path / "pretrain" / "geo-ours.stale" / "model.tar.gz").exists()
+    directory.mkdir()
+    (directory / "model.tar.gz").write_bytes(b"x")
+    (directory / "provenance.json").write_text(json.dumps({"code_version": "c" * 40}))
+    assert run_grid.retire_stale_archive(str(directory / "model.tar.gz")) is None
+
+
+def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
+    from fewshot_parser.commands.report import GLANCE_END, GLANCE_START
+
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for shuffle in range(1, 6):
+            writer.writerow(row(system="ProtoParser", shuffle=str(shuffle), exact_match="20"))
+    readme = tmp_path / "README.md"
+    readme.write_text(f"# title\n\n{GLANCE_START}\nold table\n{GLANCE_END}\n\nmore text\n")
+    write_report([str(results)], str(tmp_path / "out"), readme=str(readme))
+    text = readme.read_text()
+    assert "old table" not in text and text.startswith("# title") and text.endswith("more text\n")
+    assert "| ours, faithful (`--systems ours`) | 20.00 † | – |" in text
+    assert (tmp_path / "out" / "at_a_glance.md").read_text() in text
