@@ -51,6 +51,39 @@ def learned_signatures(
     return copy.deepcopy(_CACHE[key])
 
 
+# The benchmark datasets and their formalisms, for `corpus_overloads`.
+BENCHMARK_FORMALISMS = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
+
+
+def corpus_overloads(data_dir: str) -> Dict[str, Dict[str, List[int]]]:
+    """
+    `{formalism: {predicate: arities}}` for the predicates that the benchmark's logical forms use with
+    more than one arity anywhere (every dataset, split, shot and file under `data_dir`). Whatever
+    predicates a split makes new, a reader then accepts the arities the benchmark itself uses; the
+    result is shipped as `fewshot_parser/resources/overloads.json`
+    (`python -m fewshot_parser.data.signature_check data` writes it).
+    """
+    import glob
+    import hashlib
+
+    found: Dict[str, Dict[str, set]] = {}
+    for dataset, formalism in sorted(BENCHMARK_FORMALISMS.items()):
+        signatures = PredicateSignatures(formalism, {})
+        seen = set()
+        for path in sorted(glob.glob(os.path.join(data_dir, dataset, "lemma_data", "shuffle_*_shot_*", "*.txt"))):
+            with open(path, "rb") as handle:
+                digest = hashlib.sha256(handle.read()).hexdigest()
+            if digest in seen:  # train.txt is the same file in every split
+                continue
+            seen.add(digest)
+            for example in read_training_examples(path, formalism):
+                signatures.learn(example.tree)
+        for name, signature in signatures.multi_arity().items():
+            found.setdefault(formalism, {}).setdefault(name, set()).update(signature.arities)
+    return {formalism: {name: sorted(arities) for name, arities in sorted(names.items())}
+            for formalism, names in sorted(found.items())}
+
+
 class SignatureCheck:
     """
     A reader's signatures: learned on its first read, then extended by the new predicates it reads.
@@ -86,3 +119,10 @@ class SignatureCheck:
             training = self._training or training_file_of(spec)
             self._signatures = learned_signatures(training, self._formalism, self._overloads)
         return self._signatures
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    print(json.dumps(corpus_overloads(sys.argv[1] if len(sys.argv) > 1 else "data"), indent=1))

@@ -11,9 +11,11 @@ a sub-term in one position (`( loc:t $0 s0 )`, `( loc:t s0 $0 )`, `( population:
 
 Some predicates of the benchmark data take one or two arguments (`( departure_time $0 )` and
 `( departure_time $0 ti0 )`). Those the training file shows both ways are learned as such; the few
-that only the support or query files overload are listed in `BENCHMARK_OVERLOADS`, so that the
-benchmark loads without errors. Other data can declare its own (a reader's `overloaded_predicates`).
+that other files overload are listed in `BENCHMARK_OVERLOADS` (generated from the whole benchmark,
+so that any split of it loads without errors, whichever predicates it makes new). Other data can declare its own (a reader's `overloaded_predicates`).
 """
+import json
+import os
 from collections import defaultdict
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -23,13 +25,15 @@ from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
 # Operators that take any number of arguments: never checked.
 VARIADIC = {"lambda": frozenset({"and", "or"}), "prolog": frozenset({CONJUNCTION})}
 
-# Predicates that the benchmark files use with more than one arity where the training file shows
-# only one (found by checking every split of data/: jobs' `req_exp ( ANS )` / `req_exp ( ANS , year0 )`
-# in support and query; ATIS' `departure_time`, `meal` and `aircraft` in query and support files).
-BENCHMARK_OVERLOADS: Dict[str, Dict[str, Tuple[int, ...]]] = {
-    "prolog": {"req_exp": (1, 2)},
-    "lambda": {"departure_time": (1, 2), "meal": (1, 2), "aircraft": (1, 2)},
-}
+# Predicates that the benchmark's logical forms use with more than one arity anywhere (every
+# dataset, split, shot and file): generated from the data by `fewshot_parser.data.signature_check`
+# (`python -m fewshot_parser.data.signature_check data`), so that a reader accepts the arities the
+# benchmark itself uses whichever predicates a split makes new.
+with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "overloads.json"), encoding="utf-8") as _file:
+    BENCHMARK_OVERLOADS: Dict[str, Dict[str, Tuple[int, ...]]] = {
+        formalism: {name: tuple(arities) for name, arities in names.items()}
+        for formalism, names in json.load(_file).items()
+    }
 
 KINDS = ("variable", "atom", "term")
 

@@ -48,3 +48,22 @@ def test_overloads_seen_in_training_or_declared_are_allowed():
     with pytest.raises(SignatureMismatch, match="departure_time expects 1 argument"):
         strict.check(lam("( lambda $0 e ( departure_time $0 ti0 ) )"))
     assert signatures.summary()["capital:t"]["2"] == {"kinds": ["variable", "atom"], "first_use": None}
+
+
+def test_the_shipped_overloads_are_those_of_the_whole_benchmark():
+    """resources/overloads.json is what `corpus_overloads` finds in the data (any split of it loads)."""
+    import json
+    import os
+
+    import pytest
+
+    from fewshot_parser.data.paths import resolve_data_path
+    from fewshot_parser.data.signature_check import corpus_overloads
+    from fewshot_parser.logical_forms.signatures import BENCHMARK_OVERLOADS
+
+    data = os.path.dirname(os.path.dirname(resolve_data_path("geo/lemma_data")))
+    if not os.path.isdir(os.path.join(data, "geo", "lemma_data")):
+        pytest.skip("the benchmark data is not set up (make data)")
+    found = corpus_overloads(data)
+    assert {f: {n: tuple(a) for n, a in names.items()} for f, names in found.items()} == BENCHMARK_OVERLOADS
+    assert json.loads(json.dumps(found))["prolog"]["req_exp"] == [1, 2]
