@@ -70,12 +70,15 @@ plus: $(STAMP) data
 report: $(STAMP)
 	$(BIN)/allennlp report
 
-# Supervised sanity (exact match on a held-out 10% of train) and speed on this machine.
+# Supervised sanity (exact match on a held-out 10% of train), speed on this machine (training, decoding,
+# a faithful ATIS pre-training epoch) and the representation check against the authors' preprocessing.
 benchmarks: $(STAMP) data
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/supervised_sanity.py
 	for words in random static contextual contextual-tuned; do \
 		FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --words $$words || exit 1; done
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --linking
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/pretrain_epoch.py
+	$(BIN)/python benchmarks/representation_check.py
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
 lock:
