@@ -41,14 +41,16 @@ class TestFewShotPieces(ModelTestCase):
         assert prototypes[3].tolist() == [3.0, 2.0]
         assert prototypes[0].tolist() == [0.0, 0.0]
 
-    def test_predicate_dropout_mixes_supervised_and_prototype_embeddings(self):
-        model = self.model
-        model.train()
-        for module in model.modules():
+    def meta_batch(self):
+        """The model in training mode without dropout, and a meta-support / meta-test pair of batches."""
+        self.model.train()
+        for module in self.model.modules():
             if isinstance(module, torch.nn.Dropout):
                 module.p = 0.0
-        support = self.tensors(self.instances[:3])
-        query = self.tensors(self.instances[3:])
+        return self.model, self.tensors(self.instances[:3]), self.tensors(self.instances[3:])
+
+    def test_predicate_dropout_mixes_supervised_and_prototype_embeddings(self):
+        model, support, query = self.meta_batch()
         # r = 0: nothing is dropped, so C = C_s and L_m is the supervised loss of the meta-test set.
         model.predicate_dropout = 0.0
         supervised = model(**query)["loss"]
@@ -65,13 +67,7 @@ class TestFewShotPieces(ModelTestCase):
         assert present.any()
 
     def test_meta_regularization_adds_the_attention_regularizer_to_meta_batches(self):
-        model = self.model
-        model.train()
-        for module in model.modules():
-            if isinstance(module, torch.nn.Dropout):
-                module.p = 0.0
-        support = self.tensors(self.instances[:3])
-        query = self.tensors(self.instances[3:])
+        model, support, query = self.meta_batch()
         model.predicate_dropout = 0.0
         model.attention_regularization = 1.0
         model.set_alignment_statistics([
