@@ -16,6 +16,7 @@ When the reference code is not present the script says so and exits 0 (a user's 
 import argparse
 import csv
 import os
+import re
 import subprocess
 import sys
 import time
@@ -52,6 +53,32 @@ def append_row(path: str, row: Dict[str, object]) -> None:
         writer.writerow(row)
         handle.flush()
         os.fsync(handle.fileno())
+
+
+def discard_unfinished_pretraining(work: str, dataset: str, shot: int) -> List[str]:
+    """
+    Deletes the model files of an interrupted pre-training, so that the driver pre-trains again.
+
+    The authors' trainer saves its model file after every improving epoch, and the driver reuses any
+    model file it finds, so a pre-training killed at epoch 5 would otherwise be fine-tuned from as if
+    it were complete. A pre-training is complete when its log says it reached the last epoch.
+    Returns the deleted paths.
+    """
+    log = os.path.join(work, f"pretrain_{dataset}_{shot}.log")
+    if not os.path.exists(log):
+        return []
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        text = handle.read()
+    if "reached max epoch" in text:
+        return []
+    deleted = []
+    for saved in sorted(set(re.findall(r"save model to \[(.*?)\]", text))):
+        model = os.path.join(work, saved)
+        for path in (model, model[: -len(".bin")] + ".optim.bin" if model.endswith(".bin") else None):
+            if path and os.path.exists(path):
+                os.remove(path)
+                deleted.append(path)
+    return deleted
 
 
 def run_split(script: str, work: str, dataset: str, shot: int, split: int, epochs: str) -> Tuple[str, str]:
@@ -95,6 +122,9 @@ def main() -> None:
                 if (dataset, shot, split) in done:
                     print(f"reference_runs: {dataset} {shot}-shot split {split} already recorded", flush=True)
                     continue
+                for path in discard_unfinished_pretraining(os.path.abspath(args.work), dataset, shot):
+                    print(f"reference_runs: {path} is from an interrupted pre-training; deleted, pre-training again",
+                          flush=True)
                 start = time.time()
                 accuracy, model = run_split(script, os.path.abspath(args.work), dataset, shot, split, args.epochs)
                 seconds = time.time() - start
