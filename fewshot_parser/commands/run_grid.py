@@ -377,7 +377,12 @@ def retire_stale_archive(archive: str) -> Optional[str]:
     if not os.path.isfile(archive):
         return None
     version = read_provenance(directory).get("code_version", "")
-    if version and code_unchanged_since(version):
+    try:
+        with open(os.path.join(directory, "config.json")) as handle:
+            config: Optional[str] = handle.read()
+    except OSError:
+        config = None
+    if version and code_unchanged_since(version, config_json=config):
         return None
     target = directory + ".stale"
     if os.path.isdir(target):

@@ -6,12 +6,17 @@ A row of `results/runs.csv` is *stale* when
 * it has no provenance (written before rows recorded their code version),
 * its config hash differs from the hash of the config its system renders today (for the same
   dataset, shot and shuffle), or
-* the code it depends on (the model, data, training and logical-form packages and their
-  resources) differs between the commit that made it, or made its pre-trained archive, and the
-  current checkout. Python files are compared by their syntax tree without docstrings, so that
-  comments, docstrings and line wrapping do not count as changes; the shared Jsonnet libraries are
-  covered by the config hash. A run made from a tree with uncommitted changes (`-dirty`) counts as
-  made from its commit.
+* the code it depends on differs between the commit that made it, or made its pre-trained
+  archive, and the current checkout. The code a config depends on is found from the config itself:
+  the modules that register the component types it names (`"type": "proto_parser"`, its reader,
+  data loader, callbacks, ...), every module of this package they import, transitively, and the
+  package's resources (lexicons, signatures). Package `__init__` files that only re-export are not
+  followed, so a new model in its own module leaves the rows of the other models valid. Without a
+  config (or one naming no component of ours) every module of the model, data, training and
+  logical-form packages counts. Python files are compared by their syntax tree without docstrings,
+  so that comments, docstrings and line wrapping do not count as changes; the shared Jsonnet
+  libraries are covered by the config hash. A run made from a tree with uncommitted changes
+  (`-dirty`) counts as made from its commit.
 
 `allennlp report` marks stale cells; `allennlp run-grid --redo-stale` reruns exactly those rows.
 """
@@ -21,7 +26,7 @@ import hashlib
 import json
 import os
 import subprocess
-from typing import Dict, Optional
+from typing import Any, Dict, FrozenSet, Iterator, Optional
 
 from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
 
@@ -34,11 +39,13 @@ CODE_PATHS = (
 
 def config_for(template: str, dataset: str, shot: int, shuffle: int, root: str = PROJECT_ROOT) -> Optional[str]:
     """The experiment hash of a system's config as rendered today (None when it does not render)."""
-    return _rendered_hash(os.path.join(root, template.format(dataset=dataset, shot=shot)), shuffle)
+    config = _rendered(os.path.join(root, template.format(dataset=dataset, shot=shot)), shuffle)
+    return None if config is None else experiment_hash(json.loads(config))
 
 
 @functools.lru_cache(maxsize=None)
-def _rendered_hash(path: str, shuffle: int) -> Optional[str]:
+def _rendered(path: str, shuffle: int) -> Optional[str]:
+    """A config file rendered for a shuffle, as JSON text (None when it does not render)."""
     import _jsonnet
 
     ext_vars = {
@@ -47,9 +54,106 @@ def _rendered_hash(path: str, shuffle: int) -> Optional[str]:
         "FEWSHOT_PRETRAIN_DIR": os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
     }
     try:
-        return experiment_hash(json.loads(_jsonnet.evaluate_file(path, ext_vars=ext_vars)))
+        return _jsonnet.evaluate_file(path, ext_vars=ext_vars)
     except (RuntimeError, OSError, ValueError):
         return None
+
+
+def component_types(config: Any) -> Iterator[str]:
+    """Every `"type"` value named anywhere in a rendered config."""
+    if isinstance(config, dict):
+        if isinstance(config.get("type"), str):
+            yield config["type"]
+        for value in config.values():
+            yield from component_types(value)
+    elif isinstance(config, list):
+        for value in config:
+            yield from component_types(value)
+
+
+def _registered_modules(types: FrozenSet[str]) -> FrozenSet[str]:
+    """The modules of this package that register a component under one of `types` (any base class)."""
+    import fewshot_parser  # noqa: F401  (registers the package's components)
+    from allennlp.common.registrable import Registrable
+
+    found = set()
+    for registry in Registrable._registry.values():
+        for name, (constructor, _) in registry.items():
+            module = getattr(constructor, "__module__", "")
+            if name in types and module.startswith("fewshot_parser."):
+                found.add(module)
+    return frozenset(found)
+
+
+def _module_file(module: str, root: str) -> Optional[str]:
+    """The repository path of a module of this package, or None when there is no such file."""
+    base = module.replace(".", "/")
+    for candidate in (base + ".py", base + "/__init__.py"):
+        if os.path.isfile(os.path.join(root, candidate)):
+            return candidate
+    return None
+
+
+def _imported_modules(path: str, root: str) -> Iterator[str]:
+    """The modules of this package a file imports, anywhere in it (functions included)."""
+    package = os.path.dirname(path).replace("/", ".")
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
+        tree = ast.parse(handle.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: resolved against this file's package
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            # `from a.b import c`: c is a submodule or a name defined in a.b.
+            names = [f"{base}.{alias.name}" if _module_file(f"{base}.{alias.name}", root) else base
+                     for alias in node.names]
+        else:
+            continue
+        yield from (name for name in names if name == "fewshot_parser" or name.startswith("fewshot_parser."))
+
+
+def _reexports_only(path: str, root: str) -> bool:
+    """Whether a package `__init__` holds nothing but imports (and docstrings): registration glue."""
+    if not path.endswith("__init__.py"):
+        return False
+    with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
+        body = ast.parse(handle.read()).body
+    return all(isinstance(node, (ast.Import, ast.ImportFrom)) or
+               (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) for node in body)
+
+
+@functools.lru_cache(maxsize=None)
+def dependencies(config_json: Optional[str], root: str = PROJECT_ROOT) -> FrozenSet[str]:
+    """
+    The repository files the numbers of a rendered config (JSON text) depend on: the modules that
+    register its component types, their imports within this package (transitively, not through
+    re-exporting `__init__` files) and the package's resources. Everything under `CODE_PATHS` when
+    the config is missing or names no component of ours.
+    """
+    everything = frozenset(_git(root, "ls-files", "--", *CODE_PATHS).split())
+    if config_json is None:
+        return everything
+    modules = _registered_modules(frozenset(component_types(json.loads(config_json))))
+    if not modules:
+        return everything
+    files, todo = set(), [path for path in map(lambda m: _module_file(m, root), modules) if path]
+    while todo:
+        path = todo.pop()
+        if path in files:
+            continue
+        files.add(path)
+        for module in _imported_modules(path, root):
+            found = _module_file(module, root)
+            if found and found not in files and not _reexports_only(found, root):
+                todo.append(found)
+    # Imports are followed through the whole package, but only the code under CODE_PATHS counts
+    # (commands, predictors and bookkeeping in `common` do not change a run's numbers).
+    resources = {path for path in everything if path.startswith("fewshot_parser/resources/")}
+    return frozenset({path for path in files if path in everything} | resources)
 
 
 def normalized(path: str, text: str) -> str:
@@ -73,35 +177,48 @@ def _git(root: str, *arguments: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def code_fingerprint(commit: Optional[str], root: str = PROJECT_ROOT) -> Optional[str]:
-    """A hash of the normalized code results depend on, at `commit` (None: the working tree)."""
-    digest = hashlib.sha256()
+def _file_at(commit: Optional[str], path: str, root: str) -> Optional[str]:
+    """The normalized content of a file at `commit` (None: the working tree); None when it is absent."""
     try:
         if commit is None:
-            files = sorted(_git(root, "ls-files", "--", *CODE_PATHS).split())
+            with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
         else:
-            files = sorted(_git(root, "ls-tree", "-r", "--name-only", commit, "--", *CODE_PATHS).split())
-        for path in files:
-            if commit is None:
-                if not os.path.isfile(os.path.join(root, path)):
-                    continue
-                with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
-            else:
-                text = _git(root, "show", f"{commit}:{path}")
-            digest.update(path.encode() + b"\0" + normalized(path, text).encode() + b"\0")
+            text = _git(root, "show", f"{commit}:{path}")
     except (OSError, subprocess.SubprocessError):
         return None
+    return normalized(path, text)
+
+
+def code_fingerprint(commit: Optional[str], root: str = PROJECT_ROOT,
+                     files: Optional[FrozenSet[str]] = None) -> Optional[str]:
+    """
+    A hash of the normalized code results depend on, at `commit` (None: the working tree): the
+    given `files`, or every file under `CODE_PATHS`. None when `commit` is not in the repository.
+    """
+    if commit is not None:
+        try:
+            _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
+        except (OSError, subprocess.SubprocessError):
+            return None
+    digest = hashlib.sha256()
+    for path in sorted(files if files is not None else dependencies(None, root)):
+        content = _file_at(commit, path, root)
+        digest.update(path.encode() + b"\0" + (b"\1" if content is None else content.encode()) + b"\0")
     return digest.hexdigest()
 
 
-def code_unchanged_since(version: str, root: str = PROJECT_ROOT) -> bool:
-    """Whether the code results depend on is the same at `version` (a commit, maybe `-dirty`) as in the checkout."""
+def code_unchanged_since(version: str, root: str = PROJECT_ROOT, config_json: Optional[str] = None) -> bool:
+    """
+    Whether the code results depend on is the same at `version` (a commit, maybe `-dirty`) as in the
+    checkout: the code a rendered config (JSON text) depends on, or all of it without one.
+    """
     commit = version.split("-")[0]
     if not commit or commit in ("unknown", "-"):
         return False
-    then = code_fingerprint(commit, root)
-    return then is not None and then == code_fingerprint(None, root)
+    files = dependencies(config_json, root)
+    then = code_fingerprint(commit, root, files)
+    return then is not None and then == code_fingerprint(None, root, files)
 
 
 def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str]:
@@ -109,13 +226,15 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
     if not row.get("code_version"):
         return "no provenance"
     templates = [t for system, setting, t in systems.values() if (system, setting) == (row["system"], row["setting"])]
+    config = None
     if templates:
-        current = config_for(templates[0], row["dataset"], int(row["shot"]), int(row["shuffle"]))
-        if current is not None and current != row.get("config_hash"):
+        config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))),
+                           int(row["shuffle"]))
+        if config is not None and experiment_hash(json.loads(config)) != row.get("config_hash"):
             return "config changed"
-    if not code_unchanged_since(row["code_version"]):
+    if not code_unchanged_since(row["code_version"], config_json=config):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")
-    if pretrained not in ("-", "") and not code_unchanged_since(pretrained):
+    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=config):
         return "pre-trained with older code"
     return None

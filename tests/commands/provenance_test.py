@@ -38,7 +38,7 @@ def test_a_row_is_stale_without_provenance_or_with_another_config(monkeypatch):
     assert stale_reason(row(code_version=head, config_hash="0" * 12), SYSTEMS) == "config changed"
     assert stale_reason(row(code_version="f" * 40, config_hash=fresh_hash), SYSTEMS) == "code changed"
     # The checkout may hold uncommitted changes: take the code as unchanged since HEAD here.
-    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version: version.startswith(head))
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith(head))
     assert stale_reason(row(code_version=head, config_hash=fresh_hash), SYSTEMS) is None
     assert stale_reason(row(code_version=head, config_hash=fresh_hash, pretrain_code_version="e" * 40),
                         SYSTEMS) == "pre-trained with older code"
@@ -115,7 +115,7 @@ def test_redo_stale_retires_an_archive_made_by_other_code(tmp_path, monkeypatch)
     directory.mkdir(parents=True)
     (directory / "model.tar.gz").write_bytes(b"x")
     (directory / "provenance.json").write_text(json.dumps({"code_version": "a" * 40, "config_hash": "b"}))
-    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version: version == "c" * 40)
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version == "c" * 40)
     assert run_grid.retire_stale_archive(str(directory / "model.tar.gz")) == str(directory) + ".stale"
     assert not directory.exists() and (tmp_path / "pretrain" / "geo-ours.stale" / "model.tar.gz").exists()
     directory.mkdir()
@@ -140,3 +140,19 @@ def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
     assert "old table" not in text and text.startswith("# title") and text.endswith("more text\n")
     assert "| ours, faithful (`--systems ours`) | 20.00 † | – |" in text
     assert (tmp_path / "out" / "at_a_glance.md").read_text() in text
+
+
+def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
+    from fewshot_parser.commands.staleness import _rendered, dependencies
+
+    faithful = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/geo_1shot.jsonnet"), 1))
+    da = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/baselines/da_geo_1shot.jsonnet"), 1))
+    assert "fewshot_parser/models/proto_parser.py" in faithful
+    assert "fewshot_parser/modules/stack_decoder.py" in faithful  # imported by the model, not named in the config
+    assert "fewshot_parser/training/callbacks/prototypes.py" in faithful  # a callback the config names
+    assert "fewshot_parser/models/coarse2fine.py" not in faithful and "fewshot_parser/models/__init__.py" not in faithful
+    assert "fewshot_parser/models/coarse2fine.py" in da and "fewshot_parser/models/proto_parser.py" not in da
+    assert any(path.startswith("fewshot_parser/resources/") for path in faithful)
+    # Without a config, or with one naming none of our components, everything counts.
+    assert dependencies(None) >= faithful | da
+    assert dependencies('{"model": {"type": "basic_classifier"}}') == dependencies(None)
