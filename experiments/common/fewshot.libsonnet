@@ -80,6 +80,16 @@ local words = import 'words.libsonnet';
     // Fine-tuning computes P(a | x) of the attention regularizer from the support set alone (false)
     // or from the training set and the support set (true, as the authors' preprocessing does).
     finetune_statistics_with_train: false,
+    // Support-set recombination before fine-tuning (not in the paper; experiments/augmentation/):
+    // null fine-tunes on the support set alone. Otherwise an object of
+    //   pairs: forward synthetic pairs per new predicate (the new predicate in training templates),
+    //   reverse_pairs: reverse pairs per new predicate (its support template, other known content),
+    //   support_repeat: copies of each real support example (its weight against a synthetic pair),
+    //   replay: training examples replayed beside them (a fixed seeded sample),
+    //   lexicon: whether the shipped predicate lexicon helps find a predicate's words,
+    //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones).
+    // `allennlp inspect-data <config> --augment` prints the synthetic pairs of a split.
+    augmentation: null,
   },
 
   // What the authors' run scripts do beyond the paper's text (docs/reproduction.md has a row per
@@ -179,6 +189,24 @@ local words = import 'words.libsonnet';
     },
   },
 
+  // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
+  finetune_reader(dataset, shot, split, s):: (
+    local base = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s));
+    if s.augmentation == null then base else {
+      local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false } + s.augmentation,
+      type: 'fewshot_augmented',
+      reader: base,
+      support_data_path: data.support(dataset, shot, split),
+      training_data_path: data.train(dataset, shot, split),
+      pairs_per_predicate: a.pairs,
+      reverse_pairs_per_predicate: a.reverse_pairs,
+      support_repeat: a.support_repeat,
+      replay: a.replay,
+      lexicon: if a.lexicon then dataset else null,
+      seed: data.seed,
+    }
+  ),
+
   pretrained_archive(dataset, s)::
     std.extVar('FEWSHOT_PRETRAIN_DIR') + '/' + dataset + '-' + s.variant + '/model.tar.gz',
 
@@ -193,7 +221,7 @@ local words = import 'words.libsonnet';
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
       finetune_seed: data.seed,
-      dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s)),
+      dataset_reader: $.finetune_reader(dataset, shot, split, s),
       train_data_path: if s.replay == null then data.support(dataset, shot, split)
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
@@ -201,12 +229,16 @@ local words = import 'words.libsonnet';
       model: $.model(dataset, s, false),
       // Batch 2 (ATIS 1-shot: 1), as the authors fine-tune.
       data_loader: {
-        batch_size: if s.replay != null then s.replay.batch_size else if dataset == 'atis' && shot == 1 then 1 else 2,
+        batch_size: if s.replay != null then s.replay.batch_size
+                    else if s.augmentation != null && std.get(s.augmentation, 'batch_size') != null then s.augmentation.batch_size
+                    else if dataset == 'atis' && shot == 1 then 1 else 2,
         shuffle: true,
       },
       validation_data_loader: { batch_size: 128, shuffle: false },
       trainer: {
-        num_epochs: if s.replay == null then ft.epochs else s.replay.epochs,
+        num_epochs: if s.replay != null then s.replay.epochs
+                    else if s.augmentation != null && std.get(s.augmentation, 'epochs') != null then s.augmentation.epochs
+                    else ft.epochs,
         optimizer: $.finetune_optimizer(s, ft.lr),
         grad_norm: 5.0,
         cuda_device: -1,

@@ -88,6 +88,9 @@ SYSTEMS: Dict[str, tuple] = {
     "linking-schema": ("ProtoParser", "+ lexicon, linking, IRNet schema encoding",
                        "experiments/words/linking_schema_{dataset}_{shot}shot.jsonnet"),
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
+    # Support-set recombination on top of contextual-schema-bias (experiments/augmentation/).
+    "augmented": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination",
+                  "experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 # The last four say what made a row (see `fewshot_parser.common.provenance`): the code version of the

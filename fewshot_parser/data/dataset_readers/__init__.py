@@ -4,3 +4,4 @@ from fewshot_parser.data.dataset_readers.geoquery import GeoQueryReader
 from fewshot_parser.data.dataset_readers.atis import AtisReader
 from fewshot_parser.data.dataset_readers.seq2seq import FewShotSeq2SeqReader
 from fewshot_parser.data.dataset_readers.coarse2fine import Coarse2FineReader
+from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader

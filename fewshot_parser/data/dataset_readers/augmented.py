@@ -1,0 +1,137 @@
+import logging
+import random
+from typing import Any, Iterable, List, Optional, Tuple
+
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DatasetReader, Instance
+
+from fewshot_parser.data.augmentation import Recombiner, SyntheticPair
+from fewshot_parser.data.examples import Example, read_examples, read_training_examples
+from fewshot_parser.modules.alignment import load_lexicon
+
+logger = logging.getLogger(__name__)
+
+
+@DatasetReader.register("fewshot_augmented")
+class AugmentedSupportReader(DatasetReader):
+    """
+    Wraps a few-shot reader so that fine-tuning sees, besides the support set, synthetic pairs that
+    put each new predicate into templates of the training set and the support templates into other
+    known content (`fewshot_parser.data.augmentation`), and optionally a sample of the training set.
+
+    Only `support_data_path` is augmented; every other path (the query set, the training set) is
+    read by the wrapped reader unchanged, and prediction (`text_to_instance`) is the wrapped
+    reader's. The new predicates are found by comparing the support LFs with the training LFs.
+
+    Registered as a `DatasetReader` with name "fewshot_augmented".
+
+    # Parameters
+
+    reader : `DatasetReader`
+        The few-shot reader (`fewshot_lf` or a benchmark's) that makes the instances.
+    support_data_path : `str`
+        The data path that is augmented (the experiment's `train_data_path`).
+    training_data_path : `str`
+        The training set the synthetic pairs are recombined from.
+    pairs_per_predicate : `int`, optional (default = `20`)
+        Forward pairs per new predicate: the new predicate in training templates.
+    reverse_pairs_per_predicate : `int`, optional (default = `10`)
+        Reverse pairs per new predicate: its support template with other known predicates.
+    support_repeat : `int`, optional (default = `1`)
+        How often each real support example is repeated, i.e. its weight against a synthetic pair
+        (which appears once).
+    replay : `int`, optional (default = `0`)
+        Training examples replayed beside the support set (a fixed sample drawn with `seed`).
+    lexicon : `str`, optional (default = `None`)
+        A predicate lexicon (shipped name or JSON path) used to find a predicate's words.
+    seed : `int`, optional (default = `13`)
+        Seed of the replay sample.
+    """
+
+    def __init__(
+        self,
+        reader: DatasetReader,
+        support_data_path: str,
+        training_data_path: str,
+        pairs_per_predicate: int = 20,
+        reverse_pairs_per_predicate: int = 10,
+        support_repeat: int = 1,
+        replay: int = 0,
+        lexicon: Optional[str] = None,
+        seed: int = 13,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
+        for name, value, least in (("pairs_per_predicate", pairs_per_predicate, 0),
+                                   ("reverse_pairs_per_predicate", reverse_pairs_per_predicate, 0),
+                                   ("support_repeat", support_repeat, 1), ("replay", replay, 0)):
+            if value < least:
+                raise ConfigurationError(f"dataset_reader.{name} must be at least {least}, got {value}")
+        formalism = getattr(reader, "formalism", None)
+        if formalism is None:
+            raise ConfigurationError("dataset_reader.reader must be a few-shot LF reader (it has no formalism)")
+        self.reader = reader
+        self.formalism: str = formalism
+        self.support_data_path = support_data_path
+        self.training_data_path = training_data_path
+        self.pairs_per_predicate = pairs_per_predicate
+        self.reverse_pairs_per_predicate = reverse_pairs_per_predicate
+        self.support_repeat = support_repeat
+        self.replay = replay
+        self.lexicon = lexicon
+        self.seed = seed
+
+    def recombiner(self) -> Recombiner:
+        training = read_training_examples(self.training_data_path, self.formalism)
+        return Recombiner(training, self.formalism, load_lexicon(self.lexicon), self.pairs_per_predicate,
+                          self.reverse_pairs_per_predicate)
+
+    def synthetic_pairs(self, support: Optional[List[Example]] = None) -> List[SyntheticPair]:
+        """The synthetic pairs for the support set (read from `support_data_path` unless given)."""
+        if support is None:
+            support = list(read_examples(self.support_data_path, self.formalism))
+        return self.recombiner().synthesize(support)
+
+    def augmented_examples(self) -> List[Tuple[List[str], str, str]]:
+        """(utterance tokens, LF, origin) of everything fine-tuning reads: support, synthetic, replay."""
+        support = list(read_examples(self.support_data_path, self.formalism))
+        rows = [(e.utterance, e.logical_form, f"{e.source}:{e.line_number}") for e in support] * self.support_repeat
+        pairs = self.synthetic_pairs(support)
+        rows += [(p.utterance, p.logical_form, f"synthetic {p.direction} {p.predicate} from {p.source}") for p in pairs]
+        sample: List[Example] = []
+        if self.replay:
+            training = read_training_examples(self.training_data_path, self.formalism)
+            sample = random.Random(self.seed).sample(training, min(self.replay, len(training)))
+            rows += [(e.utterance, e.logical_form, f"{e.source}:{e.line_number}") for e in sample]
+        logger.info("Fine-tuning data: %d support example(s) x %d, %d synthetic pair(s), %d replayed",
+                    len(support), self.support_repeat, len(pairs), len(sample))
+        return rows
+
+    def _read(self, file_path: str) -> Iterable[Instance]:
+        if file_path != self.support_data_path:
+            yield from self.reader.read(file_path)
+            return
+        for tokens, logical_form, origin in self.shard_iterable(self.augmented_examples()):
+            try:
+                instance = self.reader.text_to_instance(" ".join(tokens), logical_form)
+            except (ConfigurationError, ValueError) as error:
+                if not origin.startswith("synthetic"):
+                    raise
+                # A synthetic LF the transition system cannot build (e.g. a copied value the
+                # utterance lacks) is left out, not an error.
+                logger.debug("Left out %s (%s): %s", " ".join(tokens), origin, error)
+                continue
+            instance["metadata"].metadata["location"] = origin  # type: ignore
+            yield instance
+
+    def text_to_instance(self, *inputs: Any, **kwargs: Any) -> Instance:  # type: ignore
+        return self.reader.text_to_instance(*inputs, **kwargs)
+
+    def apply_token_indexers(self, instance: Instance) -> None:
+        self.reader.apply_token_indexers(instance)
+
+    def __getattr__(self, name: str) -> Any:
+        # What the wrapped reader offers (its transition system, formalism helpers) for models and predictors.
+        if name == "reader":
+            raise AttributeError(name)
+        return getattr(self.reader, name)

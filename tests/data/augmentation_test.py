@@ -1,0 +1,116 @@
+"""Support-set recombination: which predicates are new, the synthetic pairs, the reader that feeds them
+to fine-tuning, and a whole fixture experiment with it."""
+import json
+import os
+
+import _jsonnet
+import pytest
+from allennlp.commands.train import train_model
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DatasetReader
+from allennlp.models.archival import load_archive
+from allennlp.predictors import Predictor
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.data.augmentation import Recombiner, atom_calls
+from fewshot_parser.data.examples import read_examples
+from fewshot_parser.logical_forms.tree import parse
+from tests import FIXTURE_DATA, FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+
+
+def resplit(tmp_path, dataset: str, formalism: str, new: str):
+    """A split of a fixture dataset in which `new` is the new predicate: training lines that use it
+    leave the training set, and the first of them becomes the support set (whatever the official
+    splits made new, which the augmentation must not rely on)."""
+    lines = []
+    for part in ("train", "support", "query"):
+        with open(fixture_split(dataset, part), encoding="utf-8") as handle:
+            lines += [line for line in handle.read().splitlines() if line.strip()]
+    uses = [line for line in lines if any(c.label == new for c in parse(line.split("\t")[1], formalism).calls())]
+    train = [line for line in lines if line not in uses]
+    directory = tmp_path / f"{dataset}_{new.replace(':', '_')}"
+    directory.mkdir()
+    (directory / "train.txt").write_text("\n".join(train) + "\n", encoding="utf-8")
+    (directory / "support.txt").write_text(uses[0] + "\n", encoding="utf-8")
+    (directory / "query.txt").write_text("\n".join(uses[1:] or uses) + "\n", encoding="utf-8")
+    return directory
+
+
+@pytest.mark.parametrize("dataset, formalism, new, word", [
+    ("geo", "lambda", "river:t", "river"),
+    ("geo", "lambda", "city:t", "city"),
+    ("jobs", "prolog", "language", "use"),
+])
+def test_other_new_predicates_get_pairs_in_training_templates(tmp_path, dataset, formalism, new, word):
+    directory = resplit(tmp_path, dataset, formalism, new)
+    training = list(read_examples(str(directory / "train.txt"), formalism))
+    support = list(read_examples(str(directory / "support.txt"), formalism))
+    recombiner = Recombiner(training, formalism)
+    assert recombiner.new_predicates(support) == [new]
+    pairs = recombiner.synthesize(support)
+    assert pairs and {pair.predicate for pair in pairs} == {new}
+    for pair in pairs:
+        tree = parse(pair.logical_form, formalism)  # well formed
+        assert new in {call.label for call in tree.calls()}
+        assert word in pair.utterance  # the words of the support example that express the new predicate
+        assert pair.direction in ("forward", "reverse")
+    forward = [pair for pair in pairs if pair.direction == "forward"]
+    assert forward and all(pair.replaced != new for pair in forward)
+    known_templates = {e.logical_form for e in training}
+    # A forward pair is a training LF with one predicate swapped for the new one.
+    assert all(pair.logical_form not in known_templates for pair in forward)
+    assert recombiner.synthesize(support) == pairs  # deterministic
+
+
+def test_the_signature_must_match_and_operators_over_formulas_are_left_alone():
+    calls = list(atom_calls(parse("( lambda $0 e ( and ( state:t $0 ) ( not ( next_to:t $0 s0 ) ) ) )", "lambda"),
+                            "lambda"))
+    assert [(c.label, c.signature) for c in calls] == [
+        ("state:t", ("t", 1, ("v",), "and")), ("next_to:t", ("t", 2, ("v", "e"), "not"))]
+    assert calls[1].values == ((1, "s0"),)
+
+
+def augmented_reader(directory, **settings) -> DatasetReader:
+    return DatasetReader.from_params(Params({
+        "type": "fewshot_augmented",
+        "reader": {"type": "fewshot_geoquery", "idiom_source": str(directory / "train.txt"), "min_support": 2},
+        "support_data_path": str(directory / "support.txt"),
+        "training_data_path": str(directory / "train.txt"),
+        **settings,
+    }))
+
+
+def test_the_reader_augments_only_the_support_path(tmp_path):
+    directory = resplit(tmp_path, "geo", "lambda", "river:t")
+    reader = augmented_reader(directory, pairs_per_predicate=3, reverse_pairs_per_predicate=1, support_repeat=2, replay=4)
+    pairs = reader.synthetic_pairs()
+    instances = list(reader.read(str(directory / "support.txt")))
+    assert len(instances) == 2 + len(pairs) + 4
+    origins = [instance["metadata"].metadata["location"] for instance in instances]
+    assert sum(origin.startswith("synthetic") for origin in origins) == len(pairs) > 0
+    assert len(list(reader.read(str(directory / "query.txt")))) == len(
+        list(read_examples(str(directory / "query.txt"), "lambda")))
+    # Prediction goes through the wrapped reader.
+    assert reader.text_to_instance("river in s0")["metadata"].metadata["utterance"] == ["river", "in", "s0"]
+    with pytest.raises(ConfigurationError, match="support_repeat must be at least 1"):
+        augmented_reader(directory, support_repeat=0)
+
+
+def test_a_fixture_experiment_fine_tunes_on_augmented_data_saves_and_predicts(tmp_path, monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
+                                               ext_vars={"PRETRAINED": str(tmp_path / "pretrain" / "model.tar.gz")}))
+    config["dataset_reader"] = {
+        "type": "fewshot_augmented", "reader": config["dataset_reader"],
+        "support_data_path": config["train_data_path"],
+        "training_data_path": os.path.join(FIXTURE_DATA, "geo", "shuffle_0_shot_1", "train.txt"),
+        "pairs_per_predicate": 4, "reverse_pairs_per_predicate": 2, "support_repeat": 2, "replay": 2,
+    }
+    train_model(Params(config), str(tmp_path / "run"))
+    metrics = json.load(open(tmp_path / "run" / "metrics.json"))
+    assert "test_exact_match" in metrics
+    archive = load_archive(str(tmp_path / "run" / "model.tar.gz"))
+    predictor = Predictor.from_archive(archive, "proto_parser")
+    output = predictor.predict_json({"utterance": "how big be s0"})
+    assert isinstance(output["logical_form"], str) and output["logical_form"]
