@@ -205,12 +205,27 @@ def prune_checkpoints(job: Job) -> int:
     return freed
 
 
-def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
-    """The shared pre-trained archive a job uses (from its evaluated config), if any."""
+def evaluated_config(job: Job, environment: Dict[str, str]) -> Dict:
     import _jsonnet
 
-    config = json.loads(_jsonnet.evaluate_file(job.config, ext_vars={**environment, "FEWSHOT_SPLIT": str(job.shuffle)}))
-    return config.get("pretrained_archive")
+    return json.loads(_jsonnet.evaluate_file(job.config, ext_vars={**environment, "FEWSHOT_SPLIT": str(job.shuffle)}))
+
+
+def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
+    """The shared pre-trained archive a job uses (from its evaluated config), if any."""
+    return evaluated_config(job, environment).get("pretrained_archive")
+
+
+def archive_is_current(job: Job, environment: Dict[str, str]) -> bool:
+    """Whether the job's pre-trained archive exists here, made from the pre-training config the job has now
+    (the test `ensure_pretrained` makes before it reuses an archive)."""
+    from fewshot_parser.training.pretrain_finetune import _made_from
+
+    config = evaluated_config(job, environment)
+    archive = config.get("pretrained_archive")
+    if not archive or not os.path.isfile(archive):
+        return False
+    return config.get("pretraining") is None or _made_from(archive, config["pretraining"])
 
 
 def row_key(row: Dict) -> tuple:
@@ -477,27 +492,26 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
     """
     from fewshot_parser.commands import grid_ray, grid_tasks
 
-    project = os.getcwd()
-    shipped = task_environment(environment)
-    specs = {}
-    for job in runs:
-        specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.shuffle, environment=shipped, project=project,
-                             archive=pretrained_archive(job, environment), use_gpu=gpus > 0,
-                             keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale)
-    pretrain: Dict[str, RunSpec] = {}
-    ready: Dict[str, bytes] = {}
-    for job in runs:
-        archive = specs[job].archive
-        if archive is None or archive in pretrain or archive in ready:
-            continue
-        if os.path.isfile(archive):  # reused as it is: no node pre-trains it again
-            ready[archive] = grid_tasks.pack_directory(os.path.dirname(archive), only=list(grid_tasks.PRETRAIN_FILES))
-        else:
-            pretrain[archive] = specs[job]
     stop, description = grid_ray.connect(args.address, args.jobs * threads)
-    if not args.dry_run:
-        print(description)
+    print(description)
     try:
+        project = os.getcwd()
+        shipped = task_environment(environment)
+        specs = {}
+        for job in runs:
+            specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.shuffle, environment=shipped, project=project,
+                                 archive=pretrained_archive(job, environment), use_gpu=gpus > 0,
+                                 keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale)
+        pretrain: Dict[str, RunSpec] = {}
+        ready: Dict[str, bytes] = {}
+        for job in runs:
+            archive = specs[job].archive
+            if archive is None or archive in pretrain or archive in ready:
+                continue
+            if archive_is_current(job, environment):  # reused as it is: no node pre-trains it again
+                ready[archive] = grid_tasks.pack_directory(os.path.dirname(archive), only=list(grid_tasks.PRETRAIN_FILES))
+            else:
+                pretrain[archive] = specs[job]
         tasks = grid_ray.run_tasks([(job, specs[job]) for job in runs], pretrain, ready, threads, gpus,
                                    **({"train": train} if train else {}))
         for kind, key, result in tasks:

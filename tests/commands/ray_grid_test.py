@@ -89,3 +89,35 @@ def test_a_malformed_address_is_rejected(address, message):
 
     with pytest.raises(UserError, match=message):
         check_reachable(address)
+
+
+def test_a_node_gets_the_archive_and_sends_the_run_back_without_any_driver_path(tmp_path, monkeypatch):
+    """What a task does on a node that shares no disk with the driver (no Ray needed to see it)."""
+    from fewshot_parser.commands import grid_tasks
+    from tests.commands.grid_fakes import fake_train
+
+    driver_archive = tmp_path / "driver" / "pretrain" / "geo-x"
+    driver_archive.mkdir(parents=True)
+    (driver_archive / "model.tar.gz").write_bytes(b"pre-trained weights")
+    (driver_archive / "config.json").write_text("{}")
+    (driver_archive / "best.th").write_text("not shipped")
+    packed = grid_tasks.pack_directory(str(driver_archive), only=list(grid_tasks.PRETRAIN_FILES))
+    node = tmp_path / "node"
+    node.mkdir()
+    monkeypatch.setenv("FEWSHOT_PROJECT_DIR", str(node))  # the node's checkout is elsewhere
+    spec = grid_tasks.RunSpec(name="x geo 1-shot s1", config="experiments/x.jsonnet", shuffle=1,
+                              environment={"FEWSHOT_FAKE_EM": "0.75"}, project=str(tmp_path / "driver-only"),
+                              archive="runs/pretrain/geo-x/model.tar.gz")
+    result = grid_tasks.finetune_on_node(spec, {"files": packed, "error": None}, train=fake_train)
+    assert result["error"] is None and result["log"].startswith(grid_tasks.START_MARK)
+    installed = node / "runs" / "pretrain" / "geo-x"
+    assert sorted(os.listdir(installed)) == ["config.json", "model.tar.gz"]
+    assert not grid_tasks.install_pretrained(packed, str(installed / "model.tar.gz"))  # the same archive: kept
+    back = tmp_path / "back"
+    grid_tasks.unpack_directory(result["files"], str(back))
+    assert json.load(open(back / "metrics.json")) == {"test_exact_match": 0.75}
+    assert not (back / "best.th").exists()  # checkpoints stay on the node
+    monkeypatch.delenv("FEWSHOT_PROJECT_DIR")
+    failed = grid_tasks.finetune_on_node(spec, None, train=fake_train)
+    assert "has no project checkout at" in failed["error"] and failed["files"] is None
+    assert "its pre-training failed (boom)" in grid_tasks.finetune_on_node(spec, {"error": "boom"}, train=fake_train)["error"]
