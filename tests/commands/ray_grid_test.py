@@ -117,7 +117,7 @@ def test_a_node_gets_the_archive_and_sends_the_run_back_without_any_driver_path(
     grid_tasks.unpack_directory(result["files"], str(back))
     assert json.load(open(back / "metrics.json")) == {"test_exact_match": 0.75}
     assert not (back / "best.th").exists()  # checkpoints stay on the node
+    assert "its pre-training failed (boom)" in grid_tasks.finetune_on_node(spec, {"error": "boom"}, train=fake_train)["error"]
     monkeypatch.delenv("FEWSHOT_PROJECT_DIR")
     failed = grid_tasks.finetune_on_node(spec, None, train=fake_train)
     assert "has no project checkout at" in failed["error"] and failed["files"] is None
-    assert "its pre-training failed (boom)" in grid_tasks.finetune_on_node(spec, {"error": "boom"}, train=fake_train)["error"]
