@@ -52,7 +52,14 @@ def connect(address: Optional[str], num_cpus: int) -> Tuple[bool, str]:
         return False, f"Ray (already started): {describe(ray)}"
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": True}
     if address is None:
-        ray.init(num_cpus=num_cpus, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES, **quiet)
+        if os.environ.get("RAY_ADDRESS"):
+            raise UserError(f"RAY_ADDRESS is set ({os.environ['RAY_ADDRESS']}): pass it as --address, or unset it "
+                            "for a local Ray instance")
+        try:
+            ray.init(num_cpus=num_cpus, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES, **quiet)
+        except Exception as error:  # no room for the object store, a port in use: say so in one line
+            message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise UserError(f"cannot start a local Ray instance ({message})") from None
         return True, f"Ray: a local instance, {describe(ray)}"
     if address != "auto":
         check_reachable(address)
