@@ -43,3 +43,14 @@ def positive_int(value: str) -> int:
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
     return number
+
+
+def non_negative_float(value: str) -> float:
+    """An argparse `type` for amounts that may be fractional (GPUs per run): a number of at least 0."""
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {value!r}") from None
+    if not number >= 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return number

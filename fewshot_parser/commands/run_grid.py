@@ -1,21 +1,35 @@
 """
-`allennlp run-grid`: runs a grid of few-shot experiments (systems x datasets x shots x shuffles),
-in parallel processes, resumably, and records one row per finished run in `results/runs.csv`.
+`allennlp run-grid`: runs a grid of few-shot experiments (systems x datasets x shots x shuffles) on
+Ray, resumably, and records one row per finished run in `results/runs.csv`.
 
-A run is done when its serialization directory holds `metrics.json` (AllenNLP writes it last), or
-when the results file already has its row (so a grid resumed on another machine, or after `runs/` was
-cleaned, does not redo runs whose numbers are recorded; `--redo-recorded` redoes them). Anything else
-in the directory is a partial or failed run and is redone from scratch. Runs that
-share a pre-trained archive do not pre-train twice: for each archive, the first run is started
-alone and the others wait until it has finished.
+Without `--address` the grid starts a local Ray instance with `--jobs` x `--threads` CPUs, so `--jobs`
+runs train at a time on this machine; with `--address` (`auto`, `host:port`, `ray://host:port`) the
+same grid runs on an existing Ray cluster (docs/experiments.md: a laptop, a Ray cluster, Slurm).
+Ray schedules the runs (each asks for `--threads` CPUs, and a GPU with `--cuda-device`/`--gpus-per-run`),
+makes the runs that share a pre-trained archive wait for its one pre-training task, and retries a
+task whose node died (`fewshot_parser.commands.grid_ray`). Archives travel through Ray's object store
+and each run's files come back to the driver as bytes (`fewshot_parser.commands.grid_tasks`), so the
+nodes need the code and the data, but no storage shared with the driver.
 
-To spread a grid over several machines, give each one a slice (e.g. `--datasets geo` on one
-machine and `--datasets atis` on another, or `--shuffles 1 2` and `--shuffles 3 4 5`) and
-concatenate their `runs.csv` files; no scheduler is needed.
+What stays ours: which runs exist (`plan`), resumability, and the results file, which only the driver
+writes, a row at a time as the runs' results arrive. A run is done when its serialization directory
+holds `metrics.json` (AllenNLP writes it last), or when the results file already has its row (so a grid
+resumed on another machine, or after `runs/` was cleaned, does not redo runs whose numbers are recorded;
+`--redo-recorded` redoes them). Anything else in the directory is a partial or failed run and is
+redone from scratch.
+
+Two locks remain, both for what Ray does not see: two grids (two drivers, possibly on two clusters)
+sharing a runs directory or a results file. The driver holds `<serialization dir>.lock` for each run
+it has submitted, so a second grid skips that run instead of redoing it, and takes `<results>.lock`
+around each read-modify-write of the results file, so two drivers never lose each other's rows.
+
+To spread a grid without Ray's help, give each machine a slice (e.g. `--datasets geo` on one machine
+and `--datasets atis` on another) and concatenate their `runs.csv` files.
 
 A finished run keeps `model.tar.gz`, its metrics, config and log. The training checkpoints AllenNLP
 leaves beside them (`best.th`, `model_state_*.th`, `training_state_*.th`, about 120 MB for a small
-model) duplicate the archive's weights, so the runner deletes them unless `--keep-checkpoints` is given.
+model) duplicate the archive's weights, so they do not come back from the nodes unless
+`--keep-checkpoints` is given (and older runs' checkpoints are deleted).
 """
 import argparse
 import contextlib
@@ -25,17 +39,15 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
-from typing import Dict, Iterator, List, NamedTuple, Optional, Set
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set
 
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
 
-from fewshot_parser.commands.arguments import int_in, one_of, positive_int
+from fewshot_parser.commands.arguments import int_in, one_of, non_negative_float, positive_int
+from fewshot_parser.commands.grid_tasks import CHECKPOINTS, START_MARK, RunSpec
 
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
@@ -120,7 +132,8 @@ class RunGrid(Subcommand):
     """Run a resumable grid of few-shot experiments and collect their results."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = "Run systems x datasets x shots x shuffles, resumably, N at a time; write results/runs.csv."
+        description = ("Run systems x datasets x shots x shuffles on Ray (a local instance, or a cluster with "
+                       "--address), resumably; write results/runs.csv.")
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("--systems", nargs="*", default=["ours"], type=one_of([*SYSTEMS, "all"], "system"),
                          help=f"any of: {' '.join(SYSTEMS)}, or 'all'")
@@ -128,12 +141,19 @@ class RunGrid(Subcommand):
                          type=one_of(["jobs", "geo", "atis"], "dataset"))
         sub.add_argument("--shots", nargs="*", type=int_in([1, 2], "shot"), default=[1, 2])
         sub.add_argument("--shuffles", nargs="*", type=int_in(range(6), "shuffle"), default=[1, 2, 3, 4, 5])
-        sub.add_argument("--jobs", type=positive_int, default=2, help="parallel processes (default 2)")
+        sub.add_argument("--jobs", type=positive_int, default=2,
+                         help="runs at a time on the local Ray instance (default 2; with --address the cluster's CPUs decide)")
         sub.add_argument("--threads", type=positive_int, default=None,
-                         help="torch threads per process (default: cores / jobs)")
+                         help="torch threads, and Ray CPUs, per run (default: cores / jobs; 1 with --address)")
+        sub.add_argument("--address", default=None,
+                         help="an existing Ray cluster: 'auto' (the one `ray start` made on this machine), host:port, "
+                              "or ray://host:10001 (Ray Client); default: start a local instance for this grid")
         sub.add_argument("--runs-dir", default="runs/grid")
         sub.add_argument("--results", default="results/runs.csv")
-        sub.add_argument("--cuda-device", type=int, default=-1, help="GPU to train on (default: CPU)")
+        sub.add_argument("--cuda-device", type=int, default=-1,
+                         help="train on a GPU (any index >= 0; Ray picks the GPU of each run; default: CPU)")
+        sub.add_argument("--gpus-per-run", type=non_negative_float, default=None,
+                         help="GPUs each run asks Ray for (default 1 with --cuda-device, else 0; 0.5 puts two runs on a GPU)")
         sub.add_argument("--keep-checkpoints", action="store_true",
                          help="keep the training checkpoints (*.th) of finished runs; by default only model.tar.gz is kept")
         sub.add_argument("--redo-recorded", action="store_true",
@@ -171,9 +191,6 @@ def is_finished(job: Job) -> bool:
     return os.path.isfile(os.path.join(job.serialization_dir, "metrics.json"))
 
 
-CHECKPOINTS = ("best.th", "model_state_*.th", "training_state_*.th")
-
-
 def prune_checkpoints(job: Job) -> int:
     """
     Deletes the training checkpoints of a finished run whose archive `model.tar.gz` exists (the archive
@@ -191,12 +208,27 @@ def prune_checkpoints(job: Job) -> int:
     return freed
 
 
-def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
-    """The shared pre-trained archive a job uses (from its evaluated config), if any."""
+def evaluated_config(job: Job, environment: Dict[str, str]) -> Dict:
     import _jsonnet
 
-    config = json.loads(_jsonnet.evaluate_file(job.config, ext_vars={**environment, "FEWSHOT_SPLIT": str(job.shuffle)}))
-    return config.get("pretrained_archive")
+    return json.loads(_jsonnet.evaluate_file(job.config, ext_vars={**environment, "FEWSHOT_SPLIT": str(job.shuffle)}))
+
+
+def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
+    """The shared pre-trained archive a job uses (from its evaluated config), if any."""
+    return evaluated_config(job, environment).get("pretrained_archive")
+
+
+def archive_is_current(job: Job, environment: Dict[str, str]) -> bool:
+    """Whether the job's pre-trained archive exists here, made from the pre-training config the job has now
+    (the test `ensure_pretrained` makes before it reuses an archive)."""
+    from fewshot_parser.training.pretrain_finetune import _made_from
+
+    config = evaluated_config(job, environment)
+    archive = config.get("pretrained_archive")
+    if not archive or not os.path.isfile(archive):
+        return False
+    return config.get("pretraining") is None or _made_from(archive, config["pretraining"])
 
 
 def row_key(row: Dict) -> tuple:
@@ -247,7 +279,8 @@ def configured_split(directory: str) -> Optional[int]:
     return int(found.group(1)) if found else None
 
 
-def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> float:
+def record(job: Job, seconds: float, results: str) -> float:
+    """Writes (or replaces) the row of a finished run in `results`; returns its exact match (%)."""
     split = configured_split(job.serialization_dir)
     if split is not None and split != job.shuffle:
         raise RuntimeError(f"{job.serialization_dir}/config.json evaluates on shuffle {split}, not {job.shuffle}; "
@@ -260,8 +293,8 @@ def record(job: Job, seconds: float, results: str, lock: threading.Lock) -> floa
            "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1),
            **run_provenance(job.serialization_dir)}
     os.makedirs(os.path.dirname(results) or ".", exist_ok=True)
-    # The thread lock serialises this process's workers; the file lock, other grids on the same file.
-    with lock, open(results + ".lock", "w") as lock_file:
+    # Only the driver writes here; the file lock is for another grid (another driver) on the same file.
+    with open(results + ".lock", "w") as lock_file:
         fcntl.flock(lock_file, fcntl.LOCK_EX)
         rows = [r for r in read_rows(results) if row_key(r) != job_key(job)]
         rows.append(row)
@@ -310,32 +343,9 @@ def write_rows(path: str, rows: List[Dict]) -> None:
     os.replace(temporary, path)
 
 
-START_MARK = "# run-grid: started at "
-
-
-def run_job(job: Job, environment: Dict[str, str], cuda_device: int) -> float:
-    """Runs one experiment from scratch in its own directory, logging to `<dir>.log`."""
-    if os.path.isdir(job.serialization_dir):
-        shutil.rmtree(job.serialization_dir)  # partial output never counts
-    os.makedirs(os.path.dirname(job.serialization_dir), exist_ok=True)
-    overrides = json.dumps({"trainer": {"cuda_device": cuda_device}}) if cuda_device >= 0 else "{}"
-    command = [sys.executable, "-m", "allennlp", "train", job.config, "-s", job.serialization_dir,
-               "-o", overrides, "--include-package", "fewshot_parser"]
-    start = time.time()
-    with open(job.serialization_dir + ".log", "w") as log:
-        # The start time heads the log, so a run that finished after its grid was killed can be recorded later.
-        log.write(f"{START_MARK}{start:.1f}\n")
-        log.flush()
-        code = subprocess.call(command, stdout=log, stderr=subprocess.STDOUT,
-                               env={**environment, "FEWSHOT_SPLIT": str(job.shuffle)})
-    if code != 0 or not is_finished(job):
-        raise RuntimeError(f"exit code {code}; see {job.serialization_dir}.log")
-    return time.time() - start
-
-
 def run_seconds(job: Job) -> float:
     """
-    Wall-clock seconds of a finished run, from its log: the start time `run_job` writes first (or, for
+    Wall-clock seconds of a finished run, from its log: the start time a grid task writes first (or, for
     older logs, the first timestamp AllenNLP logged) to the time `metrics.json` was written.
     """
     import datetime
@@ -356,7 +366,7 @@ def run_seconds(job: Job) -> float:
     return 0.0
 
 
-def record_unrecorded(jobs: List[Job], results: str, lock: threading.Lock) -> List[Job]:
+def record_unrecorded(jobs: List[Job], results: str) -> List[Job]:
     """
     Records the finished runs that have no row in `results`: a run whose grid was killed after the run
     had written `metrics.json` but before its row was written. Returns those jobs.
@@ -364,7 +374,7 @@ def record_unrecorded(jobs: List[Job], results: str, lock: threading.Lock) -> Li
     keys = recorded_keys(results)
     missing = [job for job in jobs if is_finished(job) and job_key(job) not in keys]
     for job in missing:
-        record(job, run_seconds(job), results, lock)
+        record(job, run_seconds(job), results)
     return missing
 
 
@@ -394,11 +404,27 @@ def retire_stale_archive(archive: str) -> Optional[str]:
     return target
 
 
+def task_environment(environment: Dict[str, str]) -> Dict[str, str]:
+    """The variables a run gets on any node (set over the node's own environment): the experiment's
+    `FEWSHOT_*` and `ALLENNLP_*`, thread counts and warning filters."""
+    kept = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "PYTHONWARNINGS")
+    return {k: v for k, v in environment.items() if k.startswith(("FEWSHOT_", "ALLENNLP_")) or k in kept}
+
+
 def run_grid_from_args(args: argparse.Namespace) -> None:
+    run_grid(args)
+
+
+def run_grid(args: argparse.Namespace, train: Optional[Callable] = None) -> None:
+    """
+    Runs the grid `args` describes. `train` replaces the trainer of the tasks (`grid_tasks.Trainer`:
+    the real one runs `allennlp train`); tests give a fast one.
+    """
     systems = list(SYSTEMS) if args.systems == ["all"] else args.systems
     jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
     environment = dict(os.environ)
-    threads = args.threads or max(1, (os.cpu_count() or 2) // max(1, args.jobs))
+    local = args.address is None
+    threads = args.threads or (max(1, (os.cpu_count() or 2) // max(1, args.jobs)) if local else 1)
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
     environment.setdefault("FEWSHOT_SEED", "13")
     environment.setdefault("PYTHONWARNINGS", QUIET_WARNINGS)
@@ -410,7 +436,8 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
 
         stale = {row_key(row) for row in read_rows(args.results) if stale_reason(row, SYSTEMS)}
     pending = [job for job in jobs if job_key(job) in stale or (not is_finished(job) and job_key(job) not in recorded)]
-    print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {args.jobs} at a time")
+    where = f"{args.jobs} at a time" if local else f"on the Ray cluster at {args.address}"
+    print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {where}")
     if args.redo_stale and not args.dry_run:
         for archive in sorted({pretrained_archive(job, environment) for job in pending} - {None}):
             retired = retire_stale_archive(archive)
@@ -422,65 +449,123 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
                      else "recorded" if job_key(job) in recorded else "todo")
             print(f"  {state:<8}  {job.name}  ({job.config})")
         return
-    lock = threading.Lock()
-    for job in record_unrecorded(jobs, args.results, lock):
+    for job in record_unrecorded(jobs, args.results):
         print(f"  recorded {job.name}: finished earlier, but its row was missing from {args.results}")
     if not args.keep_checkpoints:
         freed = sum(prune_checkpoints(job) for job in jobs)
         if freed:
             print(f"  deleted {freed / 2**20:.0f} MB of training checkpoints of finished runs (their model.tar.gz is kept)")
-    # Runs that share a pre-trained archive wait for the first of them (which pre-trains).
-    gates: Dict[str, threading.Event] = {}
-    first: Dict[str, Job] = {}
-    for job in pending:
-        archive = pretrained_archive(job, environment)
-        if archive and not os.path.isfile(archive) and archive not in first:
-            first[archive] = job
-            gates[archive] = threading.Event()
-    archive_of = {job: pretrained_archive(job, environment) for job in pending}
-    # Pre-training runs go first so that their followers are unblocked as early as possible.
-    ordered = sorted(pending, key=lambda j: (j not in first.values(), jobs.index(j)))
-    done = [0]
-    grid_start = time.time()
-    # A live bar on a terminal; the per-run lines (with counts and an ETA) are the record in log files.
-    bar = tqdm(total=len(ordered), unit="run", desc="grid", disable=not sys.stderr.isatty(), dynamic_ncols=True)
+    if not pending:
+        print(f"nothing to run; results in {args.results}")
+        if args.table:
+            print(summary_table(jobs, args.results, args.compare))
+        return
+    gpus = args.gpus_per_run if args.gpus_per_run is not None else (1.0 if args.cuda_device >= 0 else 0.0)
+    with contextlib.ExitStack() as claims:
+        grid_start = time.time()
+        done = [0]
 
-    def work(job: Job) -> None:
-        archive = archive_of[job]
-        if archive in gates and first[archive] is not job:
-            gates[archive].wait()
-        try:
-            with claim(job) as claimed:
-                # Another grid on the same runs or results file may be running this run, or have done it
-                # since the plan was made.
-                if not claimed:
-                    status = "skipped: another grid is running it"
-                elif job_key(job) not in stale and (
-                        is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results))):
-                    status = "skipped: another grid finished it meanwhile"
-                else:
-                    tqdm.write(f"started {job.name} (log: {job.serialization_dir}.log)")
-                    seconds = run_job(job, environment, args.cuda_device)
-                    exact_match = record(job, seconds, args.results, lock)
-                    if not args.keep_checkpoints:
-                        prune_checkpoints(job)
-                    status = f"done    {exact_match:6.2f}% {seconds:7.1f}s"
-        except Exception as error:  # a failed run is reported and redone on the next invocation
-            status = f"failed  {error}"
-        finally:
-            if archive in gates and first[archive] is job:
-                gates[archive].set()
-        with lock:
+        def report(job: Job, status: str) -> None:
             done[0] += 1
             bar.update(1)
-            tqdm.write(progress_line(done[0], len(ordered), time.time() - grid_start, job, status))
+            tqdm.write(progress_line(done[0], len(pending), time.time() - grid_start, job, status))
 
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        list(pool.map(work, ordered))
-    bar.close()
+        # A live bar on a terminal; the per-run lines (with counts and an ETA) are the record in log files.
+        bar = tqdm(total=len(pending), unit="run", desc="grid", disable=not sys.stderr.isatty(), dynamic_ncols=True)
+        runs = []
+        for job in pending:
+            # Another grid on the same runs or results file may be running this run, or have done it
+            # since the plan was made.
+            if not claims.enter_context(claim(job)):
+                report(job, "skipped: another grid is running it")
+            elif job_key(job) not in stale and (
+                    is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results))):
+                report(job, "skipped: another grid finished it meanwhile")
+            else:
+                runs.append(job)
+        if runs:
+            execute(runs, args, environment, threads, gpus, train, report)
+        bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
     if args.table:
         print(summary_table(jobs, args.results, args.compare))
+
+
+def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, str], threads: int, gpus: float,
+            train: Optional[Callable], report: Callable[[Job, str], None]) -> None:
+    """
+    Runs `runs` on Ray: one pre-training task per archive that is missing here, the archives this
+    driver has shipped through the object store, and each run's files written under `--runs-dir` and
+    its row recorded as its result arrives.
+    """
+    from fewshot_parser.commands import grid_ray, grid_tasks
+
+    stop, description = grid_ray.connect(args.address, args.jobs * threads)
+    print(description)
+    try:
+        project = os.getcwd()
+        shipped = task_environment(environment)
+        specs = {}
+        for job in runs:
+            specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.shuffle, environment=shipped, project=project,
+                                 archive=pretrained_archive(job, environment), use_gpu=gpus > 0,
+                                 keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale)
+        pretrain: Dict[str, RunSpec] = {}
+        ready: Dict[str, bytes] = {}
+        for job in runs:
+            archive = specs[job].archive
+            if archive is None or archive in pretrain or archive in ready:
+                continue
+            if archive_is_current(job, environment):  # reused as it is: no node pre-trains it again
+                ready[archive] = grid_tasks.pack_directory(os.path.dirname(archive), only=list(grid_tasks.PRETRAIN_FILES))
+            else:
+                pretrain[archive] = specs[job]
+        tasks = grid_ray.run_tasks([(job, specs[job]) for job in runs], pretrain, ready, threads, gpus,
+                                   **({"train": train} if train else {}))
+        for kind, key, result in tasks:
+            if kind == "pretrain":
+                keep_pretrained(key, result)
+            else:
+                report(key, finish(key, result, args))
+    finally:
+        if stop:
+            grid_ray.shutdown()
+
+
+def keep_pretrained(archive: str, result: Dict) -> None:
+    """Writes a pre-training task's archive (and log) into this driver's pre-training directory."""
+    from fewshot_parser.commands import grid_tasks
+
+    directory = os.path.dirname(os.path.abspath(archive))
+    os.makedirs(os.path.dirname(directory), exist_ok=True)
+    if result.get("log"):
+        with open(directory + ".log", "w") as log:
+            log.write(result["log"])
+    if result.get("error") or not result.get("files"):
+        tqdm.write(f"failed  pre-training {archive}: {result.get('error')} (log: {directory}.log); its runs fail too")
+        return
+    grid_tasks.install_pretrained(result["files"], archive)
+    tqdm.write(f"pre-trained {archive} on {result.get('node', '?')} in {result.get('seconds', 0):.1f}s")
+
+
+def finish(job: Job, result: Dict, args: argparse.Namespace) -> str:
+    """Writes a run's files and log under `--runs-dir`, records its row; returns its status for the progress line."""
+    from fewshot_parser.commands import grid_tasks
+
+    if os.path.isdir(job.serialization_dir):
+        shutil.rmtree(job.serialization_dir)  # partial or stale output never counts
+    os.makedirs(os.path.dirname(job.serialization_dir) or ".", exist_ok=True)
+    if "log" in result:
+        with open(job.serialization_dir + ".log", "w") as log:
+            log.write(result["log"])
+    if result.get("error") or not result.get("files"):
+        return f"failed  {result.get('error')}; see {job.serialization_dir}.log"
+    grid_tasks.unpack_directory(result["files"], job.serialization_dir)
+    try:
+        exact_match = record(job, result["seconds"], args.results)
+    except Exception as error:  # a run that evaluated another split, say: reported, redone next time
+        return f"failed  {error}"
+    return f"done    {exact_match:6.2f}% {result['seconds']:7.1f}s"
 
 
 def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:

@@ -1,29 +1,20 @@
 import csv
 import json
 import os
-import threading
 
 import pytest
 from scipy.stats import wilcoxon
 
 from fewshot_parser.commands import run_grid
+from fewshot_parser.commands.grid_tasks import START_MARK
 from fewshot_parser.commands.report import wilcoxon_p, write_report
-from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, record, run_job
+from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, record
+from tests.commands.grid_fakes import fake_train
 
 
-def fake_training(exact_match: float, splits=None):
-    """A stand-in for the `allennlp train` subprocess: writes `metrics.json` and notes the split it ran."""
-
-    def call(command, stdout, stderr, env):
-        if splits is not None:
-            splits.append(env["FEWSHOT_SPLIT"])
-        directory = command[command.index("-s") + 1]
-        os.makedirs(directory, exist_ok=True)
-        with open(os.path.join(directory, "metrics.json"), "w") as handle:
-            json.dump({"test_exact_match": exact_match}, handle)
-        return 0
-
-    return call
+def ran(marks) -> list:
+    """The shuffles the fake trainer fine-tuned, in order of start."""
+    return [line.split()[1] for line in marks.read_text().splitlines() if line.startswith("run")] if marks.exists() else []
 
 
 def test_plan_covers_the_grid(tmp_path):
@@ -36,94 +27,92 @@ def test_plan_covers_the_grid(tmp_path):
         plan(["nope"], ["geo"], [1], [1], str(tmp_path))
 
 
-def test_killed_runs_are_redone_and_finished_ones_kept(tmp_path, monkeypatch):
-    job = Job("ours", "geo", 1, 2, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s2"))
-    os.makedirs(job.serialization_dir)
-    (tmp_path / "ours" / "geo_1shot_s2" / "best.th").write_text("partial output of a killed run")
-    assert not is_finished(job)
-    calls = []
-
-    def fake_call(command, stdout, stderr, env):
-        calls.append((command, env["FEWSHOT_SPLIT"]))
-        assert not os.path.exists(os.path.join(job.serialization_dir, "best.th"))  # partial output removed
-        os.makedirs(job.serialization_dir, exist_ok=True)
-        with open(os.path.join(job.serialization_dir, "metrics.json"), "w") as handle:
-            json.dump({"test_exact_match": 0.25}, handle)
-        return 0
-
-    monkeypatch.setattr(run_grid.subprocess, "call", fake_call)
-    run_job(job, {}, -1)
-    assert is_finished(job) and calls[0][1] == "2"
-    results = str(tmp_path / "runs.csv")
-    assert record(job, 12.0, results, threading.Lock()) == 25.0
-    record(job, 13.0, results, threading.Lock())  # recording again replaces the row
-    rows = list(csv.DictReader(open(results)))
-    assert len(rows) == 1 and rows[0]["exact_match"] == "25.0" and rows[0]["seconds"] == "13.0"
-
-    def failing_call(command, stdout, stderr, env):
-        return 1
-
-    monkeypatch.setattr(run_grid.subprocess, "call", failing_call)
-    with pytest.raises(RuntimeError, match="exit code 1"):
-        run_job(job, {}, -1)
-    assert not is_finished(job)  # a failed rerun leaves nothing that counts as finished
+def test_killed_runs_are_redone_failed_ones_reported_and_finished_ones_kept(tmp_path, monkeypatch, local_ray):
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
+    results = tmp_path / "runs.csv"
+    partial = tmp_path / "grid" / "irnet-cb" / "geo_1shot_s2"
+    partial.mkdir(parents=True)
+    (partial / "best.th").write_text("partial output of a killed run")
+    args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
+    run_grid.run_grid(args, train=fake_train)
+    assert sorted(ran(marks)) == ["1", "2"]
+    assert sorted(os.listdir(partial)) == ["metrics.json"]  # partial output replaced; checkpoints stay on the node
+    assert (tmp_path / "grid" / "irnet-cb" / "geo_1shot_s2.log").read_text().startswith(START_MARK)
+    rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
+    assert rows == {"1": "50.0", "2": "50.0"}
+    run_grid.run_grid(args, train=fake_train)  # finished runs are kept
+    assert len(ran(marks)) == 2
+    monkeypatch.setenv("FEWSHOT_FAKE_FAIL", "3")
+    monkeypatch.setenv("FEWSHOT_FAKE_EM", "0.25")
+    args = grid_args(tmp_path, results, ["--shuffles", "1", "2", "3", "--redo-recorded"])
+    (partial / "metrics.json").unlink()  # shuffle 2 is redone (its row is replaced), shuffle 3 fails
+    run_grid.run_grid(args, train=fake_train)
+    rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
+    assert rows == {"1": "50.0", "2": "25.0"}
+    failed = Job("irnet-cb", "geo", 1, 3, "", str(tmp_path / "grid" / "irnet-cb" / "geo_1shot_s3"))
+    assert not is_finished(failed)  # a failed run leaves nothing that counts as finished, and its log
+    assert "the fake training failed" in open(failed.serialization_dir + ".log").read()
 
 
-def test_a_run_finished_before_its_grid_was_killed_is_recorded_once(tmp_path, monkeypatch):
+def test_a_run_finished_before_its_grid_was_killed_is_recorded_once(tmp_path):
     finished = Job("ours", "geo", 1, 1, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s1"))
     recorded = Job("ours", "geo", 1, 2, "experiments/geo_1shot.jsonnet", str(tmp_path / "ours" / "geo_1shot_s2"))
-
-    monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5))
-    for job in (finished, recorded):
-        run_job(job, {}, -1)  # the grid is killed before it records `finished`
+    start = 1700000000.0
+    for job in (finished, recorded):  # the grid is killed after both finished, before it records `finished`
+        os.makedirs(job.serialization_dir)
+        with open(os.path.join(job.serialization_dir, "metrics.json"), "w") as handle:
+            json.dump({"test_exact_match": 0.5}, handle)
+        with open(job.serialization_dir + ".log", "w") as log:
+            log.write(f"{START_MARK}{start:.1f}\n")
     results = str(tmp_path / "runs.csv")
-    record(recorded, 7.0, results, threading.Lock())
+    record(recorded, 7.0, results)
     metrics = os.path.join(finished.serialization_dir, "metrics.json")
-    start = float(open(finished.serialization_dir + ".log").readline().split()[-1])
     os.utime(metrics, (start + 42.0, start + 42.0))
-    lock = threading.Lock()
-    assert run_grid.record_unrecorded([finished, recorded], results, lock) == [finished]
+    assert run_grid.record_unrecorded([finished, recorded], results) == [finished]
     rows = {row["shuffle"]: row for row in csv.DictReader(open(results))}
     assert rows["1"]["exact_match"] == "50.0" and float(rows["1"]["seconds"]) == 42.0
     assert rows["2"]["seconds"] == "7.0"  # the recorded run keeps its row
-    assert run_grid.record_unrecorded([finished, recorded], results, lock) == []  # nothing twice
+    assert run_grid.record_unrecorded([finished, recorded], results) == []  # nothing twice
+    record(recorded, 13.0, results)  # recording again replaces the row
+    assert [row["seconds"] for row in csv.DictReader(open(results))] == ["42.0", "13.0"]
 
 
 @pytest.mark.parametrize("redo_recorded", [False, True])
-def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_path, monkeypatch, redo_recorded):
+def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_path, monkeypatch, redo_recorded, local_ray):
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=FIELDS)
         writer.writeheader()  # shuffle 1 was run elsewhere: its row is here, its directory is not
         writer.writerow({"system": "IRNet", "setting": "cb", "dataset": "geo", "shot": 1, "shuffle": 1,
                          "exact_match": 12.5, "seconds": 3})
-    ran = []
-    monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5, ran))
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
     args = grid_args(tmp_path, results, ["--shuffles", "1", "2"] + (["--redo-recorded"] if redo_recorded else []))
-    args.func(args)
-    assert sorted(ran) == (["1", "2"] if redo_recorded else ["2"])
+    run_grid.run_grid(args, train=fake_train)
+    assert sorted(ran(marks)) == (["1", "2"] if redo_recorded else ["2"])
     rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
     assert rows == {"1": "50.0" if redo_recorded else "12.5", "2": "50.0"}
 
 
-def test_a_run_another_grid_is_training_is_skipped_and_left_alone(tmp_path, monkeypatch):
+def test_a_run_another_grid_is_training_is_skipped_and_left_alone(tmp_path, monkeypatch, local_ray):
     import fcntl
 
     results = tmp_path / "runs.csv"
-    ran = []
-    monkeypatch.setattr(run_grid.subprocess, "call", fake_training(0.5, ran))
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
     busy = plan(["irnet-cb"], ["geo"], [1], [2], str(tmp_path / "grid"))[0]
     os.makedirs(busy.serialization_dir)
     (tmp_path / "grid" / "irnet-cb" / "geo_1shot_s2" / "best.th").write_text("another grid's run in progress")
     with open(busy.serialization_dir + ".lock", "w") as held:  # the other grid holds the run's lock
         fcntl.flock(held, fcntl.LOCK_EX)
         args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
-        args.func(args)
-    assert ran == ["1"]
+        run_grid.run_grid(args, train=fake_train)
+    assert ran(marks) == ["1"]
     assert os.path.isfile(os.path.join(busy.serialization_dir, "best.th"))  # not deleted
     assert [row["shuffle"] for row in csv.DictReader(open(results))] == ["1"]
-    args.func(args)  # once the other grid is gone, the run is done here
-    assert ran == ["1", "2"]
+    run_grid.run_grid(args, train=fake_train)  # once the other grid is gone, the run is done here
+    assert ran(marks) == ["1", "2"]
 
 
 def grid_args(tmp_path, results, extra):
@@ -134,26 +123,6 @@ def grid_args(tmp_path, results, extra):
     run_grid.RunGrid().add_subparser(parser.add_subparsers())
     return parser.parse_args(["run-grid", "--systems", "irnet-cb", "--datasets", "geo", "--shots", "1", "--jobs", "1",
                               "--runs-dir", str(tmp_path / "grid"), "--results", str(results)] + extra)
-
-
-def test_a_run_another_grid_recorded_meanwhile_is_skipped(tmp_path, monkeypatch):
-    results = tmp_path / "runs.csv"
-    training = fake_training(0.5, [])
-    ran = []
-
-    def call_and_another_grid(command, stdout, stderr, env):
-        ran.append(env["FEWSHOT_SPLIT"])
-        if env["FEWSHOT_SPLIT"] == "1":  # while shuffle 1 trains, a second grid records shuffle 2
-            other = Job("irnet-cb", "geo", 1, 2, "experiments/baselines/irnet_cb_geo_1shot.jsonnet", str(tmp_path / "other"))
-            training(["-s", other.serialization_dir], None, None, {"FEWSHOT_SPLIT": "2"})
-            record(other, 5.0, str(results), threading.Lock())
-        return training(command, stdout, stderr, env)
-
-    monkeypatch.setattr(run_grid.subprocess, "call", call_and_another_grid)
-    args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
-    args.func(args)
-    assert ran == ["1"]
-    assert {row["shuffle"]: row["seconds"] for row in csv.DictReader(open(results))}["2"] == "5.0"
 
 
 def test_wilcoxon_matches_scipy_on_known_numbers():

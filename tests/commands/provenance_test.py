@@ -77,8 +77,6 @@ def test_make_passes_the_split_to_the_grid():
 
 
 def test_a_run_is_recorded_under_the_split_its_config_used(tmp_path):
-    import threading
-
     import pytest
 
     from fewshot_parser.commands.run_grid import Job, read_rows, record, summary_table
@@ -90,10 +88,10 @@ def test_a_run_is_recorded_under_the_split_its_config_used(tmp_path):
     job = Job("ours", "geo", 1, 4, "experiments/geo_1shot.jsonnet", str(directory))
     results = str(tmp_path / "runs.csv")
     with pytest.raises(RuntimeError, match="shuffle 1, not 4"):
-        record(job, 1.0, results, threading.Lock())
+        record(job, 1.0, results)
     assert read_rows(results) == []
     (directory / "config.json").write_text(json.dumps({"test_data_path": "geo/lemma_data/shuffle_4_shot_1/query.txt"}))
-    assert record(job, 1.0, results, threading.Lock()) == 25.0
+    assert record(job, 1.0, results) == 25.0
     table = summary_table([job], results, results)
     assert "25.00 ± 0.00" in table and "paper (shuffles 1-5): 27.49" in table and "(identical per shuffle)" in table
 

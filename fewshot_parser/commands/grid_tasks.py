@@ -1,0 +1,235 @@
+"""
+What a node does for `allennlp run-grid` under Ray: pre-train a shared archive, or fine-tune one run,
+in a scratch directory of its own, and hand back the files the driver keeps.
+
+Nothing here depends on a path that exists only on the driver. A node needs the project (code and
+data) at the driver's working directory, or at `$FEWSHOT_PROJECT_DIR` when `ray start` was given
+one; pre-trained archives arrive as bytes through Ray's object store and are written into the
+node's own `$FEWSHOT_PRETRAIN_DIR`, and a run's outputs go back to the driver as bytes (a tar of its
+serialization directory, without the training checkpoints unless asked for, and its log).
+
+The module imports only the standard library at load time, and `grid_ray` ships its functions to
+the workers by value, so a Ray worker does not import torch or AllenNLP; the training itself is a
+subprocess (`python -m allennlp train`, as before Ray), which keeps every run in a fresh process.
+Results are plain dicts for the same reason. `python -m fewshot_parser.commands.grid_tasks CONFIG`
+pre-trains the archive CONFIG names (the pre-training step alone).
+"""
+import fcntl
+import glob
+import hashlib
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from typing import Any, Callable, Dict, IO, List, NamedTuple, Optional
+
+# The first line of a run's log: when it started (see `run_grid.run_seconds`).
+START_MARK = "# run-grid: started at "
+# AllenNLP's training checkpoints; the archive model.tar.gz holds the same weights.
+CHECKPOINTS = ("best.th", "model_state_*.th", "training_state_*.th")
+# What of a pre-training directory travels to other nodes: the archive, the config `ensure_pretrained`
+# compares with, and the provenance the fine-tuned runs copy.
+PRETRAIN_FILES = ("model.tar.gz", "config.json", "provenance.json")
+
+
+class RunSpec(NamedTuple):
+    """Everything a node needs for one run (or one pre-training), all of it plain values."""
+    name: str  # for messages: "ours geo 1-shot s3"
+    config: str  # experiment config, relative to the project directory (or absolute)
+    shuffle: int
+    environment: Dict[str, str]  # FEWSHOT_*, thread counts, warning filters: set over the node's own
+    project: str  # the driver's working directory; a node may have the project elsewhere
+    archive: Optional[str] = None  # the shared pre-trained archive of the config, as the config names it
+    use_gpu: bool = False  # train on the GPU Ray assigned to the task
+    keep_checkpoints: bool = False
+    retire_stale: bool = False  # --redo-stale: retire a node's archive made by older code before pre-training
+
+
+# train(spec, serialization_dir or None for pre-training only, project dir, log) -> exit code
+Trainer = Callable[[RunSpec, Optional[str], str, IO[str]], int]
+
+
+def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log: IO[str]) -> int:
+    """The real trainer: `python -m allennlp train` (or the pre-training step alone) in the project directory."""
+    if directory is None:
+        command = [sys.executable, "-m", "fewshot_parser.commands.grid_tasks", spec.config]
+    else:
+        overrides = json.dumps({"trainer": {"cuda_device": 0}}) if spec.use_gpu else "{}"
+        command = [sys.executable, "-m", "allennlp", "train", spec.config, "-s", directory, "-o", overrides,
+                   "--include-package", "fewshot_parser"]
+    environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
+    return subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=project)
+
+
+def node_project(spec: RunSpec) -> str:
+    """The project directory on this node: `$FEWSHOT_PROJECT_DIR`, else the driver's working directory."""
+    project = os.environ.get("FEWSHOT_PROJECT_DIR") or spec.project
+    if not os.path.isdir(project):
+        raise FileNotFoundError(f"node {socket.gethostname()} has no project checkout at {project}; "
+                                "start its Ray with FEWSHOT_PROJECT_DIR=<checkout>")
+    return project
+
+
+def node_path(path: str, project: str) -> str:
+    """A path from a config (relative to the project directory) on this node."""
+    return path if os.path.isabs(path) else os.path.join(project, path)
+
+
+def pack_directory(directory: str, keep_checkpoints: bool = False, only: Optional[List[str]] = None) -> bytes:
+    """An uncompressed tar of `directory` (its checkpoints left out unless `keep_checkpoints`; only the
+    top-level names in `only` when given); the members are relative to the directory."""
+    skipped = set()
+    if not keep_checkpoints:
+        for pattern in CHECKPOINTS:
+            skipped.update(glob.glob(os.path.join(directory, pattern)))
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as tar:
+        for name in sorted(os.listdir(directory)):
+            path = os.path.join(directory, name)
+            if path in skipped or (only is not None and name not in only):
+                continue
+            tar.add(path, arcname=name)
+    return buffer.getvalue()
+
+
+def unpack_directory(data: bytes, directory: str) -> None:
+    """Writes a `pack_directory` tar into `directory` (created; its members may not leave it)."""
+    os.makedirs(directory, exist_ok=True)
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r") as tar:
+        tar.extractall(directory, filter="data")
+
+
+def archive_digest(data: bytes) -> str:
+    """The sha256 of the `model.tar.gz` inside a packed pre-training directory ('' if it has none)."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r") as tar:
+        try:
+            member = tar.extractfile("model.tar.gz")
+        except KeyError:
+            return ""
+        return hashlib.sha256(member.read()).hexdigest() if member else ""
+
+
+def file_digest(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
+    except OSError:
+        return ""
+
+
+def install_pretrained(data: bytes, archive: str) -> bool:
+    """
+    Puts a packed pre-training directory at the directory of `archive` (a path on this node) unless
+    the same archive is already there; returns whether it wrote it. Holds the lock `ensure_pretrained`
+    takes (`<dir>.partial.lock`), so runs on one node neither install twice nor read a half-written
+    archive; that lock is per node, which Ray's scheduling does not cover.
+    """
+    target = os.path.dirname(os.path.abspath(archive))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target + ".partial.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if file_digest(os.path.join(target, "model.tar.gz")) == archive_digest(data):
+            return False
+        incoming = f"{target}.incoming-{os.getpid()}"
+        if os.path.isdir(incoming):
+            shutil.rmtree(incoming)
+        unpack_directory(data, incoming)
+        if os.path.isdir(target):
+            shutil.rmtree(target)
+        os.replace(incoming, target)
+    return True
+
+
+def log_tail(text: str, lines: int = 5) -> str:
+    return " | ".join(line.strip() for line in text.strip().splitlines()[-lines:])
+
+
+def pretrain_on_node(spec: RunSpec, train: Trainer = train_subprocess) -> Dict[str, Any]:
+    """
+    The pre-training task: makes (or finds) the archive `spec.archive` on this node and returns
+    `{"files": packed directory, "log": text, "seconds", "node", "error"}` (`error` None on success).
+    """
+    start = time.time()
+    result: Dict[str, Any] = {"files": None, "log": "", "seconds": 0.0, "node": socket.gethostname(), "error": None}
+    try:
+        project = node_project(spec)
+        archive = node_path(spec.archive or "", project)
+        if spec.retire_stale:
+            # The driver retired its own copy; a node's copy made by older code goes the same way.
+            subprocess.call([sys.executable, "-c", "import sys; from fewshot_parser.commands.run_grid import "
+                             "retire_stale_archive; retire_stale_archive(sys.argv[1])", archive],
+                            cwd=project, env={**os.environ, **spec.environment})
+        with tempfile.TemporaryDirectory(prefix="fewshot-pretrain-") as scratch:
+            log_path = os.path.join(scratch, "pretrain.log")
+            with open(log_path, "w") as log:
+                log.write(f"{START_MARK}{start:.1f}\n")
+                log.flush()
+                code = train(spec, None, project, log)
+            with open(log_path) as handle:
+                result["log"] = handle.read()
+        if code != 0 or not os.path.isfile(archive):
+            result["error"] = f"pre-training exit code {code}: {log_tail(result['log'], 2)}"
+        else:
+            result["files"] = pack_directory(os.path.dirname(archive), only=list(PRETRAIN_FILES))
+    except Exception as error:  # reported by the driver, never retried (it would fail again)
+        result["error"] = f"{type(error).__name__}: {error}"
+    result["seconds"] = time.time() - start
+    return result
+
+
+def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train: Trainer = train_subprocess) -> Dict[str, Any]:
+    """
+    The task of one run: writes the pre-trained archive it was handed (`pretrain_on_node`'s result, or
+    None for a config without one) into this node's pre-training directory, trains the run from
+    scratch in a scratch directory and returns `{"files": packed serialization directory, "log",
+    "seconds", "node", "error"}`. A failed run is a result with `error` set, its log included.
+    """
+    start = time.time()
+    result: Dict[str, Any] = {"files": None, "log": "", "seconds": 0.0, "node": socket.gethostname(), "error": None}
+    try:
+        project = node_project(spec)
+        if pretrained is not None:
+            if pretrained.get("error") or not pretrained.get("files"):
+                raise RuntimeError(f"its pre-training failed ({pretrained.get('error')})")
+            install_pretrained(pretrained["files"], node_path(spec.archive or "", project))
+        with tempfile.TemporaryDirectory(prefix="fewshot-run-") as scratch:
+            directory = os.path.join(scratch, "run")
+            with open(directory + ".log", "w") as log:
+                # The start time heads the log, so a run finished after its grid was killed can be recorded later.
+                log.write(f"{START_MARK}{start:.1f}\n")
+                log.flush()
+                code = train(spec, directory, project, log)
+            with open(directory + ".log") as handle:
+                result["log"] = handle.read()
+            if code != 0 or not os.path.isfile(os.path.join(directory, "metrics.json")):
+                result["error"] = f"exit code {code}"
+            else:
+                result["files"] = pack_directory(directory, spec.keep_checkpoints)
+    except Exception as error:
+        result["error"] = f"{type(error).__name__}: {error}"
+    result["seconds"] = time.time() - start
+    return result
+
+
+def pretrain_main(config: str) -> None:
+    """Pre-trains the shared archive of an experiment config exactly as its `allennlp train` would."""
+    import fewshot_parser  # noqa: F401  (registers the plugin, sets the config defaults)
+    from allennlp.common import Params
+
+    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+
+    params = Params.from_file(config)
+    pretraining = params.get("pretraining")
+    ensure_pretrained(params["pretrained_archive"], pretraining.as_dict(quiet=True) if pretraining is not None else None)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m fewshot_parser.commands.grid_tasks CONFIG  (pre-trains the archive CONFIG uses)")
+    pretrain_main(sys.argv[1])

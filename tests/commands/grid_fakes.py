@@ -1,0 +1,37 @@
+"""
+A fast stand-in for the trainer of `allennlp run-grid`'s Ray tasks (`grid_tasks.Trainer`), for tests.
+It runs inside Ray workers, so it imports only the standard library and takes its settings from the
+run's environment: FEWSHOT_FAKE_MARKS (a file it appends "pretrain|run SHUFFLE PID" to when it
+starts), FEWSHOT_FAKE_SECONDS (how long it "trains"), FEWSHOT_FAKE_EM (the exact match it reports),
+FEWSHOT_FAKE_FAIL (a shuffle whose run fails).
+"""
+import json
+import os
+import time
+
+
+def fake_train(spec, directory, project, log) -> int:
+    environment = spec.environment
+    marks = environment.get("FEWSHOT_FAKE_MARKS")
+    if marks:
+        with open(marks, "a") as handle:
+            handle.write(f"{'pretrain' if directory is None else 'run'} {spec.shuffle} {os.getpid()}\n")
+    time.sleep(float(environment.get("FEWSHOT_FAKE_SECONDS", "0")))
+    if directory is None:  # the pre-training step: writes the archive the config names
+        archive = spec.archive if os.path.isabs(spec.archive) else os.path.join(project, spec.archive)
+        os.makedirs(os.path.dirname(archive), exist_ok=True)
+        with open(archive, "wb") as handle:
+            handle.write(b"a fake pre-trained archive")
+        with open(os.path.join(os.path.dirname(archive), "config.json"), "w") as handle:
+            json.dump({"fake": True}, handle)
+        return 0
+    if environment.get("FEWSHOT_FAKE_FAIL") == str(spec.shuffle):
+        log.write("the fake training failed\n")
+        return 1
+    os.makedirs(directory)
+    with open(os.path.join(directory, "metrics.json"), "w") as handle:
+        json.dump({"test_exact_match": float(environment.get("FEWSHOT_FAKE_EM", "0.5"))}, handle)
+    with open(os.path.join(directory, "best.th"), "w") as handle:  # a checkpoint: stays on the node
+        handle.write("weights")
+    log.write(f"trained {spec.name}\n")
+    return 0
