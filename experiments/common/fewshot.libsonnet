@@ -80,6 +80,10 @@ local words = import 'words.libsonnet';
     // Fine-tuning computes P(a | x) of the attention regularizer from the support set alone (false)
     // or from the training set and the support set (true, as the authors' preprocessing does).
     finetune_statistics_with_train: false,
+    // Ensemble (not in the paper): fine-tune `size` copies of the model from the same pre-trained
+    // archive, member i with seed FEWSHOT_SEED + i, and combine their LFs per example (`combine`:
+    // 'vote', majority vote; models/ensemble.py). 1 is the single model and renders nothing new.
+    ensemble: { size: 1, combine: 'vote' },
   },
 
   // What the authors' run scripts do beyond the paper's text (docs/reproduction.md has a row per
@@ -160,6 +164,14 @@ local words = import 'words.libsonnet';
 
   shot_of(s):: if std.objectHas(s, 'shot') then s.shot else 1,
 
+  // The fine-tuned model, or a `fewshot_ensemble` of `ensemble.size` copies of it (`combine` defaults to 'vote').
+  ensemble_of(model, ensemble):: (
+    local size = std.get(ensemble, 'size', 1);
+    assert std.isNumber(size) && size >= 1 && std.floor(size) == size : 'ensemble.size must be a whole number of at least 1, not ' + size;
+    if size == 1 then model
+    else { type: 'fewshot_ensemble', members: [model for i in std.range(1, size)], combine: std.get(ensemble, 'combine', 'vote') }
+  ),
+
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
     dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s)),
@@ -198,7 +210,7 @@ local words = import 'words.libsonnet';
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,
-      model: $.model(dataset, s, false),
+      model: $.ensemble_of($.model(dataset, s, false), s.ensemble),
       // Batch 2 (ATIS 1-shot: 1), as the authors fine-tune.
       data_loader: {
         batch_size: if s.replay != null then s.replay.batch_size else if dataset == 'atis' && shot == 1 then 1 else 2,

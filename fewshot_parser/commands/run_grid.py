@@ -81,6 +81,8 @@ SYSTEMS: Dict[str, tuple] = {
                                 "experiments/words/contextual_schema_beam5_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema-bias": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1",
                                "experiments/words/contextual_schema_bias_{dataset}_{shot}shot.jsonnet"),
+    "contextual-schema-bias-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, ensemble of 5",
+                                    "experiments/ensemble/ensemble_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema-freeze-encoder": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, encoder frozen in fine-tuning",
                                          "experiments/words/contextual_schema_freeze_encoder_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema-freeze-decoder": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, encoder and decoder frozen in fine-tuning",
