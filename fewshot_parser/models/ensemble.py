@@ -90,8 +90,10 @@ class FewShotEnsemble(Model):
         super().__init__(vocab, **kwargs)
         check_ensemble(len(members), combine)
         for index, member in enumerate(members):
-            if member.vocab is not vocab and not same_vocabulary(member.vocab, vocab):
-                raise ConfigurationError(f"fewshot_ensemble member {index} has another vocabulary than member 0")
+            differing = [] if member.vocab is vocab else differing_namespaces(vocab, member.vocab)
+            if differing:
+                raise ConfigurationError(f"fewshot_ensemble member {index} has another vocabulary than the "
+                                         f"ensemble (namespaces {', '.join(differing)})")
             member.vocab = vocab
         self.members = torch.nn.ModuleList(members)
         self.combine = combine
@@ -149,6 +151,11 @@ def check_ensemble(size: int, combine: str) -> None:
         raise ConfigurationError(f"ensemble combine must be one of {', '.join(COMBINE_RULES)}, not {combine!r}")
 
 
-def same_vocabulary(first: Vocabulary, second: Vocabulary) -> bool:
-    """Whether two vocabularies map the same tokens to the same indices in every namespace."""
-    return first._token_to_index == second._token_to_index  # type: ignore[attr-defined]
+def differing_namespaces(first: Vocabulary, second: Vocabulary) -> List[str]:
+    """
+    The namespaces that both vocabularies have but map differently. A namespace only one has is one
+    that a token indexer adds when it first indexes (MiniLM's word pieces): ensemble members that
+    share a dataset reader share its indexer, which adds it to the first member's vocabulary only.
+    """
+    ours, theirs = first._token_to_index, second._token_to_index  # type: ignore[attr-defined]
+    return sorted(namespace for namespace in set(ours) & set(theirs) if ours[namespace] != theirs[namespace])

@@ -87,5 +87,5 @@ class TestFewShotEnsemble(ModelTestCase):
         with pytest.raises(ConfigurationError, match="combine must be one of vote, not 'average'"):
             FewShotEnsemble(self.vocab, [self.model], combine="average")
         other = Vocabulary.from_instances(self.instances[:2])
-        with pytest.raises(ConfigurationError, match="member 0 has another vocabulary"):
+        with pytest.raises(ConfigurationError, match="member 0 has another vocabulary than the ensemble"):
             FewShotEnsemble(other, [self.model])

@@ -158,3 +158,23 @@ def test_an_ensemble_needs_a_finetune_seed(tmp_path):
     with pytest.raises(ConfigurationError, match="needs finetune_seed"):
         run(config, tmp_path / "noseed")
     assert not (tmp_path / "never").exists()  # nothing was pre-trained
+
+
+def test_an_ensemble_with_frozen_minilm_words_stores_them_once(tmp_path):
+    """Members that share the reader share its MiniLM indexer, which adds its word pieces to the first
+    member's vocabulary only; the frozen MiniLM, the same in every member, is saved once."""
+    from tests.training.fewshot_test import _with_minilm_words
+
+    path = _with_minilm_words(str(tmp_path / "single.json"), str(tmp_path / "pretrain" / "model.tar.gz"))
+    with open(path) as handle:
+        config = json.load(handle)
+    config["model"] = {"type": "fewshot_ensemble", "members": [config["model"]] * 2}
+    metrics = run(config, tmp_path / "ens")
+    assert metrics["ensemble_size"] == 2 and "test_exact_match" in metrics
+    state = torch.load(str(tmp_path / "ens" / "run" / "best.th"), map_location="cpu")
+    frozen = [name[len("members.0."):] for name in state if name.startswith("members.0._source_embedder.token_embedder_pieces.")]
+    assert frozen and all(state[f"members.0.{name}"].data_ptr() == state[f"members.1.{name}"].data_ptr() for name in frozen)
+    assert state["members.0.action_embedding"].data_ptr() != state["members.1.action_embedding"].data_ptr()
+    result = Predictor.from_path(str(tmp_path / "ens" / "run" / "model.tar.gz")).predict_json(
+        {"utterance": "how many river run through s0"})
+    assert len(result["member_logical_forms"]) == 2
