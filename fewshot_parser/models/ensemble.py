@@ -1,6 +1,6 @@
 """
 An ensemble of fine-tuned parsers that share one vocabulary, combined at decoding time. Not in the
-paper: it removes part of the seed lottery of fine-tuning on one or two examples per predicate.
+paper: meant to even out the seed lottery of fine-tuning on one or two examples per predicate.
 """
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence
 
