@@ -200,7 +200,8 @@ local words = import 'words.libsonnet';
     local s = $.defaults + settings + { shot: shot };
     local ft = s.finetune[dataset][std.toString(shot)];
     data.seeds(data.seed) {
-      type: 'fewshot_pretrain_finetune',
+      // An ensemble fine-tunes each member as this type would (training/ensemble_finetune.py).
+      type: if std.get(s.ensemble, 'size', 1) == 1 then 'fewshot_pretrain_finetune' else 'fewshot_ensemble_finetune',
       pretrained_archive: $.pretrained_archive(dataset, s),
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,

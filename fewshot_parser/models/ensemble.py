@@ -60,7 +60,7 @@ def vote(logical_forms: Sequence[Optional[str]], scores: Sequence[float]) -> Vot
 class FewShotEnsemble(Model):
     """
     Several parsers of the same vocabulary (typically fine-tuned from one pre-trained archive with
-    different seeds, as `fewshot_pretrain_finetune` does when its `model` is this type) that decode
+    different seeds, as the TrainModel `fewshot_ensemble_finetune` does) that decode
     every batch and combine their predictions per example. The output has the keys of the members'
     output that the `proto_parser` predictor reads (`logical_form`, `predicted_actions`, `score`),
     so `allennlp predict` and `allennlp evaluate` use an ensemble archive like a single parser's.

@@ -5,15 +5,12 @@ support set and evaluate on the query set.
 """
 import copy
 import fcntl
-import functools
 import glob
 import json
 import logging
 import os
 import shutil
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
-
-import torch
+from typing import Any, Dict, Optional
 
 from allennlp.commands.train import TrainModel, train_model
 from allennlp.common import Lazy, Params, cached_transformers
@@ -25,7 +22,6 @@ from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
 from fewshot_parser.common.provenance import code_version, config_hash
-from fewshot_parser.models.ensemble import FewShotEnsemble, check_ensemble
 
 logger = logging.getLogger(__name__)
 
@@ -133,54 +129,8 @@ class PretrainFinetune(TrainModel):
     `finetune_seed` re-seeds the random generators after that step (and AllenNLP's transformer cache
     is emptied), so that fine-tuning does not depend on whether pre-training ran in the same process.
 
-    When `model` is a `fewshot_ensemble` (not in the paper), each of its `members` is fine-tuned in
-    turn, exactly as a run with that member's config and seed `finetune_seed + i` would fine-tune it
-    (member 0 is the single-model run), in `member_<i>/` of the serialization directory; the
-    ensemble of the fine-tuned members is the final model, evaluated on the query set and archived.
-    Because the config's `model` is the ensemble, the archive's config rebuilds it on load.
-
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
-
-    def __init__(
-        self,
-        serialization_dir: str,
-        model: Model,
-        trainer: Trainer,
-        evaluation_data_loader: Optional[DataLoader] = None,
-        evaluate_on_test: bool = False,
-        later_members: Sequence[Callable[[], Tuple[Model, Trainer]]] = (),
-        combine: Optional[str] = None,
-    ) -> None:
-        """
-        `model` and `trainer` fine-tune the model, or member 0 of an ensemble; `later_members` build
-        the other members (each with its trainer) when their turn comes; `combine` is the ensemble's
-        rule, None for a single model.
-        """
-        super().__init__(serialization_dir=serialization_dir, model=model, trainer=trainer,
-                         evaluation_data_loader=evaluation_data_loader, evaluate_on_test=evaluate_on_test)
-        self._later_members = list(later_members)
-        self._combine = combine
-
-    def run(self) -> Dict[str, Any]:
-        """Fine-tunes the model, or each ensemble member in turn and then builds the ensemble."""
-        metrics = self.trainer.train()
-        if self._combine is None:
-            return metrics
-        members, member_metrics = [self.model], [metrics]
-        for build in self._later_members:
-            member, trainer = build()
-            member_metrics.append(trainer.train())
-            members.append(member)
-            del trainer
-        share_frozen_parameters(members)
-        self.model = FewShotEnsemble(members[0].vocab, members, self._combine)
-        # The weights `allennlp train` archives with the config (whose `model` is this ensemble).
-        torch.save(self.model.state_dict(), os.path.join(self.serialization_dir, "best.th"))
-        combined: Dict[str, Any] = {"ensemble_size": len(members)}
-        for index, values in enumerate(member_metrics):
-            combined.update({f"member_{index}_{key}": value for key, value in values.items()})
-        return combined
 
     @classmethod
     def from_partial_objects(  # type: ignore
@@ -201,136 +151,53 @@ class PretrainFinetune(TrainModel):
         finetune_seed: Optional[int] = None,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
-        members, combine = ensemble_members(model)
-        if combine is not None and finetune_seed is None:
-            raise ConfigurationError("a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)")
         archive_path = ensure_pretrained(pretrained_archive, pretraining)
         pretrained_from = read_provenance(os.path.dirname(os.path.abspath(archive_path)))
         os.makedirs(serialization_dir, exist_ok=True)
         # What made this run: the code now, and the code and config of the pre-trained archive it uses.
         write_provenance(serialization_dir, None, pretrain_code_version=pretrained_from.get("code_version", "unknown"),
                          pretrain_config_hash=pretrained_from.get("config_hash", "unknown"))
-
-        def build(index: int) -> Tuple[Model, Trainer, Optional[DataLoader]]:
-            """Member `index` (the model when not an ensemble), ready to fine-tune, and the query loader."""
-            directory = serialization_dir if combine is None else os.path.join(serialization_dir, f"member_{index}")
-            return _finetuning_setup(
-                directory, archive_path, dataset_reader, train_data_path, members[index], data_loader, trainer,
-                test_data_path, validation_data_loader, initialize_new_actions,
-                None if finetune_seed is None else finetune_seed + index,
+        if finetune_seed is not None:
+            # Fine-tuning starts from the same random state whether or not this process pre-trained
+            # first, so a split gives the same numbers with a fresh or a reused archive.
+            prepare_environment(Params({"random_seed": finetune_seed, "numpy_seed": finetune_seed,
+                                        "pytorch_seed": finetune_seed}))
+        # Pre-training in this process leaves its transformer (MiniLM words) in AllenNLP's cache, and
+        # `load_archive` then copies it instead of building a randomly initialised one, which draws
+        # from torch's generator. Emptying the cache makes fine-tuning start from the same random
+        # state whether this process pre-trained or found the archive ready.
+        cached_transformers._clear_caches()
+        archive = load_archive(archive_path)
+        pretrained: Model = archive.model
+        vocab: Vocabulary = pretrained.vocab
+        support = list(dataset_reader.read(train_data_path))
+        vocab.extend_from_instances(support)
+        pretrained.extend_embedder_vocab()
+        final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
+        missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
+        if missing or unexpected:
+            raise ConfigurationError(
+                "the fine-tuning model does not match the pre-trained one: "
+                f"missing {sorted(missing)}, unexpected {sorted(unexpected)}"
             )
+        if hasattr(final_model, "new_actions"):  # ProtoParser: new actions, initialised from prototypes
+            final_model.new_actions = list(pretrained.new_actions) if initialize_new_actions else []  # type: ignore
+            logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
+        vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
 
-        final_model, built, evaluation_loader = build(0)
-        if combine is not None:
-            final_model.vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
-        later = [functools.partial(_without_loader, build, index) for index in range(1, len(members))]
+        loader = data_loader.construct(reader=dataset_reader, data_path=train_data_path)
+        loader.index_with(vocab)
+        evaluation_loader = None
+        if test_data_path is not None:
+            lazy = validation_data_loader or data_loader
+            evaluation_loader = lazy.construct(reader=dataset_reader, data_path=test_data_path)
+            evaluation_loader.index_with(vocab)
+        built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
+        del archive, pretrained
         return cls(
             serialization_dir=serialization_dir,
             model=final_model,
             trainer=built,
             evaluation_data_loader=evaluation_loader,
             evaluate_on_test=evaluate_on_test,
-            later_members=later,
-            combine=combine,
         )
-
-
-def _without_loader(build: Callable[[int], Tuple[Model, Trainer, Any]], index: int) -> Tuple[Model, Trainer]:
-    """`build(index)` without its query loader (the ensemble is evaluated with member 0's)."""
-    model, trainer, _ = build(index)
-    return model, trainer
-
-
-def _finetuning_setup(
-    serialization_dir: str,
-    archive_path: str,
-    dataset_reader: DatasetReader,
-    train_data_path: str,
-    model: Lazy[Model],
-    data_loader: Lazy[DataLoader],
-    trainer: Lazy[Trainer],
-    test_data_path: Optional[str],
-    validation_data_loader: Optional[Lazy[DataLoader]],
-    initialize_new_actions: bool,
-    finetune_seed: Optional[int],
-) -> Tuple[Model, Trainer, Optional[DataLoader]]:
-    """
-    One fine-tuning from the pre-trained archive: (re-seed,) load the archive, extend its vocabulary
-    with the support set, build `model` with the pre-trained weights, and its trainer writing to
-    `serialization_dir`; also the query-set loader. Every step draws random numbers in the same
-    order whichever member of an ensemble it builds.
-    """
-    os.makedirs(serialization_dir, exist_ok=True)
-    if finetune_seed is not None:
-        # Fine-tuning starts from the same random state whether or not this process pre-trained
-        # first, so a split gives the same numbers with a fresh or a reused archive.
-        prepare_environment(Params({"random_seed": finetune_seed, "numpy_seed": finetune_seed,
-                                    "pytorch_seed": finetune_seed}))
-    # Pre-training in this process leaves its transformer (MiniLM words) in AllenNLP's cache, and
-    # `load_archive` then copies it instead of building a randomly initialised one, which draws
-    # from torch's generator. Emptying the cache makes fine-tuning start from the same random
-    # state whether this process pre-trained or found the archive ready.
-    cached_transformers._clear_caches()
-    archive = load_archive(archive_path)
-    pretrained: Model = archive.model
-    vocab: Vocabulary = pretrained.vocab
-    support = list(dataset_reader.read(train_data_path))
-    vocab.extend_from_instances(support)
-    pretrained.extend_embedder_vocab()
-    final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
-    missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
-    if missing or unexpected:
-        raise ConfigurationError(
-            "the fine-tuning model does not match the pre-trained one: "
-            f"missing {sorted(missing)}, unexpected {sorted(unexpected)}"
-        )
-    if hasattr(final_model, "new_actions"):  # ProtoParser: new actions, initialised from prototypes
-        final_model.new_actions = list(pretrained.new_actions) if initialize_new_actions else []  # type: ignore
-        logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
-    vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
-
-    loader = data_loader.construct(reader=dataset_reader, data_path=train_data_path)
-    loader.index_with(vocab)
-    evaluation_loader = None
-    if test_data_path is not None:
-        lazy = validation_data_loader or data_loader
-        evaluation_loader = lazy.construct(reader=dataset_reader, data_path=test_data_path)
-        evaluation_loader.index_with(vocab)
-    built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
-    del archive, pretrained
-    return final_model, built, evaluation_loader
-
-
-def ensemble_members(model: Lazy[Model]) -> Tuple[List[Lazy[Model]], Optional[str]]:
-    """
-    The models a fine-tuning config trains: `[model]` and `None` for a single model, or for a
-    `fewshot_ensemble` config the lazy config of each member and the ensemble's `combine` rule
-    (checked here, so that a bad ensemble fails before any training).
-    """
-    params = model._params  # the config the `Lazy` will construct from (AllenNLP 2.10 keeps it here)
-    if params.get("type") != "fewshot_ensemble":
-        return [model], None
-    config = params.as_dict(quiet=True)
-    members = config.pop("members", [])
-    combine = config.pop("combine", "vote")
-    config.pop("type")
-    if config:
-        raise ConfigurationError(f"fewshot_ensemble does not take {', '.join(sorted(config))}")
-    if not isinstance(members, list):
-        raise ConfigurationError("fewshot_ensemble members must be a list of model configs")
-    check_ensemble(len(members), combine)
-    return [Lazy(Model, Params(copy.deepcopy(member))) for member in members], combine
-
-
-def share_frozen_parameters(members: Sequence[Model]) -> None:
-    """
-    Makes every member's frozen parameter that equals member 0's (a frozen MiniLM: fine-tuning never
-    changes it) share member 0's tensor, so the ensemble's weights file holds it once.
-    """
-    reference = dict(members[0].named_parameters())
-    for member in members[1:]:
-        for name, parameter in member.named_parameters():
-            first = reference.get(name)
-            if (first is not None and not parameter.requires_grad and not first.requires_grad
-                    and first.shape == parameter.shape and torch.equal(first, parameter)):
-                parameter.data = first.data

@@ -17,7 +17,7 @@ from allennlp.training.util import evaluate
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.models.ensemble import FewShotEnsemble
-from fewshot_parser.training.pretrain_finetune import ensemble_members
+from fewshot_parser.training.ensemble_finetune import ensemble_members
 from tests import FIXTURES_ROOT, PROJECT_ROOT
 
 pytestmark = pytest.mark.usefixtures("in_project_root")
@@ -57,6 +57,7 @@ def experiment(pretrained: str, members: int = 0, seed: int = 1) -> dict:
     config["finetune_seed"] = seed
     if members:
         config["model"] = {"type": "fewshot_ensemble", "members": [config["model"]] * members, "combine": "vote"}
+        config["type"] = "fewshot_ensemble_finetune"
     return config
 
 
@@ -136,6 +137,7 @@ def test_ensemble_size_one_renders_the_config_without_it():
     assert render("{ ensemble: { size: 1, combine: 'vote' } }") == render("{}")
     five = json.loads(render("{ ensemble: { size: 5 } }"))
     assert five["model"]["type"] == "fewshot_ensemble" and five["model"]["combine"] == "vote"
+    assert five["type"] == "fewshot_ensemble_finetune" and json.loads(render("{}"))["type"] == "fewshot_pretrain_finetune"
     assert five["model"]["members"] == [json.loads(render("{}"))["model"]] * 5
     with pytest.raises(RuntimeError, match="ensemble.size must be a whole number of at least 1, not 0"):
         render("{ ensemble: { size: 0 } }")
@@ -169,6 +171,7 @@ def test_an_ensemble_with_frozen_minilm_words_stores_them_once(tmp_path):
     with open(path) as handle:
         config = json.load(handle)
     config["model"] = {"type": "fewshot_ensemble", "members": [config["model"]] * 2}
+    config["type"] = "fewshot_ensemble_finetune"
     metrics = run(config, tmp_path / "ens")
     assert metrics["ensemble_size"] == 2 and "test_exact_match" in metrics
     state = torch.load(str(tmp_path / "ens" / "run" / "best.th"), map_location="cpu")
