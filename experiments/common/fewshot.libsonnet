@@ -88,8 +88,12 @@ local words = import 'words.libsonnet';
     //   replay: training examples replayed beside them (a fixed seeded sample),
     //   lexicon: whether the shipped predicate lexicon helps find a predicate's words,
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones).
-    // `allennlp inspect-data <config> --augment` prints the synthetic pairs of a split.
+    // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
+    // Ensemble (not in the paper): fine-tune `size` copies of the model from the same pre-trained
+    // archive, member i with seed FEWSHOT_SEED + i, and combine their LFs per example (`combine`:
+    // 'vote', majority vote; models/ensemble.py). 1 is the single model and renders nothing new.
+    ensemble: { size: 1, combine: 'vote' },
   },
 
   // What the authors' run scripts do beyond the paper's text (docs/reproduction.md has a row per
@@ -170,6 +174,14 @@ local words = import 'words.libsonnet';
 
   shot_of(s):: if std.objectHas(s, 'shot') then s.shot else 1,
 
+  // The fine-tuned model, or a `fewshot_ensemble` of `ensemble.size` copies of it (`combine` defaults to 'vote').
+  ensemble_of(model, ensemble):: (
+    local size = std.get(ensemble, 'size', 1);
+    assert std.isNumber(size) && size >= 1 && std.floor(size) == size : 'ensemble.size must be a whole number of at least 1, not ' + size;
+    if size == 1 then model
+    else { type: 'fewshot_ensemble', members: [model for i in std.range(1, size)], combine: std.get(ensemble, 'combine', 'vote') }
+  ),
+
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
     dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s)),
@@ -216,7 +228,8 @@ local words = import 'words.libsonnet';
     local s = $.defaults + settings + { shot: shot };
     local ft = s.finetune[dataset][std.toString(shot)];
     data.seeds(data.seed) {
-      type: 'fewshot_pretrain_finetune',
+      // An ensemble fine-tunes each member as this type would (training/ensemble_finetune.py).
+      type: if std.get(s.ensemble, 'size', 1) == 1 then 'fewshot_pretrain_finetune' else 'fewshot_ensemble_finetune',
       pretrained_archive: $.pretrained_archive(dataset, s),
       pretraining: $.pretraining(dataset, s),
       initialize_new_actions: s.prototypes,
@@ -226,7 +239,7 @@ local words = import 'words.libsonnet';
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,
-      model: $.model(dataset, s, false),
+      model: $.ensemble_of($.model(dataset, s, false), s.ensemble),
       // Batch 2 (ATIS 1-shot: 1), as the authors fine-tune.
       data_loader: {
         batch_size: if s.replay != null then s.replay.batch_size

@@ -93,6 +93,8 @@ SYSTEMS: Dict[str, tuple] = {
                                 "experiments/words/contextual_schema_beam5_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema-bias": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1",
                                "experiments/words/contextual_schema_bias_{dataset}_{shot}shot.jsonnet"),
+    "contextual-schema-bias-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, ensemble of 5",
+                                    "experiments/ensemble/ensemble_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema-freeze-encoder": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, encoder frozen in fine-tuning",
                                          "experiments/words/contextual_schema_freeze_encoder_{dataset}_{shot}shot.jsonnet"),
     "contextual-schema-freeze-decoder": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, encoder and decoder frozen in fine-tuning",
@@ -194,13 +196,15 @@ def is_finished(job: Job) -> bool:
 def prune_checkpoints(job: Job) -> int:
     """
     Deletes the training checkpoints of a finished run whose archive `model.tar.gz` exists (the archive
-    holds the same weights); returns the bytes freed. A run without both is left untouched.
+    holds the same weights), those of its ensemble members (`member_<i>/`) included; returns the bytes
+    freed. A run without both is left untouched.
     """
     if not is_finished(job) or not os.path.isfile(os.path.join(job.serialization_dir, "model.tar.gz")):
         return 0
     freed = 0
+    directories = [job.serialization_dir, *sorted(glob.glob(os.path.join(job.serialization_dir, "member_*")))]
     for pattern in CHECKPOINTS:
-        for path in glob.glob(os.path.join(job.serialization_dir, pattern)):
+        for path in (p for directory in directories for p in glob.glob(os.path.join(directory, pattern))):
             # `best.th` and the last `model_state` are often hard links to one file: count the space once.
             status = os.stat(path)
             freed += status.st_size if status.st_nlink == 1 else 0

@@ -19,7 +19,8 @@ class ProtoParserPredictor(Predictor):
         {"utterance": "how many river run through s0"}
 
     Output: `{"utterance", "logical_form", "actions", "score"}`, plus `n_best` (LFs with scores, best
-    first) when the model decodes with a beam. A bad line (not JSON, no
+    first) when the model decodes with a beam, and for a `fewshot_ensemble` `votes` (how many members
+    predicted the LF) and `member_logical_forms` (each member's LF). A bad line (not JSON, no
     `utterance`, not a string, empty) gives `{"error": "...", "line_input": ...}` for that line, and
     the other lines of the same `allennlp predict` run are still predicted.
 
@@ -80,6 +81,7 @@ class ProtoParserPredictor(Predictor):
             "actions": output["predicted_actions"],
             "score": output["score"],
         }
-        if "n_best" in output:
-            result["n_best"] = output["n_best"]
+        for key in ("n_best", "votes", "member_logical_forms"):
+            if key in output:
+                result[key] = output[key]
         return result

@@ -5,3 +5,4 @@ from fewshot_parser.training.callbacks import PrototypeInitCallback
 from fewshot_parser.training.callbacks import DomainStatisticsCallback
 from fewshot_parser.training.pretrain_finetune import PretrainFinetune
 from fewshot_parser.training.maml import MamlTrainer
+from fewshot_parser.training.ensemble_finetune import EnsembleFinetune

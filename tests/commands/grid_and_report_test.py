@@ -264,10 +264,13 @@ def test_checkpoints_of_finished_runs_are_pruned_and_the_archive_kept(tmp_path):
     (directory / "model_state_e3_b0.th").write_bytes(b"x" * 100)
     os.link(directory / "model_state_e3_b0.th", directory / "best.th")  # AllenNLP hard-links the best epoch
     (directory / "training_state_e3_b0.th").write_bytes(b"y" * 30)
+    (directory / "member_1").mkdir()  # an ensemble member's own checkpoints
+    (directory / "member_1" / "best.th").write_bytes(b"z" * 20)
     assert run_grid.prune_checkpoints(job) == 0  # unfinished: untouched
     (directory / "metrics.json").write_text(json.dumps({"test_exact_match": 0.5}))
     assert run_grid.prune_checkpoints(job) == 0  # finished but no archive yet: untouched
     assert (directory / "best.th").exists()
     (directory / "model.tar.gz").write_bytes(b"archive")
-    assert run_grid.prune_checkpoints(job) == 130  # the hard-linked pair counts once
-    assert sorted(os.listdir(directory)) == ["metrics.json", "model.tar.gz"]
+    assert run_grid.prune_checkpoints(job) == 150  # the hard-linked pair counts once
+    assert sorted(os.listdir(directory)) == ["member_1", "metrics.json", "model.tar.gz"]
+    assert not os.listdir(directory / "member_1")
