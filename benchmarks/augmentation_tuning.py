@@ -38,6 +38,12 @@ SETTINGS: Dict[str, Any] = {
     "same-steps": ({}, "same-steps"),
     "same-steps-replay50": ({"replay": 50}, "same-steps"),
     "double-steps": ({}, "double-steps"),
+    # Without contextual-schema-bias's new-action bias (recombination already shows the new predicates).
+    "bias0": ({}, {}, {"new_action_bias": 0.0}),
+    "fewer-bias0": ({"pairs_per_predicate": 10, "reverse_pairs_per_predicate": 5}, {}, {"new_action_bias": 0.0}),
+    "light": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10}, {}),
+    "light-bias0": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10}, {},
+                    {"new_action_bias": 0.0}),
 }
 FIELDS = ["setting", "dataset", "shot", "shuffle", "exact_match", "seconds", "examples", "code_version", "overrides"]
 
@@ -52,8 +58,10 @@ def overrides(setting: str, dataset: str, shot: int, environment: Dict[str, str]
     """AllenNLP overrides (dotted keys) of the `augmented` config for a setting."""
     if SETTINGS[setting] is None:
         return {}
-    reader, trainer = SETTINGS[setting]
+    reader, trainer, *model = SETTINGS[setting]
     result: Dict[str, Any] = {f"dataset_reader.{key}": value for key, value in reader.items()}
+    for key, value in (model[0] if model else {}).items():
+        result[f"model.{key}"] = value
     if trainer in ("same-steps", "double-steps"):
         import _jsonnet
         from allennlp.common import Params
@@ -145,7 +153,8 @@ def write(rows: List[Dict[str, Any]], table: str, markdown: str) -> None:
              "|---|---|" + "---|" * len(columns)]
     for setting in settings:
         described = "no augmentation (contextual-schema-bias)" if SETTINGS[setting] is None else (
-            json.dumps(SETTINGS[setting][0]) + (f", epochs: {SETTINGS[setting][1]}" if SETTINGS[setting][1] else ""))
+            json.dumps(SETTINGS[setting][0]) + (f", epochs: {SETTINGS[setting][1]}" if SETTINGS[setting][1] else "")
+            + "".join(f", model {k}: {v}" for extra in SETTINGS[setting][2:] for k, v in extra.items()))
         cells = []
         for column in columns:
             row = got.get((setting, *column))
