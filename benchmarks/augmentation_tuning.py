@@ -42,6 +42,9 @@ SETTINGS: Dict[str, Any] = {
     "bias0": ({}, {}, {"new_action_bias": 0.0}),
     "fewer-bias0": ({"pairs_per_predicate": 10, "reverse_pairs_per_predicate": 5}, {}, {"new_action_bias": 0.0}),
     "light": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10}, {}),
+    "balanced": ({"balance": True}, "same-steps"),
+    "balanced-replay50": ({"balance": True, "replay": 50}, "same-steps"),
+    "light-balanced": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10, "balance": True}, {}),
     "light-bias0": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10}, {},
                     {"new_action_bias": 0.0}),
 }

@@ -87,6 +87,7 @@ local words = import 'words.libsonnet';
     //   support_repeat: copies of each real support example (its weight against a synthetic pair),
     //   replay: training examples replayed beside them (a fixed seeded sample),
     //   lexicon: whether the shipped predicate lexicon helps find a predicate's words,
+    //   balance: repeat the support examples of less-augmented new predicates to even them out,
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -204,8 +205,9 @@ local words = import 'words.libsonnet';
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: (
     local base = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s));
+    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false }
+              + (if s.augmentation == null then {} else s.augmentation);
     if s.augmentation == null then base else {
-      local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false } + s.augmentation,
       type: 'fewshot_augmented',
       reader: base,
       support_data_path: data.support(dataset, shot, split),
@@ -216,7 +218,7 @@ local words = import 'words.libsonnet';
       replay: a.replay,
       lexicon: if a.lexicon then dataset else null,
       seed: data.seed,
-    }
+    } + (if a.balance then { balance: true } else {})
   ),
 
   pretrained_archive(dataset, s)::

@@ -114,3 +114,24 @@ def test_a_fixture_experiment_fine_tunes_on_augmented_data_saves_and_predicts(tm
     predictor = Predictor.from_archive(archive, "proto_parser")
     output = predictor.predict_json({"utterance": "how big be s0"})
     assert isinstance(output["logical_form"], str) and output["logical_form"]
+
+
+def test_balance_repeats_the_support_of_less_augmented_new_predicates(tmp_path):
+    lines = [line for line in open(fixture_split("geo", "train"), encoding="utf-8").read().splitlines() if line.strip()]
+    uses = lambda line, predicate: predicate in line.split("\t")[1].split()  # noqa: E731
+    support = [next(line for line in lines if uses(line, "river:t")), next(line for line in lines if uses(line, "population:i"))]
+    (tmp_path / "train.txt").write_text("\n".join(line for line in lines if not uses(line, "river:t")
+                                                  and not uses(line, "population:i")) + "\n", encoding="utf-8")
+    (tmp_path / "support.txt").write_text("\n".join(support) + "\n", encoding="utf-8")
+    (tmp_path / "query.txt").write_text(support[0] + "\n", encoding="utf-8")
+
+    def shown(reader):
+        new = reader.recombiner().new_predicates(list(read_examples(str(tmp_path / "support.txt"), "lambda")))
+        rows = reader.augmented_examples()
+        return {p: sum(1 for _, lf, _ in rows if p in lf.split()) for p in new}
+
+    plain = shown(augmented_reader(tmp_path, pairs_per_predicate=6, reverse_pairs_per_predicate=0))
+    balanced = shown(augmented_reader(tmp_path, pairs_per_predicate=6, reverse_pairs_per_predicate=0, balance=True))
+    assert {"river:t", "population:i"} <= set(plain) and len(set(plain.values())) > 1
+    # Every new predicate is now shown at least as often as the best-augmented one was.
+    assert min(balanced.values()) >= max(plain.values())

@@ -46,6 +46,10 @@ class AugmentedSupportReader(DatasetReader):
         A predicate lexicon (shipped name or JSON path) used to find a predicate's words.
     seed : `int`, optional (default = `13`)
         Seed of the replay sample.
+    balance : `bool`, optional (default = `False`)
+        Repeat the support examples of the new predicates that got fewer synthetic pairs (e.g. one
+        whose signature no known predicate shares) until every new predicate is shown about as
+        often, so that fine-tuning does not learn to prefer the well-augmented ones.
     """
 
     def __init__(
@@ -59,6 +63,7 @@ class AugmentedSupportReader(DatasetReader):
         replay: int = 0,
         lexicon: Optional[str] = None,
         seed: int = 13,
+        balance: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -80,6 +85,7 @@ class AugmentedSupportReader(DatasetReader):
         self.replay = replay
         self.lexicon = lexicon
         self.seed = seed
+        self.balance = balance
 
     def recombiner(self) -> Recombiner:
         training = read_training_examples(self.training_data_path, self.formalism)
@@ -98,6 +104,8 @@ class AugmentedSupportReader(DatasetReader):
         rows = [(e.utterance, e.logical_form, f"{e.source}:{e.line_number}") for e in support] * self.support_repeat
         pairs = self.synthetic_pairs(support)
         rows += [(p.utterance, p.logical_form, f"synthetic {p.direction} {p.predicate} from {p.source}") for p in pairs]
+        if self.balance:
+            rows += self._balancing_copies(support, pairs)
         sample: List[Example] = []
         if self.replay:
             training = read_training_examples(self.training_data_path, self.formalism)
@@ -106,6 +114,22 @@ class AugmentedSupportReader(DatasetReader):
         logger.info("Fine-tuning data: %d support example(s) x %d, %d synthetic pair(s), %d replayed",
                     len(support), self.support_repeat, len(pairs), len(sample))
         return rows
+
+    def _balancing_copies(self, support: List[Example], pairs: List[SyntheticPair]) -> List[Tuple[List[str], str, str]]:
+        """Extra copies of support examples, so that each new predicate is shown about as often as the most shown one."""
+        from fewshot_parser.data.augmentation import call_labels
+
+        new = self.recombiner().new_predicates(support)
+        users = {p: [e for e in support if p in call_labels(e.tree)] for p in new}
+        shown = {p: len(users[p]) * self.support_repeat + sum(1 for pair in pairs if pair.predicate == p) for p in new}
+        target = max(shown.values(), default=0)
+        extra: List[Tuple[List[str], str, str]] = []
+        for predicate in new:
+            if not users[predicate] or shown[predicate] >= target:
+                continue
+            copies = -(-(target - shown[predicate]) // len(users[predicate]))
+            extra += [(e.utterance, e.logical_form, f"{e.source}:{e.line_number}") for e in users[predicate]] * copies
+        return extra
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         if file_path != self.support_data_path:
