@@ -45,6 +45,8 @@ SETTINGS: Dict[str, Any] = {
     "balanced": ({"balance": True}, "same-steps"),
     "balanced-replay50": ({"balance": True, "replay": 50}, "same-steps"),
     "light-balanced": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10, "balance": True}, {}),
+    "balanced-replay100": ({"balance": True, "replay": 100}, "same-steps"),
+    "balanced-replay50-double": ({"balance": True, "replay": 50}, "double-steps"),
     "light-bias0": ({"pairs_per_predicate": 5, "reverse_pairs_per_predicate": 2, "support_repeat": 10}, {},
                     {"new_action_bias": 0.0}),
 }

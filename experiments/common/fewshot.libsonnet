@@ -88,7 +88,7 @@ local words = import 'words.libsonnet';
     //   replay: training examples replayed beside them (a fixed seeded sample),
     //   lexicon: whether the shipped predicate lexicon helps find a predicate's words,
     //   balance: repeat the support examples of less-augmented new predicates to even them out,
-    //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones).
+    //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
     // Ensemble (not in the paper): fine-tune `size` copies of the model from the same pre-trained
@@ -252,7 +252,7 @@ local words = import 'words.libsonnet';
       validation_data_loader: { batch_size: 128, shuffle: false },
       trainer: {
         num_epochs: if s.replay != null then s.replay.epochs
-                    else if s.augmentation != null && std.get(s.augmentation, 'epochs') != null then s.augmentation.epochs
+                    else if s.augmentation != null && std.get(s.augmentation, 'epochs') != null then $.per(s.augmentation.epochs, dataset, shot)
                     else ft.epochs,
         optimizer: $.finetune_optimizer(s, ft.lr),
         grad_norm: 5.0,
