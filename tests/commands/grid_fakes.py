@@ -1,8 +1,8 @@
 """
 A fast stand-in for the trainer of `allennlp run-grid`'s Ray tasks (`grid_tasks.Trainer`), for tests.
 It runs inside Ray workers, so it imports only the standard library and takes its settings from the
-run's environment: FEWSHOT_FAKE_MARKS (a file it appends "pretrain|run SHUFFLE PID" to when it
-starts), FEWSHOT_FAKE_SECONDS (how long it "trains"), FEWSHOT_FAKE_EM (the exact match it reports),
+run's environment: FEWSHOT_FAKE_MARKS (a file it appends "pretrain|run SHUFFLE PID NODE_ID" to when
+it starts), FEWSHOT_FAKE_SECONDS (how long it "trains"), FEWSHOT_FAKE_EM (the exact match it reports),
 FEWSHOT_FAKE_FAIL (a shuffle whose run fails).
 """
 import json
@@ -14,8 +14,11 @@ def fake_train(spec, directory, project, log) -> int:
     environment = spec.environment
     marks = environment.get("FEWSHOT_FAKE_MARKS")
     if marks:
+        import ray  # only inside a Ray worker: which node runs this step
+
+        node = ray.get_runtime_context().get_node_id() if ray.is_initialized() else "-"
         with open(marks, "a") as handle:
-            handle.write(f"{'pretrain' if directory is None else 'run'} {spec.shuffle} {os.getpid()}\n")
+            handle.write(f"{'pretrain' if directory is None else 'run'} {spec.shuffle} {os.getpid()} {node}\n")
     time.sleep(float(environment.get("FEWSHOT_FAKE_SECONDS", "0")))
     if directory is None:  # the pre-training step: writes the archive the config names
         archive = spec.archive if os.path.isabs(spec.archive) else os.path.join(project, spec.archive)

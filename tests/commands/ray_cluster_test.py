@@ -35,7 +35,7 @@ def test_a_grid_survives_a_node_dying_and_records_every_run_once(tmp_path, monke
     simulated, workers = cluster
     marks = tmp_path / "marks"
     monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
-    monkeypatch.setenv("FEWSHOT_FAKE_SECONDS", "2")
+    monkeypatch.setenv("FEWSHOT_FAKE_SECONDS", "4")
     shuffles = [0, 1, 2, 3, 4, 5]
     args = fixture_grid(tmp_path, monkeypatch, shuffles, ["--address", simulated.address])
     failures = []
@@ -49,11 +49,20 @@ def test_a_grid_survives_a_node_dying_and_records_every_run_once(tmp_path, monke
     driver = threading.Thread(target=grid)
     driver.start()
     results = tmp_path / "runs.csv"
-    deadline = time.time() + 60
-    while time.time() < deadline and not (results.exists() and len(list(csv.DictReader(open(results)))) >= 1):
-        time.sleep(0.1)
-    assert results.exists(), "no run finished"
-    simulated.remove_node(workers[0])  # both nodes are busy: the run on this one dies with it
+
+    def running_on_doomed_node() -> bool:
+        """Whether a run has started on workers[0] and not finished (its row is not written yet)."""
+        if not marks.exists():
+            return False
+        recorded = {row["shuffle"] for row in csv.DictReader(open(results))} if results.exists() else set()
+        return any(kind == "run" and node == workers[0].node_id and shuffle not in recorded
+                   for kind, shuffle, _, node in (line.split() for line in marks.read_text().splitlines()))
+
+    deadline = time.time() + 90
+    while time.time() < deadline and not running_on_doomed_node():
+        time.sleep(0.05)
+    assert running_on_doomed_node(), "no run started on the node to remove"
+    simulated.remove_node(workers[0])  # the run on this node dies with it (each run takes 4 s)
     driver.join(timeout=120)
     assert not driver.is_alive() and not failures, failures
     out = capsys.readouterr().out
