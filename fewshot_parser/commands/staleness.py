@@ -235,6 +235,11 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
     if not code_unchanged_since(row["code_version"], config_json=config):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")
-    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=config):
+    # The pre-trained archive depends on the code its own config (`pretraining`) uses, not on what
+    # only fine-tuning uses (an augmentation reader added later leaves the archive valid).
+    pretraining = None
+    if config is not None and isinstance(json.loads(config).get("pretraining"), dict):
+        pretraining = json.dumps(json.loads(config)["pretraining"], sort_keys=True)
+    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=pretraining or config):
         return "pre-trained with older code"
     return None

@@ -154,3 +154,14 @@ def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
     # Without a config, or with one naming none of our components, everything counts.
     assert dependencies(None) >= faithful | da
     assert dependencies('{"model": {"type": "basic_classifier"}}') == dependencies(None)
+
+
+def test_an_archive_depends_on_its_pre_training_config_only():
+    from fewshot_parser.commands.staleness import _rendered, dependencies
+
+    config = json.loads(_rendered(os.path.join(PROJECT_ROOT, "experiments/augmentation/augmented_geo_1shot.jsonnet"), 1))
+    run = dependencies(json.dumps(config))
+    archive = dependencies(json.dumps(config["pretraining"], sort_keys=True))
+    assert "fewshot_parser/data/dataset_readers/augmented.py" in run
+    assert "fewshot_parser/data/dataset_readers/augmented.py" not in archive
+    assert "fewshot_parser/models/irnet_parser.py" in archive
