@@ -227,19 +227,20 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
         return "no provenance"
     templates = [t for system, setting, t in systems.values() if (system, setting) == (row["system"], row["setting"])]
     config = None
+    parsed: Dict[str, Any] = {}
     if templates:
         config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))),
                            int(row["shuffle"]))
-        if config is not None and experiment_hash(json.loads(config)) != row.get("config_hash"):
+        parsed = json.loads(config) if config is not None else {}
+        if config is not None and experiment_hash(parsed) != row.get("config_hash"):
             return "config changed"
     if not code_unchanged_since(row["code_version"], config_json=config):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")
     # The pre-trained archive depends on the code its own config (`pretraining`) uses, not on what
     # only fine-tuning uses (an augmentation reader added later leaves the archive valid).
-    pretraining = None
-    if config is not None and isinstance(json.loads(config).get("pretraining"), dict):
-        pretraining = json.dumps(json.loads(config)["pretraining"], sort_keys=True)
-    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=pretraining or config):
+    pretraining = parsed.get("pretraining")
+    archive_config = json.dumps(pretraining, sort_keys=True) if isinstance(pretraining, dict) else config
+    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config):
         return "pre-trained with older code"
     return None
