@@ -10,6 +10,11 @@ and the authors' pre-trained model is kept in ``--work`` (default ``runs/referen
 rerun after an interruption only fine-tunes what is missing (their code cannot resume an
 interrupted pre-training; it starts that one over). Each row records the driver's git commit,
 the authors' commit, the word vectors, the pre-training epochs and the seconds the split took.
+``--freq 0`` (or 50) fine-tunes and tests on the other preprocessing than the scripts use, from the
+completed pre-training on it, to measure what the rule type alone costs (e.g. geo 2-shot on freq_0):
+
+    python benchmarks/reference_runs.py --datasets geo --shots 2 --freq 0 --results results/reference_runs_freq0.csv
+
 When the reference code is not present the script says so and exits 0 (a user's clone has no
 ``../shared``).
 """
@@ -100,6 +105,77 @@ def run_split(script: str, work: str, dataset: str, shot: int, split: int, epoch
     return fields[3], fields[4]
 
 
+SHOT_DIRS = {1: "one_shot", 2: "two_shot"}
+
+
+def _script_with_freq(source: str, target: str, freq: int, test_from: str = "", test_to: str = "") -> None:
+    """Copies one of the driver's CPU run scripts with every ``freq_<n>`` data and model path set to ``freq``."""
+    with open(source, encoding="utf-8") as handle:
+        text = re.sub(r"freq_\d+", f"freq_{freq}", handle.read())
+    if test_from:
+        text = text.replace(test_from, test_to)
+    with open(target, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def pretrained_with_freq(work: str, dataset: str, freq: int) -> str:
+    """
+    The completed pre-trained model of ``dataset`` on the ``freq_<freq>`` preprocessing, made by the
+    driver for the shot whose scripts use that preprocessing; a clear error when there is none.
+    """
+    for shot, shot_dir in SHOT_DIRS.items():
+        train = os.path.join(work, "scripts", dataset, shot_dir, "train_run.sh")
+        if not os.path.exists(train):
+            continue
+        with open(train, encoding="utf-8") as handle:
+            text = handle.read()
+        model_dir = re.search(r'^model_dir="(.*)"', text, re.M)
+        epochs = re.search(r"^max_epoch=(\d+)", text, re.M)
+        if not model_dir or f"freq_{freq}/" not in model_dir.group(1) or not epochs:
+            continue
+        log = os.path.join(work, f"pretrain_{dataset}_{shot}.log")
+        folder = os.path.join(work, model_dir.group(1))
+        models = sorted(
+            name for name in (os.listdir(folder) if os.path.isdir(folder) else [])
+            if "pre_train" in name and f"max_ep{epochs.group(1)}" in name and name.endswith(".bin") and ".optim." not in name
+        )
+        if models and os.path.exists(log) and "reached max epoch" in open(log, encoding="utf-8", errors="replace").read():
+            return os.path.join(folder, models[0])
+    raise SystemExit(f"reference_runs: no completed {dataset} pre-training on freq_{freq} in {work}; run the shot "
+                     f"whose scripts use freq_{freq} first (e.g. --datasets {dataset} --shots 1 for freq_0)")
+
+
+def run_split_with_freq(work: str, dataset: str, shot: int, split: int, freq: int) -> Tuple[str, str]:
+    """
+    Fine-tunes and tests one split with the authors' scripts for ``dataset`` and ``shot`` on the
+    ``freq_<freq>`` preprocessing (support, query and pre-trained model alike), every other
+    hyper-parameter as the scripts have it. Needs the work directory the plain driver made.
+    Returns (accuracy, pre-trained model name).
+    """
+    scripts = os.path.join(work, "scripts", dataset, SHOT_DIRS[shot])
+    fine_tune, test = os.path.join(scripts, "fine_tune_run.sh"), os.path.join(scripts, "test_run.sh")
+    if not (os.path.exists(fine_tune) and os.path.exists(test)):
+        raise SystemExit(f"reference_runs: {scripts} has no fine_tune_run.sh / test_run.sh; run the driver on "
+                         f"{dataset} {shot}-shot without --freq first")
+    pretrained = pretrained_with_freq(work, dataset, freq)
+    test_name = f"test_freq{freq}_run.sh"
+    _script_with_freq(test, os.path.join(scripts, test_name), freq)
+    _script_with_freq(fine_tune, os.path.join(scripts, f"fine_tune_freq{freq}_run.sh"), freq,
+                      "test_run.sh", test_name)
+    model_dir = f"saved_models/{dataset}/freq_{freq}/shuffle_{split}_shot_{shot}/"
+    os.makedirs(os.path.join(work, model_dir), exist_ok=True)
+    log = os.path.join(work, f"finetune_{dataset}_{shot}_s{split}_freq{freq}.log")
+    env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ.get("PATH", ""),
+               OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
+    with open(log, "w", encoding="utf-8") as handle:
+        subprocess.run(["bash", os.path.relpath(os.path.join(scripts, f"fine_tune_freq{freq}_run.sh"), work),
+                        pretrained, str(split), str(shot), "ft"], cwd=work, env=env, stdout=handle,
+                       stderr=subprocess.STDOUT, check=True)
+    with open(log, encoding="utf-8", errors="replace") as handle:
+        found = re.findall(r"'accuracy': np\.float64\(([0-9.e-]+)\)", handle.read())
+    return (found[-1] if found else "FAILED"), os.path.basename(pretrained)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reference", default=os.path.join(ROOT, "..", "shared", "reference_impl"))
@@ -109,7 +185,13 @@ def main() -> None:
     parser.add_argument("--shots", nargs="+", type=int, default=[1, 2], choices=[1, 2])
     parser.add_argument("--splits", nargs="+", type=int, default=[1, 2, 3, 4, 5])
     parser.add_argument("--epochs", default="", help="pre-training epochs (default: the authors' script)")
+    parser.add_argument("--freq", type=int, choices=(0, 50), default=None,
+                        help="fine-tune and test on this preprocessing (freq_0: rule type BLB, freq_50: BL) instead of "
+                             "the one the scripts use, from the completed pre-training on it; every other setting as "
+                             "the scripts have it. Write these rows to their own --results file.")
     args = parser.parse_args()
+    if args.freq is not None and os.path.abspath(args.results) == os.path.abspath(parser.get_default("results")):
+        parser.error("--freq rows are not the scripts' setting: give them their own --results file")
 
     script = os.path.join(args.reference, "run_reference.sh")
     if not os.path.exists(script):
@@ -122,17 +204,20 @@ def main() -> None:
                 if (dataset, shot, split) in done:
                     print(f"reference_runs: {dataset} {shot}-shot split {split} already recorded", flush=True)
                     continue
-                for path in discard_unfinished_pretraining(os.path.abspath(args.work), dataset, shot):
-                    print(f"reference_runs: {path} is from an interrupted pre-training; deleted, pre-training again",
-                          flush=True)
                 start = time.time()
-                accuracy, model = run_split(script, os.path.abspath(args.work), dataset, shot, split, args.epochs)
+                if args.freq is not None:
+                    accuracy, model = run_split_with_freq(os.path.abspath(args.work), dataset, shot, split, args.freq)
+                else:
+                    for path in discard_unfinished_pretraining(os.path.abspath(args.work), dataset, shot):
+                        print(f"reference_runs: {path} is from an interrupted pre-training; deleted, pre-training "
+                              "again", flush=True)
+                    accuracy, model = run_split(script, os.path.abspath(args.work), dataset, shot, split, args.epochs)
                 seconds = time.time() - start
                 if accuracy == "FAILED":
                     print(f"reference_runs: {dataset} {shot}-shot split {split} failed; see {args.work}", flush=True)
                     continue
                 append_row(args.results, {
-                    "system": SYSTEM, "dataset": dataset, "shot": shot, "shuffle": split,
+                    "system": SYSTEM if args.freq is None else f"{SYSTEM[:-1]}, freq_{args.freq})", "dataset": dataset, "shot": shot, "shuffle": split,
                     "exact_match": f"{100 * float(accuracy):.2f}", "seconds": f"{seconds:.1f}",
                     "epochs": args.epochs or "script", "vectors": "glove.6B.50d",
                     "authors_commit": AUTHORS_COMMIT, "pretrained_model": model,
