@@ -159,6 +159,30 @@ def table_lines(keys, table, paper, expected: int = 5, stale=None) -> Tuple[List
     return lines, csv_rows
 
 
+def direction_lines(ablation_keys, table, paper) -> List[str]:
+    """
+    For each ablation and column: whether removing the part moves our mean the way it moves the
+    paper's ("agrees"), the other way ("disagrees"), or cannot be said (a mean missing: "–").
+    """
+    ours, published_full = table.get(OURS, {}), paper.get(OURS, {})
+    lines = ["| ablation | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | agrees |",
+             "|" + "---|" * (len(COLUMNS) + 2)]
+    for key in ablation_keys:
+        cells, agree, known = [], 0, 0
+        for dataset, shot in COLUMNS:
+            full, removed = cell(ours, dataset, shot), cell(table.get(key, {}), dataset, shot)
+            paper_full, paper_removed = published_full.get(f"{dataset}_{shot}shot"), paper.get(key, {}).get(f"{dataset}_{shot}shot")
+            if None in (full, removed, paper_full, paper_removed):
+                cells.append("–")
+                continue
+            ours_delta, paper_delta = removed[0] - full[0], paper_removed - paper_full
+            same = (ours_delta > 0) == (paper_delta > 0)
+            known, agree = known + 1, agree + same
+            cells.append(f"{'agrees' if same else 'disagrees'} ({ours_delta:+.2f} / {paper_delta:+.2f})")
+        lines.append(f"| {_label(key)} | " + " | ".join(cells) + f" | {agree} of {known} |")
+    return lines
+
+
 def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), reference: Optional[str] = None,
                  readme: Optional[str] = None) -> str:
     files = [results] if isinstance(results, str) else list(results)
@@ -191,6 +215,10 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
                 f"{STALE_MARK}: the cell has a row the current code would not reproduce (no provenance, another "
                 "config, or changed code; `allennlp run-grid --redo-stale` reruns them; paper_gap.md lists them)."
                 "\n\n" + "\n".join(lines) + "\n"
+                + ("" if name != "table2" else
+                   "\n## Direction: does removing the part move our mean the way it moves the paper's?\n\n"
+                   "Cell: agrees / disagrees (ours: ablation minus ProtoParser / the paper's: the same difference).\n\n"
+                   + "\n".join(direction_lines(ablation_keys, table, paper)) + "\n")
             )
         with atomic_open(os.path.join(out, f"{name}.csv"), "w", newline="") as handle:
             csv.writer(handle).writerows(csv_rows)

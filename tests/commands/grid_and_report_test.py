@@ -274,3 +274,18 @@ def test_checkpoints_of_finished_runs_are_pruned_and_the_archive_kept(tmp_path):
     assert run_grid.prune_checkpoints(job) == 150  # the hard-linked pair counts once
     assert sorted(os.listdir(directory)) == ["member_1", "metrics.json", "model.tar.gz"]
     assert not os.listdir(directory / "member_1")
+
+
+def test_ablation_direction_is_compared_with_the_papers():
+    from fewshot_parser.commands.report import OURS, direction_lines
+
+    ours = {("jobs", 1, s): 30.0 for s in (1, 2)}
+    removed = {("jobs", 1, s): 20.0 for s in (1, 2)}  # lower, as in the paper
+    helped = {("jobs", 1, s): 35.0 for s in (1, 2)}  # higher, where the paper is lower
+    table = {OURS: ours, ("ProtoParser", "-sup"): removed, ("ProtoParser", "-reg"): helped}
+    paper = {OURS: {"jobs_1shot": 27.0}, ("ProtoParser", "-sup"): {"jobs_1shot": 23.0},
+             ("ProtoParser", "-reg"): {"jobs_1shot": 25.0}}
+    lines = direction_lines([("ProtoParser", "-sup"), ("ProtoParser", "-reg")], table, paper)
+    assert lines[2].startswith("| ProtoParser -sup | agrees (-10.00 / -4.00) | – |")
+    assert lines[2].endswith("| 1 of 1 |")
+    assert "disagrees (+5.00 / -2.00)" in lines[3] and lines[3].endswith("| 0 of 1 |")
