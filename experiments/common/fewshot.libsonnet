@@ -28,6 +28,9 @@ local words = import 'words.libsonnet';
     // Typed slots (<v>, <e:ci>) as in the paper; true shares one action between a predicate's
     // variable and entity arguments (experiments/unified/).
     unify_slots: false,
+    // false: one untyped entity slot (<e:entity>) whatever the atom's type, like the authors' `var`
+    // (experiments/untyped/); the slot filler then copies any entity token of the utterance.
+    typed_entities: true,
     // Word representations (`pp.words`: random, glove(file), static(), contextual()), whether a
     // BiLSTM runs over them, and whether the string-similarity feature also uses the shipped
     // predicate lexicon (fewshot_parser/resources/lexicons/<dataset>.json).
@@ -185,7 +188,7 @@ local words = import 'words.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s)),
+    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -204,7 +207,7 @@ local words = import 'words.libsonnet';
 
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: (
-    local base = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s));
+    local base = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities);
     local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false }
               + (if s.augmentation == null then {} else s.augmentation);
     if s.augmentation == null then base else {

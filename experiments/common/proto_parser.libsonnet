@@ -44,14 +44,15 @@ local data = import 'data.libsonnet';
 
   // Template normalization is learned from the training file of the dataset (identical in
   // every split), so every experiment of a dataset shares the same action inventory.
-  reader(dataset, min_support=5, completeness=1.0, unify_slots=false, words=$.words.random):: {
+  // `typed_entities: false` gives every entity slot one type (<e:entity>), as the authors' single `var`.
+  reader(dataset, min_support=5, completeness=1.0, unify_slots=false, words=$.words.random, typed_entities=true):: {
     type: data.reader_type(dataset),
     token_indexers: words.indexers,
     idiom_source: data.train(dataset, 1, 0),
     min_support: min_support,
     completeness: completeness,
     unify_slots: unify_slots,
-  },
+  } + (if typed_entities then {} else { typed_entities: false }),
 
   // `lstm: false` feeds the word vectors to the decoder directly (meant for the contextual option).
   // `encoder_hidden`: the BiLSTM's size per direction (null: hidden_dim / 2, so that its output has the

@@ -54,6 +54,7 @@ SYSTEMS: Dict[str, tuple] = {
     "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
     "ours-random": ("ProtoParser", "random words", "experiments/random_words/{dataset}_{shot}shot.jsonnet"),
     "unified": ("ProtoParser", "unified slots", "experiments/unified/{dataset}_{shot}shot.jsonnet"),
+    "untyped": ("ProtoParser", "untyped entity slots", "experiments/untyped/{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
