@@ -21,7 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import _jsonnet  # noqa: E402
 import torch  # noqa: E402
 from allennlp.commands.train import train_model  # noqa: E402
-from allennlp.common import Params  # noqa: E402
+from allennlp.common import Params, cached_transformers  # noqa: E402
 from allennlp.common import logging as common_logging  # noqa: E402
 from allennlp.models.archival import load_archive  # noqa: E402
 from allennlp.predictors import Predictor  # noqa: E402
@@ -85,6 +85,10 @@ def main() -> None:
     rows = []
     for split in args.splits:
         single = render(args.config, split, args.seed, args.pretrain_dir)
+        # A transformer already in AllenNLP's cache (from an earlier split's runs) is copied instead of
+        # built, which draws nothing from torch's generator: a pre-training here would then start from
+        # other initial weights than `allennlp train` gives it (benchmarks/transformer_cache_check.py).
+        cached_transformers._clear_caches()
         ensure_pretrained(single["pretrained_archive"], single.get("pretraining"))  # outside the timings
         base = os.path.join(args.out, f"{name}_s{split}")
         figures: Dict[str, Dict[str, float]] = {}
