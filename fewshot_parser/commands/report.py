@@ -29,6 +29,8 @@ PAPER_FILE = os.path.join(os.path.dirname(__file__), "paper_results.json")
 ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
 # The authors' code run here (benchmarks/reference_runs.py -> results/reference_runs.csv).
 REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
+# Settings of our faithful row with one behaviour of the authors' code switched on (run-grid systems).
+FAITHFUL_SWITCHES = ("untyped entity slots",)
 STALE_MARK = "†"
 
 
@@ -377,6 +379,22 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
     shared = len(set(scores(OURS)) & set(scores(REFERENCE)))
     lines.append(f"\nWilcoxon p (ours vs the authors' code, {shared} shared evaluation sets): "
                  + ("–" if p_value is None else f"{p_value:.3g}") + "\n")
+    variant_lines = [line(f"authors' code here, {label}", _means(variant_rows, (label_system, ""), evaluation))
+                     for label, label_system, variant_rows in _reference_variants(reference)]
+    variant_lines += [line(f"ours, faithful + {setting}", _means(rows, (OURS[0], setting), evaluation))
+                      for setting in FAITHFUL_SWITCHES if _means(rows, (OURS[0], setting), evaluation)]
+    if variant_lines:
+        lines += [
+            "\nOne behaviour changed at a time, to measure what it costs (docs/reproduction.md, \"What still "
+            "differs\"): the authors' code with another setting (`benchmarks/reference_runs.py` with an option, rows "
+            "in the files named), and our faithful configuration with one switch (`allennlp run-grid --systems "
+            "<name>`):\n",
+            "| row | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " |",
+            "|" + "---|" * (len(COLUMNS) + 1),
+            line("authors' code here", authors),
+            line("ours, faithful", ours),
+            *variant_lines,
+        ]
     lines += [
         "\nThe same rows over shuffles 0-4, for comparison only (the authors' README fine-tunes on 0-4; we tune on 0):\n",
         "| row | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " |",
@@ -385,6 +403,21 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
         line("ours, faithful", _means(rows, OURS, (0, 1, 2, 3, 4))),
     ]
     return "\n".join(lines) + "\n"
+
+
+def _reference_variants(reference: Optional[str]) -> List[Tuple[str, str, List[Dict[str, str]]]]:
+    """(label, system, rows) of every `<reference stem>_<name>.csv` beside the reference file: runs of the
+    authors' code with one setting changed (e.g. `reference_runs_freq0.csv` from `--freq 0`)."""
+    if not reference:
+        return []
+    variants = []
+    for path in sorted(glob.glob(os.path.splitext(reference)[0] + "_*.csv")):
+        rows = [{**row, "setting": ""} for row in read_rows(path)]
+        systems = sorted({row["system"] for row in rows})
+        if len(systems) == 1:
+            label = systems[0].split(",")[-1].strip(" )") + f" (`{os.path.basename(path)}`)"
+            variants.append((label, systems[0], rows))
+    return variants
 
 
 def stale_section(stale: Dict[Tuple[str, str, str, int], str]) -> str:

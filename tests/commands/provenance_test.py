@@ -65,6 +65,19 @@ def test_report_shows_the_authors_code_beside_ours_with_a_wilcoxon_p(tmp_path):
     gap = (out / "paper_gap.md").read_text()
     assert "| ours - authors' code | -9.60 |" in gap
     assert "Wilcoxon p (ours vs the authors' code, 5 shared evaluation sets): 0.0625" in gap
+    assert "One behaviour changed at a time" not in gap  # no variant runs yet
+
+    # A run of the authors' code with one setting changed, in a file beside theirs, gets its own line.
+    with open(tmp_path / "reference_runs_freq0.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=["system", "dataset", "shot", "shuffle", "exact_match", "seconds"])
+        writer.writeheader()
+        for shuffle, value in enumerate([10, 10, 10, 10, 15], start=1):
+            writer.writerow({"system": REFERENCE[0][:-1] + ", freq_0)", "dataset": "jobs", "shot": "1",
+                             "shuffle": shuffle, "exact_match": value, "seconds": 1})
+    write_report([str(results)], str(out), reference=str(reference))
+    gap = (out / "paper_gap.md").read_text()
+    assert "| authors' code here, freq_0 (`reference_runs_freq0.csv`) | 11.00 |" in gap
+    assert "ProtoParser (authors' code, GloVe 50d) | 23.60" in (out / "table1.md").read_text()  # not mixed in
 
 
 def test_make_passes_the_split_to_the_grid():
