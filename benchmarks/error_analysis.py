@@ -75,8 +75,24 @@ def classify(predicted: str, gold, new: set, abstractor, formalism: str) -> Opti
     return "slots" if gold_template == predicted_template else "structure"
 
 
-def analyse_run(run: str, split_dir: str, formalism: str) -> Tuple[Counter, int, int, int]:
-    """Error classes of one run, the number of queries, and (right, total) over queries with a new predicate."""
+def swaps(predicted: str, gold, new: set, formalism: str) -> List[Tuple[str, str]]:
+    """(gold new predicate the prediction lacks, predicate the prediction has instead) pairs of one LF."""
+    from fewshot_parser.logical_forms.template import predicates
+    from fewshot_parser.logical_forms.tree import parse
+
+    try:
+        written = Counter(predicates(parse(predicted, formalism)))
+    except Exception:  # no LF: nothing written instead
+        return []
+    wanted = Counter(predicates(gold.tree))
+    lacking = [p for p in (wanted - written) if p in new]
+    instead = list(written - wanted) or ["(nothing)"]
+    return [(a, b) for a in lacking for b in instead]
+
+
+def analyse_run(run: str, split_dir: str, formalism: str, pairs: Counter) -> Tuple[Counter, int, int, int]:
+    """Error classes of one run, the number of queries, and (right, total) over queries with a new predicate;
+    adds the run's (missing new predicate, written instead) pairs to `pairs`."""
     from fewshot_parser.data.augmentation import call_labels
     from fewshot_parser.data.examples import read_examples
     from fewshot_parser.logical_forms.template import Abstractor, predicates
@@ -95,6 +111,8 @@ def analyse_run(run: str, split_dir: str, formalism: str) -> Tuple[Counter, int,
     for predicted, gold in zip(lfs, query):
         label = classify(predicted, gold, new, abstractor, formalism)
         classes[label or "right"] += 1
+        if label in ("new missing", "new confused", "new partial"):
+            pairs.update(swaps(predicted, gold, new, formalism))
         if set(predicates(gold.tree)) & new:
             with_new += 1
             right_with_new += label is None
@@ -115,11 +133,13 @@ def main() -> None:
 
     header = ("| column | runs | queries | right % | right % with a new predicate | "
               + " | ".join(CLASSES) + " |\n|" + "---|" * (5 + len(CLASSES)))
+    swapped: Dict[str, Counter] = {}
     lines = [f"Error classes of `{args.system}` over shuffles {' '.join(map(str, args.shuffles))}, as % of all "
              "queries (the classes sum to 100 - right %).", "", header]
     for dataset in args.datasets:
         for shot in args.shots:
             totals: Counter = Counter()
+            pairs: Counter = Counter()
             queries = runs = right_new = with_new = 0
             for shuffle in args.shuffles:
                 run = os.path.join(args.runs_dir, args.system, f"{dataset}_{shot}shot_s{shuffle}")
@@ -127,7 +147,7 @@ def main() -> None:
                     print(f"error_analysis: {run}/model.tar.gz missing; skipped", file=sys.stderr)
                     continue
                 split_dir = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{shuffle}_shot_{shot}")
-                classes, n, r, w = analyse_run(run, split_dir, FORMALISM[dataset])
+                classes, n, r, w = analyse_run(run, split_dir, FORMALISM[dataset], pairs)
                 totals.update(classes)
                 queries, runs, right_new, with_new = queries + n, runs + 1, right_new + r, with_new + w
                 print(f"error_analysis: {dataset} {shot}-shot s{shuffle}: {100 * classes['right'] / n:.2f} right",
@@ -138,6 +158,12 @@ def main() -> None:
             lines.append(f"| {dataset} {shot}-shot | {runs} | {queries} | {share(totals['right'])} | "
                          f"{100 * right_new / max(with_new, 1):.1f} ({with_new}) | "
                          + " | ".join(share(totals[c]) for c in CLASSES) + " |")
+            swapped[f"{dataset} {shot}-shot"] = pairs
+    lines += ["", "The most frequent swaps in the `new ...` classes: a new predicate of the gold LF that the "
+              "prediction lacks, and a predicate the prediction has in its place (count over the runs):", "",
+              "| column | swaps |", "|---|---|"]
+    for column, pairs in swapped.items():
+        lines.append(f"| {column} | " + "; ".join(f"`{a}` -> `{b}` {n}" for (a, b), n in pairs.most_common(6)) + " |")
     text = "\n".join(lines)
     print(text)
     if args.out:
