@@ -152,6 +152,17 @@ def test_bias_variant_changes_only_the_fine_tuned_models_new_action_bias():
     assert biased == base
 
 
+def test_coverage_variant_changes_only_the_fine_tuned_models_decoding():
+    """Entity-coverage re-ranking: the augmented variant's model with the re-ranking type, weight and beam."""
+    coverage, base = evaluate("coverage/coverage_jobs_2shot.jsonnet"), evaluate("augmentation/augmented_jobs_2shot.jsonnet")
+    assert base["model"]["type"] == "irnet_parser"
+    assert coverage["model"].pop("type") == "irnet_parser_entity_coverage"
+    assert coverage["model"].pop("coverage_weight") == 5 and coverage["model"].pop("beam_size") == 5
+    assert coverage["pretraining"]["model"]["type"] == "irnet_parser"
+    base["model"].pop("type")
+    assert coverage == base  # the same pre-training and fine-tuning, so the archive is shared
+
+
 @pytest.mark.parametrize("part", ["encoder", "decoder"])
 def test_freeze_variants_change_only_the_fine_tuning_optimizer(part):
     """Freezing parts of the model in fine-tuning leaves pre-training, and so the archive, alone."""

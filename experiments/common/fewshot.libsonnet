@@ -54,6 +54,10 @@ local words = import 'words.libsonnet';
     // Added to the decoding scores of the actions new to the pre-trained model (`new_action_bias` of
     // proto_parser; 0 as in the paper). Fine-tuned model only, so a variant shares its base's archive.
     new_action_bias: 0,
+    // Entity-coverage re-ranking (not in the paper; fewshot_parser/models/entity_coverage.py): decode
+    // `beam` hypotheses and charge `weight` log-probability per utterance entity token an LF leaves
+    // out. null decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
+    entity_coverage: null,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -147,6 +151,11 @@ local words = import 'words.libsonnet';
   ) + (if s.schema_encoding then { type: 'irnet_parser' } else {})
     + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {})
     + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {})
+    + (if s.entity_coverage == null || pretraining then {} else {
+         type: if s.schema_encoding then 'irnet_parser_entity_coverage' else 'proto_parser_entity_coverage',
+         coverage_weight: s.entity_coverage.weight,
+         beam_size: s.entity_coverage.beam,
+       })
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];
        if w != 0 then { supervised_attention: w } else {})
     + (if pretraining && s.meta_regularization then { meta_regularization: true } else {}) + {

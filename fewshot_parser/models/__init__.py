@@ -4,3 +4,4 @@ from fewshot_parser.models.coarse2fine import Coarse2Fine
 from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
+from fewshot_parser.models.entity_coverage import EntityCoverageIRNetParser, EntityCoverageProtoParser
