@@ -77,6 +77,8 @@ class EntityCoverageReranking:
     ) -> Dict[str, Any]:
         self._hypothesis_actions = {}
         output = super().decode(encoded, source_mask, source_types, metadata, source_tokens)  # type: ignore[misc]
+        if "n_best" not in output:  # greedy (beam_size set to 1 after construction): nothing to re-rank
+            return output
         none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)  # type: ignore[attr-defined]
         beams = self.beam_size  # type: ignore[attr-defined]
         for b, example in enumerate(metadata):
