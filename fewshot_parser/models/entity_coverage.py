@@ -5,12 +5,15 @@ An utterance's entity tokens (the anonymized `ci0`, `num_salary`, `titleid0` the
 entity type) almost always appear in its LF. A fine-tuned parser that has seen a new predicate once
 or twice often leaves out the conjunct that would use one (jobs: `salary_greater_than ( ANS ,
 num_salary , year )` dropped for "what job pays num_salary"); another hypothesis of the beam has it.
-This parser decodes with a beam and picks the hypothesis with the best
+This parser keeps its greedy LF when that LF uses every entity token of the utterance. Otherwise it
+also decodes a beam and picks, among the greedy LF and the beam's hypotheses, the one with the best
 
     log-probability - coverage_weight * (entity tokens of the utterance that the LF does not use)
 
-so a large weight prefers the most complete LF and breaks ties by the parser's own score. Nothing
-here depends on which predicates are new: only the utterance's entity tokens and the LF's atoms.
+so a large weight prefers the most complete LF and breaks ties by the parser's own score. Greedy
+first, because the beam alone prefers short LFs (a sum of log-probabilities favours fewer steps)
+and lost to greedy decoding on several columns of the tuning split. Nothing here depends on which
+predicates are new: only the utterance's entity tokens and the LF's atoms.
 """
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -40,8 +43,9 @@ def rerank(hypotheses: List[Dict[str, Any]], entities: Sequence[str], weight: fl
 
 class EntityCoverageReranking:
     """
-    Mixed into a ProtoParser class (before it): decodes with a beam and re-ranks each utterance's
-    hypotheses by how many of its entity tokens their LFs leave out (see the module docstring).
+    Mixed into a ProtoParser class (before it): when the greedy LF leaves out an entity token of
+    the utterance, decodes a beam too and re-ranks the greedy LF and the beam's hypotheses by
+    log-probability and left-out entity tokens (see the module docstring).
     Training is the parser's own; only decoding differs, so a pre-trained archive of the parser
     loads unchanged.
 
@@ -50,7 +54,7 @@ class EntityCoverageReranking:
     coverage_weight : `float`, optional (default = `5.0`)
         Log-probability charged per entity token of the utterance that the LF does not use.
     beam_size : `int`, optional (default = `5`)
-        Hypotheses decoded per utterance (at least 2: re-ranking needs alternatives).
+        Hypotheses of the beam decoded for an utterance whose greedy LF is incomplete (at least 2).
     **kwargs
         Everything else, as for the parser.
     """
@@ -75,29 +79,49 @@ class EntityCoverageReranking:
         self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
         metadata: List[Dict[str, Any]], source_tokens: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
-        self._hypothesis_actions = {}
-        output = super().decode(encoded, source_mask, source_types, metadata, source_tokens)  # type: ignore[misc]
-        if "n_best" not in output:  # greedy (beam_size set to 1 after construction): nothing to re-rank
+        beams = self.beam_size  # type: ignore[attr-defined]
+        self.beam_size = 1
+        try:
+            output = super().decode(encoded, source_mask, source_types, metadata, source_tokens)  # type: ignore[misc]
+        finally:
+            self.beam_size = beams
+        if beams < 2:  # beam_size set to 1 after construction: greedy decoding only
             return output
         none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)  # type: ignore[attr-defined]
-        beams = self.beam_size  # type: ignore[attr-defined]
-        for b, example in enumerate(metadata):
-            hypotheses = output["n_best"][b]
-            if len(hypotheses) < 2:
-                continue
-            utterance = example["utterance"]
-            types = source_types[b, : len(utterance)].tolist()
-            entities = [token for token, kind in zip(utterance, types) if kind != none]
-            chosen = rerank(hypotheses, entities, self.coverage_weight)
-            if chosen == 0:
-                continue
-            rows = sorted(row for row in self._hypothesis_actions if b * beams <= row < (b + 1) * beams)
-            output["logical_form"][b] = hypotheses[chosen]["logical_form"]
-            output["score"][b] = hypotheses[chosen]["score"]
-            output["predicted_actions"][b] = self._hypothesis_actions[rows[chosen]]
-            output["n_best"][b] = [hypotheses[chosen]] + hypotheses[:chosen] + hypotheses[chosen + 1:]
+        entities = [
+            [token for token, kind in zip(m["utterance"], source_types[b, : len(m["utterance"])].tolist()) if kind != none]
+            for b, m in enumerate(metadata)
+        ]
+        incomplete = [b for b, m in enumerate(metadata) if uncovered_entities(output["logical_form"][b], entities[b])]
+        output["n_best"] = [[{"logical_form": lf, "score": score}] for lf, score in zip(output["logical_form"], output["score"])]
+        if not incomplete:
+            return output
+        # Beam search for the incomplete ones only; their hypotheses' actions are kept by `_steps`.
+        self._hypothesis_actions = {}
+        chosen_rows = torch.tensor(incomplete, device=encoded.device)
+        beam = super().decode(  # type: ignore[misc]
+            encoded[chosen_rows], source_mask[chosen_rows], source_types[chosen_rows], [metadata[b] for b in incomplete],
+            None if source_tokens is None else _select(source_tokens, chosen_rows),
+        )
+        for i, b in enumerate(incomplete):
+            greedy = {"logical_form": output["logical_form"][b], "score": output["score"][b]}
+            candidates = [greedy] + beam["n_best"][i]
+            chosen = rerank(candidates, entities[b], self.coverage_weight)
+            if chosen > 0:
+                rows = sorted(row for row in self._hypothesis_actions if i * beams <= row < (i + 1) * beams)
+                output["logical_form"][b] = candidates[chosen]["logical_form"]
+                output["score"][b] = candidates[chosen]["score"]
+                output["predicted_actions"][b] = self._hypothesis_actions[rows[chosen - 1]]
+            output["n_best"][b] = [candidates[chosen]] + [h for j, h in enumerate(candidates) if j != chosen]
         self._hypothesis_actions = {}
         return output
+
+
+def _select(tensors: Any, rows: torch.Tensor) -> Any:
+    """The given batch rows of a (nested) dict of tensors, as a TextField's tensors are."""
+    if isinstance(tensors, torch.Tensor):
+        return tensors[rows]
+    return {key: _select(value, rows) for key, value in tensors.items()}
 
 
 @Model.register("proto_parser_entity_coverage")

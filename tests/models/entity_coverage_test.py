@@ -42,30 +42,56 @@ class TestEntityCoverageParser(ModelTestCase):
         model.eval()
         return model
 
-    def test_weight_zero_decodes_as_the_plain_beam(self):
-        self.model.eval()
-        self.model.beam_size = 4
-        plain = self.model.forward_on_instances(self.instances)
-        reranked = self.coverage_model(0.0).forward_on_instances(self.instances)
-        for a, b in zip(plain, reranked):
-            assert a["logical_form"] == b["logical_form"] and a["predicted_actions"] == b["predicted_actions"]
-            assert a["n_best"] == b["n_best"]
+    def plain_decodings(self, monkeypatch):
+        """The fixture model's greedy outputs, and per example its beam's n-best with each hypothesis's actions."""
+        from fewshot_parser.models.proto_parser import ProtoParser
 
-    def test_a_large_weight_picks_the_most_complete_hypothesis_of_the_beam(self):
+        built = []
+        steps = ProtoParser._steps
+
+        def spy(model, sequence, row, *args):
+            result = steps(model, sequence, row, *args)
+            built.append((row, [str(step.action) for step in result]))
+            return result
+
         self.model.eval()
+        self.model.beam_size = 1
+        greedy = self.model.forward_on_instances(self.instances)
+        monkeypatch.setattr(ProtoParser, "_steps", spy)
         self.model.beam_size = 4
-        plain = self.model.forward_on_instances(self.instances)
+        beam = self.model.forward_on_instances(self.instances)  # one batch; `_steps` runs example by example
+        monkeypatch.undo()
+        actions, index = [], 0
+        for output in beam:
+            actions.append([a for _, a in built[index:index + len(output["n_best"])]])
+            index += len(output["n_best"])
+        assert index == len(built)
+        return greedy, beam, actions
+
+    @staticmethod
+    def entities(instance):
+        return [t.text for t, kind in zip(instance["source_tokens"], instance["source_entity_types"].labels)
+                if kind != "@none@"]
+
+    def test_the_greedy_lf_is_kept_when_complete_and_otherwise_the_best_penalised_candidate_wins(self, monkeypatch):
+        greedy, beam, actions = self.plain_decodings(monkeypatch)
+        for weight in (0.0, 1000.0):
+            reranked = self.coverage_model(weight).forward_on_instances(self.instances)
+            for instance, g, b, acts, out in zip(self.instances, greedy, beam, actions, reranked):
+                entities = self.entities(instance)
+                candidates = [{"logical_form": g["logical_form"], "score": g["score"]}] + b["n_best"]
+                chosen = 0 if uncovered_entities(g["logical_form"], entities) == 0 else rerank(candidates, entities, weight)
+                assert out["logical_form"] == candidates[chosen]["logical_form"]
+                assert out["predicted_actions"] == (g["predicted_actions"] if chosen == 0 else acts[chosen - 1])
+                assert out["n_best"][0] == candidates[chosen]
+
+    def test_a_large_weight_leaves_out_no_more_entities_than_any_candidate(self, monkeypatch):
+        greedy, beam, _ = self.plain_decodings(monkeypatch)
         reranked = self.coverage_model(1000.0).forward_on_instances(self.instances)
-        for instance, a, b in zip(self.instances, plain, reranked):
-            utterance = instance["metadata"]["utterance"]
-            entities = [t.text for t, kind in zip(instance["source_tokens"], instance["source_entity_types"].labels)
-                        if kind != "@none@"]
-            assert b["logical_form"] in [h["logical_form"] for h in a["n_best"]]
-            assert sorted(h["logical_form"] for h in a["n_best"]) == sorted(h["logical_form"] for h in b["n_best"])
-            fewest = min(uncovered_entities(h["logical_form"], entities) for h in a["n_best"])
-            assert uncovered_entities(b["logical_form"], entities) == fewest, utterance
-            if b["logical_form"] == a["logical_form"]:
-                assert b["predicted_actions"] == a["predicted_actions"]
+        for instance, g, b, out in zip(self.instances, greedy, beam, reranked):
+            entities = self.entities(instance)
+            fewest = min(uncovered_entities(h["logical_form"], entities) for h in [g] + b["n_best"])
+            assert uncovered_entities(out["logical_form"], entities) == fewest
 
     def test_bad_settings_are_configuration_errors(self):
         with pytest.raises(ConfigurationError, match="beam_size must be at least 2"):
@@ -75,28 +101,14 @@ class TestEntityCoverageParser(ModelTestCase):
 
     def test_a_reranked_choice_reports_the_actions_of_its_own_hypothesis(self, monkeypatch):
         from fewshot_parser.models import entity_coverage
-        from fewshot_parser.models.proto_parser import ProtoParser
 
-        # Every hypothesis's actions, as the plain beam builds them (one `_steps` call per finite one).
-        built = []
-        steps = ProtoParser._steps
-
-        def spy(model, sequence, row, *args):
-            result = steps(model, sequence, row, *args)
-            built.append((row, [str(step.action) for step in result]))
-            return result
-
-        monkeypatch.setattr(ProtoParser, "_steps", spy)
-        self.model.eval()
-        self.model.beam_size = 4
-        plain = self.model.forward_on_instances(self.instances)
-        plain_actions = [[actions for row, actions in built if row // 4 == b] for b in range(len(plain))]
-        assert [len(a) for a in plain_actions] == [len(o["n_best"]) for o in plain]
-        # Make the ranking pick the beam's last hypothesis (an untrained model rarely leaves an entity out).
-        monkeypatch.setattr(entity_coverage, "rerank", lambda hypotheses, entities, weight: len(hypotheses) - 1)
+        greedy, beam, actions = self.plain_decodings(monkeypatch)
+        # An untrained fixture model rarely leaves an entity out: call every greedy LF incomplete and
+        # make the ranking pick the beam's last hypothesis, so that the bookkeeping is exercised.
+        monkeypatch.setattr(entity_coverage, "uncovered_entities", lambda logical_form, entities: 1)
+        monkeypatch.setattr(entity_coverage, "rerank", lambda candidates, entities, weight: len(candidates) - 1)
         reranked = self.coverage_model(5.0).forward_on_instances(self.instances)
-        for a, b, actions in zip(plain, reranked, plain_actions):
-            assert b["logical_form"] == a["n_best"][-1]["logical_form"] and b["score"] == a["n_best"][-1]["score"]
-            assert b["n_best"][0] == a["n_best"][-1] and b["n_best"][1:] == a["n_best"][:-1]
-            assert b["predicted_actions"] == actions[-1]
-        assert any(len(a) > 1 and a[-1] != a[0] for a in plain_actions)  # the test saw real choices
+        for b, acts, out in zip(beam, actions, reranked):
+            assert out["logical_form"] == b["n_best"][-1]["logical_form"] and out["score"] == b["n_best"][-1]["score"]
+            assert out["predicted_actions"] == acts[-1]
+        assert any(out["predicted_actions"] != g["predicted_actions"] for g, out in zip(greedy, reranked))
