@@ -157,7 +157,7 @@ def test_coverage_variant_changes_only_the_fine_tuned_models_decoding():
     coverage, base = evaluate("coverage/coverage_jobs_2shot.jsonnet"), evaluate("augmentation/augmented_jobs_2shot.jsonnet")
     assert base["model"]["type"] == "irnet_parser"
     assert coverage["model"].pop("type") == "irnet_parser_entity_coverage"
-    assert coverage["model"].pop("coverage_weight") == 5 and coverage["model"].pop("beam_size") == 5
+    assert coverage["model"].pop("coverage_weight") == 5 and coverage["model"].pop("beam_size") == 10
     assert coverage["pretraining"]["model"]["type"] == "irnet_parser"
     base["model"].pop("type")
     assert coverage == base  # the same pre-training and fine-tuning, so the archive is shared

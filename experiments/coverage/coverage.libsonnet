@@ -1,8 +1,9 @@
 // Entity-coverage re-ranking (fewshot_parser/models/entity_coverage.py) on top of the augmented
-// variant (support-set recombination): the fine-tuned parser decodes 5 hypotheses and keeps the one
-// with the best log-probability minus `weight` per utterance entity token its LF leaves out.
+// variant (support-set recombination): the fine-tuned parser keeps its greedy LF when that LF uses
+// every entity token of the utterance; otherwise it also decodes 10 hypotheses and keeps, among them
+// and the greedy LF, the best log-probability minus `weight` per entity token the LF leaves out.
 // Decoding only: pre-training and fine-tuning are the augmented variant's. Weight and beam chosen on
-// shuffle 0 (docs/results.md, "Entity-coverage re-ranking").
+// shuffle 0 (results/tuning_coverage/sweep.md; docs/results.md, "Entity-coverage re-ranking").
 (import '../augmentation/augmented.libsonnet') + {
-  entity_coverage: { weight: 5, beam: 5 },
+  entity_coverage: { weight: 5, beam: 10 },
 }
