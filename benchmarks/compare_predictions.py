@@ -21,14 +21,18 @@ sys.path.insert(0, ROOT)
 
 
 def predictions(run: str, query: str) -> List[str]:
+    """The run's LFs for the query file, in order ("" where it wrote none); cached in the run folder as
+    `query_predictions.jsonl` (written under another name first, so an interrupted run leaves no cache)."""
     path = os.path.join(run, "query_predictions.jsonl")
     if not os.path.isfile(path):
+        partial = path + ".partial"
         subprocess.run([sys.executable, "-m", "allennlp", "predict", os.path.join(run, "model.tar.gz"), query,
-                        "--use-dataset-reader", "--output-file", path, "--silent", "--batch-size", "64",
+                        "--use-dataset-reader", "--output-file", partial, "--silent", "--batch-size", "64",
                         "--include-package", "fewshot_parser"], check=True, cwd=ROOT,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    with open(path) as handle:
-        return [json.loads(line)["logical_form"] for line in handle]
+        os.replace(partial, path)
+    with open(path, encoding="utf-8") as handle:
+        return [json.loads(line).get("logical_form") or "" for line in handle]
 
 
 def main() -> None:

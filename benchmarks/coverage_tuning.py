@@ -22,8 +22,7 @@ from allennlp.training.util import evaluate  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.models.entity_coverage import EntityCoverageReranking  # noqa: E402
-
-COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
+from new_action_bias import COLUMNS, emit  # noqa: E402  (benchmarks/, the script's own folder)
 
 
 def sweep(archive_path: str, query: str, settings: List[Tuple[int, float]]) -> Dict[Tuple[int, float], float]:
@@ -83,11 +82,7 @@ def main() -> None:
         cells = [results[column][beam, weight] for column in columns]
         lines.append(f"| {beam} | {'–' if beam == 1 else f'{weight:g}'} | " + " | ".join(f"{c:.2f}" for c in cells)
                      + f" | {sum(cells) / len(cells):.2f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    emit("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":

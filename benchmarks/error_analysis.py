@@ -20,9 +20,7 @@ Reads `<runs-dir>/<system>/<dataset>_<shot>shot_s<shuffle>/model.tar.gz`; the qu
 cached beside it as `query_predictions.jsonl` (`allennlp predict`, one process per run).
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 from collections import Counter
 from typing import Dict, List, Optional, Tuple
@@ -30,35 +28,30 @@ from typing import Dict, List, Optional, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from compare_predictions import predictions  # noqa: E402  (benchmarks/, the script's own folder)
+from fewshot_parser.data.augmentation import call_labels  # noqa: E402
+from fewshot_parser.data.examples import read_examples  # noqa: E402
+from fewshot_parser.logical_forms.template import Abstractor, predicates  # noqa: E402
+from fewshot_parser.logical_forms.tree import Tree, parse  # noqa: E402
+
 CLASSES = ["no LF", "new missing", "new confused", "new partial", "new spurious", "known differ", "structure",
            "slots"]
 FORMALISM = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 
 
-def predictions(run: str, query: str) -> List[str]:
-    """The run's LFs for the query file, in order ("" where it wrote none); cached in the run folder."""
-    path = os.path.join(run, "query_predictions.jsonl")
-    if not os.path.isfile(path):
-        partial = path + ".partial"
-        subprocess.run([sys.executable, "-m", "allennlp", "predict", os.path.join(run, "model.tar.gz"), query,
-                        "--use-dataset-reader", "--output-file", partial, "--silent", "--batch-size", "64",
-                        "--include-package", "fewshot_parser"], check=True, cwd=ROOT,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        os.replace(partial, path)
-    with open(path, encoding="utf-8") as handle:
-        return [json.loads(line).get("logical_form") or "" for line in handle]
+def parsed(predicted: str, formalism: str) -> Optional[Tree]:
+    """The predicted LF as a tree, or None when the parser wrote nothing that parses."""
+    try:
+        return parse(predicted, formalism)
+    except Exception:  # an unparseable string is one of the outcomes being counted
+        return None
 
 
-def classify(predicted: str, gold, new: set, abstractor, formalism: str) -> Optional[str]:
+def classify(predicted: str, tree: Optional[Tree], gold, new: set, abstractor: Abstractor) -> Optional[str]:
     """The error class of one prediction (see the module docstring), or None when it is right."""
-    from fewshot_parser.logical_forms.template import predicates
-    from fewshot_parser.logical_forms.tree import parse
-
     if " ".join(predicted.split()) == " ".join(gold.logical_form.split()):
         return None
-    try:
-        tree = parse(predicted, formalism)
-    except Exception:  # an unparseable string is one of the outcomes being counted
+    if tree is None:
         return "no LF"
     gold_predicates, predicted_predicates = predicates(gold.tree), predicates(tree)
     gold_new, predicted_new = set(gold_predicates) & new, set(predicted_predicates) & new
@@ -75,16 +68,11 @@ def classify(predicted: str, gold, new: set, abstractor, formalism: str) -> Opti
     return "slots" if gold_template == predicted_template else "structure"
 
 
-def swaps(predicted: str, gold, new: set, formalism: str) -> List[Tuple[str, str]]:
+def swaps(tree: Optional[Tree], gold, new: set) -> List[Tuple[str, str]]:
     """(gold new predicate the prediction lacks, predicate the prediction has instead) pairs of one LF."""
-    from fewshot_parser.logical_forms.template import predicates
-    from fewshot_parser.logical_forms.tree import parse
-
-    try:
-        written = Counter(predicates(parse(predicted, formalism)))
-    except Exception:  # no LF: nothing written instead
+    if tree is None:  # no LF: nothing written instead
         return []
-    wanted = Counter(predicates(gold.tree))
+    written, wanted = Counter(predicates(tree)), Counter(predicates(gold.tree))
     lacking = [p for p in (wanted - written) if p in new]
     instead = list(written - wanted) or ["(nothing)"]
     return [(a, b) for a in lacking for b in instead]
@@ -93,10 +81,6 @@ def swaps(predicted: str, gold, new: set, formalism: str) -> List[Tuple[str, str
 def analyse_run(run: str, split_dir: str, formalism: str, pairs: Counter) -> Tuple[Counter, int, int, int]:
     """Error classes of one run, the number of queries, and (right, total) over queries with a new predicate;
     adds the run's (missing new predicate, written instead) pairs to `pairs`."""
-    from fewshot_parser.data.augmentation import call_labels
-    from fewshot_parser.data.examples import read_examples
-    from fewshot_parser.logical_forms.template import Abstractor, predicates
-
     query_path = os.path.join(split_dir, "query.txt")
     query = list(read_examples(query_path, formalism))
     known = set().union(*(call_labels(e.tree) for e in read_examples(os.path.join(split_dir, "train.txt"), formalism)))
@@ -109,10 +93,11 @@ def analyse_run(run: str, split_dir: str, formalism: str, pairs: Counter) -> Tup
     classes: Counter = Counter()
     with_new = right_with_new = 0
     for predicted, gold in zip(lfs, query):
-        label = classify(predicted, gold, new, abstractor, formalism)
+        tree = parsed(predicted, formalism)
+        label = classify(predicted, tree, gold, new, abstractor)
         classes[label or "right"] += 1
         if label in ("new missing", "new confused", "new partial"):
-            pairs.update(swaps(predicted, gold, new, formalism))
+            pairs.update(swaps(tree, gold, new))
         if set(predicates(gold.tree)) & new:
             with_new += 1
             right_with_new += label is None

@@ -75,6 +75,14 @@ def sweep(archive_path: str, pretrained: str, query: str, biases: List[float], b
     return scores
 
 
+def emit(text: str, out: str = None) -> None:
+    """Prints a generated Markdown table and, with `out`, writes it there too."""
+    print(text)
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
@@ -107,11 +115,7 @@ def main() -> None:
     for bias in args.biases:
         cells = [results[column][bias] for column in COLUMNS]
         lines.append(f"| {bias:g} | " + " | ".join(f"{c:.2f}" for c in cells) + f" | {sum(cells) / len(cells):.2f} |")
-    text = "\n".join(lines) + "\n"
-    print(text)
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    emit("\n".join(lines) + "\n", args.out)
 
 
 if __name__ == "__main__":
