@@ -31,6 +31,11 @@ local words = import 'words.libsonnet';
     // false: one untyped entity slot (<e:entity>) whatever the atom's type, like the authors' `var`
     // (experiments/untyped/); the slot filler then copies any entity token of the utterance.
     typed_entities: true,
+    // Fine-tuning learning-rate decay: per dataset and shot, the epoch after which the rate is
+    // multiplied by 0.985 after every epoch (null: a constant rate, as the paper says nothing of it).
+    finetune_lr_decay: null,
+    // Steps the fine-tuned model may decode, per dataset and shot (a number for all of them).
+    max_decoding_steps: 50,
     // Word representations (`pp.words`: random, glove(file), static(), contextual()), whether a
     // BiLSTM runs over them, and whether the string-similarity feature also uses the shipped
     // predicate lexicon (fewshot_parser/resources/lexicons/<dataset>.json).
@@ -129,6 +134,13 @@ local words = import 'words.libsonnet';
     // The attention regularizer is part of every loss of pre-training, meta batches included.
     meta_regularization: true,
     finetune_statistics_with_train: true,
+    // One untyped entity slot, as the scripts' single `var` (docs/reproduction.md rows 4, 36).
+    typed_entities: false,
+    // fine_tune.sh decays the rate by 0.985 per epoch after epoch 60 of 80 on geo 2-shot and after 20
+    // of 30 on ATIS 2-shot; the other columns stop before their decay would start.
+    finetune_lr_decay: { jobs: null, geo: { '1': null, '2': 60 }, atis: { '1': null, '2': 20 } },
+    // test.sh caps decoding at 15 steps on ATIS 1-shot, 50 elsewhere.
+    max_decoding_steps: { jobs: 50, geo: 50, atis: { '1': 15, '2': 50 } },
   },
 
   // The word option an experiment's reader and model use.
@@ -150,6 +162,8 @@ local words = import 'words.libsonnet';
     dropout_placement=s.dropout_placement,
   ) + (if s.schema_encoding then { type: 'irnet_parser' } else {})
     + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {})
+    + (local steps = $.per(s.max_decoding_steps, dataset, $.shot_of(s));
+       if steps != 50 && !pretraining then { max_decoding_steps: steps } else {})
     + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {})
     + (if s.entity_coverage == null || pretraining then {} else {
          type: if s.schema_encoding then 'irnet_parser_entity_coverage' else 'proto_parser_entity_coverage',
@@ -267,6 +281,10 @@ local words = import 'words.libsonnet';
                     else if s.augmentation != null && std.get(s.augmentation, 'epochs') != null then $.per(s.augmentation.epochs, dataset, shot)
                     else ft.epochs,
         optimizer: $.finetune_optimizer(s, ft.lr),
+      } + (local decay = if s.finetune_lr_decay == null then null else $.per(s.finetune_lr_decay, dataset, shot);
+           if decay == null then {} else {
+             learning_rate_scheduler: { type: 'fewshot_delayed_exponential', start_epoch: decay, gamma: 0.985 },
+           }) + {
         grad_norm: 5.0,
         cuda_device: -1,
         checkpointer: { keep_most_recent_by_count: 1 },

@@ -54,7 +54,9 @@ SYSTEMS: Dict[str, tuple] = {
     "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
     "ours-random": ("ProtoParser", "random words", "experiments/random_words/{dataset}_{shot}shot.jsonnet"),
     "unified": ("ProtoParser", "unified slots", "experiments/unified/{dataset}_{shot}shot.jsonnet"),
-    "untyped": ("ProtoParser", "untyped entity slots", "experiments/untyped/{dataset}_{shot}shot.jsonnet"),
+    # The faithful row with one of our behaviours instead of the authors' (experiments/switches/).
+    "typed": ("ProtoParser", "typed entity slots", "experiments/switches/typed_{dataset}_{shot}shot.jsonnet"),
+    "no-ft-decay": ("ProtoParser", "no fine-tuning lr decay", "experiments/switches/no_ft_decay_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
