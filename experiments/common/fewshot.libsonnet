@@ -36,6 +36,10 @@ local words = import 'words.libsonnet';
     finetune_lr_decay: null,
     // Steps the fine-tuned model may decode, per dataset and shot (a number for all of them).
     max_decoding_steps: 50,
+    // Glorot (Xavier normal) initialisation of every matrix but the word vectors when pre-training
+    // starts, as the authors' pre-training script does (training/callbacks/glorot.py); false keeps
+    // PyTorch's and AllenNLP's initialisers. Not yet in `authors`: measured by system `glorot`.
+    glorot_init: false,
     // Word representations (`pp.words`: random, glove(file), static(), contextual()), whether a
     // BiLSTM runs over them, and whether the string-similarity feature also uses the shipped
     // predicate lexicon (fewshot_parser/resources/lexicons/<dataset>.json).
@@ -223,7 +227,8 @@ local words = import 'words.libsonnet';
     },
     trainer: pp.trainer(s.epochs[dataset]) + $.encoder_group(s) + {
       // fewshot_random_state: an interrupted pre-training resumes exactly (see ensure_pretrained).
-      callbacks: [{ type: 'fewshot_alignment_statistics' }, { type: 'fewshot_random_state' }],
+      callbacks: (if s.glorot_init then [{ type: 'fewshot_glorot_init' }] else [])
+                 + [{ type: 'fewshot_alignment_statistics' }, { type: 'fewshot_random_state' }],
       run_confidence_checks: false,
     },
   },
