@@ -4,9 +4,12 @@ supervised batches and predicate-dropout meta batches together, as the real pre-
 (for the faithful ATIS config: 80 epochs with 15 meta-test examples per template).
 
     python benchmarks/pretrain_epoch.py [--config experiments/atis_1shot.jsonnet] [--epochs 2] [--threads 1]
+    python benchmarks/pretrain_epoch.py --from-run runs/pretrain/atis-ours   # a finished (or .partial) pre-training
 
 Prints each epoch's duration and the projected time of the config's full schedule. Reading the data
-and building the vocabulary are excluded (reported separately).
+and building the vocabulary are excluded (reported separately). `--from-run` reads the epoch times of
+a pre-training directory instead of training (its `metrics_epoch_<n>.json`), e.g. one that ran beside
+other jobs in a grid.
 """
 import argparse
 import json
@@ -24,7 +27,20 @@ def main() -> None:
     parser.add_argument("--config", default="experiments/atis_1shot.jsonnet")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--from-run", default=None, help="a pre-training directory to read epoch times from")
     args = parser.parse_args()
+    if args.from_run is not None:
+        durations = epoch_seconds(args.from_run)
+        if not durations:
+            sys.exit(f"{args.from_run}: no metrics_epoch_<n>.json")
+        with open(os.path.join(args.from_run, "config.json")) as handle:
+            loader = json.load(handle)["data_loader"]
+        mean = sum(durations) / len(durations)
+        print(f"run: {args.from_run}, meta-test examples per template: {loader.get('meta_queries_per_template')}, "
+              f"meta templates: {loader.get('meta_templates')}; {len(durations)} epochs")
+        print(f"epoch seconds: min {min(durations):.1f}, median {sorted(durations)[len(durations) // 2]:.1f}, "
+              f"max {max(durations):.1f}, mean {mean:.1f}; total {sum(durations) / 60:.1f} min")
+        return
 
     import _jsonnet
     import torch
@@ -49,19 +65,26 @@ def main() -> None:
         total = time.time() - start
         with open(os.path.join(directory, "run", "metrics.json")) as handle:
             metrics = json.load(handle)
-        # `training_duration` of metrics_epoch_<n>.json is cumulative: an epoch's time is the difference.
-        elapsed = [0.0]
-        for epoch in range(args.epochs):
-            with open(os.path.join(directory, "run", f"metrics_epoch_{epoch}.json")) as handle:
-                hours, minutes, seconds = json.load(handle)["training_duration"].split(":")
-                elapsed.append(3600 * int(hours) + 60 * int(minutes) + float(seconds))
-        durations = [b - a for a, b in zip(elapsed, elapsed[1:])]
+        durations = epoch_seconds(os.path.join(directory, "run"))
     print(f"config: {args.config} (pretraining), threads: {args.threads}, meta-test examples per template: "
           f"{loader.get('meta_queries_per_template')}, meta templates: {loader.get('meta_templates')}")
     print("epoch seconds: " + ", ".join(f"{d:.1f}" for d in durations))
     mean = sum(durations) / len(durations)
     print(f"mean {mean:.1f} s per epoch; the schedule's {scheduled} epochs would take {scheduled * mean / 60:.1f} min; "
           f"data reading and set-up took {total - sum(durations):.1f} s; final training loss {metrics.get('training_loss')}")
+
+
+def epoch_seconds(run: str) -> list:
+    """Seconds of each completed epoch of a training directory, from its metrics_epoch_<n>.json."""
+    # `training_duration` is cumulative over the run: an epoch's time is the difference.
+    elapsed = [0.0]
+    epoch = 0
+    while os.path.isfile(os.path.join(run, f"metrics_epoch_{epoch}.json")):
+        with open(os.path.join(run, f"metrics_epoch_{epoch}.json")) as handle:
+            hours, minutes, seconds = json.load(handle)["training_duration"].split(":")
+        elapsed.append(3600 * int(hours) + 60 * int(minutes) + float(seconds))
+        epoch += 1
+    return [b - a for a, b in zip(elapsed, elapsed[1:])]
 
 
 if __name__ == "__main__":
