@@ -84,7 +84,8 @@ def epoch_seconds(run: str) -> list:
             hours, minutes, seconds = json.load(handle)["training_duration"].split(":")
         elapsed.append(3600 * int(hours) + 60 * int(minutes) + float(seconds))
         epoch += 1
-    return [b - a for a, b in zip(elapsed, elapsed[1:])]
+    # A resumed run starts counting again: its first epoch's value is that epoch's time alone.
+    return [b - a if b >= a else b for a, b in zip(elapsed, elapsed[1:])]
 
 
 if __name__ == "__main__":

@@ -163,6 +163,18 @@ def test_coverage_variant_changes_only_the_fine_tuned_models_decoding():
     assert coverage == base  # the same pre-training and fine-tuning, so the archive is shared
 
 
+def test_coverage_sup_variant_adds_only_the_supervised_attention():
+    """coverage-sup: the coverage variant with supervised attention in pre-training and (geo, ATIS) fine-tuning."""
+    for dataset, finetune_weight in (("jobs", None), ("geo", 1)):
+        sup, base = evaluate(f"coverage/coverage_sup_{dataset}_1shot.jsonnet"), evaluate(f"coverage/coverage_{dataset}_1shot.jsonnet")
+        assert sup["pretraining"]["model"].pop("supervised_attention") == 1
+        assert "supervised_attention" not in base["pretraining"]["model"]
+        assert sup["model"].pop("supervised_attention", None) == finetune_weight
+        assert sup.pop("pretrained_archive").endswith(f"{dataset}-contextual-schema-sup/model.tar.gz")
+        base.pop("pretrained_archive")
+        assert sup == base
+
+
 @pytest.mark.parametrize("part", ["encoder", "decoder"])
 def test_freeze_variants_change_only_the_fine_tuning_optimizer(part):
     """Freezing parts of the model in fine-tuning leaves pre-training, and so the archive, alone."""

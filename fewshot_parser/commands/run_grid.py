@@ -112,6 +112,9 @@ SYSTEMS: Dict[str, tuple] = {
     # Entity-coverage re-ranking of the augmented variant's beam (experiments/coverage/).
     "coverage": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                  "experiments/coverage/coverage_{dataset}_{shot}shot.jsonnet"),
+    # The coverage variant with the authors' supervised attention (experiments/coverage/coverage_sup.libsonnet).
+    "coverage-sup": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention",
+                     "experiments/coverage/coverage_sup_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 # The last four say what made a row (see `fewshot_parser.common.provenance`): the code version of the
