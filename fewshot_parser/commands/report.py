@@ -376,6 +376,10 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
         return {(r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"])
                 for r in rows if (r["system"], r["setting"]) == key and int(r["shuffle"]) in evaluation}
 
+    intervals = paired_intervals(scores(OURS), scores(REFERENCE))
+    lines.append("| 95% interval of that difference (paired over shuffles, t) | " + " | ".join(
+        "–" if c not in intervals else f"{intervals[c][0]:+.1f} to {intervals[c][1]:+.1f}" for c in COLUMNS) + " |")
+
     p_value = wilcoxon_p(scores(OURS), scores(REFERENCE))
     shared = len(set(scores(OURS)) & set(scores(REFERENCE)))
     lines.append(f"\nWilcoxon p (ours vs the authors' code, {shared} shared evaluation sets): "
@@ -402,6 +406,28 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
         line("ours, faithful", _means(rows, OURS, (0, 1, 2, 3, 4))),
     ]
     return "\n".join(lines) + "\n"
+
+
+def paired_intervals(ours: Dict[Tuple[str, int, int], float], other: Dict[Tuple[str, int, int], float],
+                     confidence: float = 0.95) -> Dict[Tuple[str, int], Tuple[float, float]]:
+    """
+    (dataset, shot) -> the two-sided `confidence` interval (Student's t) of the mean of ours minus
+    other over the shuffles both have, for columns with at least two shared shuffles: how far apart
+    the two means may really be, given how much the splits move each difference.
+    """
+    from scipy.stats import t
+
+    differences: Dict[Tuple[str, int], List[float]] = defaultdict(list)
+    for key in sorted(set(ours) & set(other)):
+        differences[key[:2]].append(ours[key] - other[key])
+    intervals = {}
+    for column, values in differences.items():
+        if len(values) < 2:
+            continue
+        mean, error = statistics.mean(values), statistics.stdev(values) / len(values) ** 0.5
+        half = t.ppf(0.5 + confidence / 2, len(values) - 1) * error
+        intervals[column] = (mean - half, mean + half)
+    return intervals
 
 
 def _reference_variants(reference: Optional[str]) -> List[Tuple[str, str, List[Dict[str, str]]]]:
