@@ -5,6 +5,7 @@ supervised batches and predicate-dropout meta batches together, as the real pre-
 
     python benchmarks/pretrain_epoch.py [--config experiments/atis_1shot.jsonnet] [--epochs 2] [--threads 1]
     python benchmarks/pretrain_epoch.py --from-run runs/pretrain/atis-ours   # a finished (or .partial) pre-training
+    python benchmarks/pretrain_epoch.py --examples    # examples an epoch decodes: supervised and meta batches
 
 Prints each epoch's duration and the projected time of the config's full schedule. Reading the data
 and building the vocabulary are excluded (reported separately). `--from-run` reads the epoch times of
@@ -28,7 +29,12 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--from-run", default=None, help="a pre-training directory to read epoch times from")
+    parser.add_argument("--examples", action="store_true",
+                        help="count the examples one epoch decodes in supervised and in meta batches (no training)")
     args = parser.parse_args()
+    if args.examples:
+        count_examples(args.config)
+        return
     if args.from_run is not None:
         durations = epoch_seconds(args.from_run)
         if not durations:
@@ -72,6 +78,42 @@ def main() -> None:
     mean = sum(durations) / len(durations)
     print(f"mean {mean:.1f} s per epoch; the schedule's {scheduled} epochs would take {scheduled * mean / 60:.1f} min; "
           f"data reading and set-up took {total - sum(durations):.1f} s; final training loss {metrics.get('training_loss')}")
+
+
+def count_examples(config_path: str) -> None:
+    """Prints how many examples an epoch of the config's pre-training runs through the model: the
+    supervised pass over train.txt, and the meta batches (one after every supervised batch), each of
+    `meta_templates` templates with one meta-support and up to `meta_queries_per_template` meta-test
+    examples, in expectation over the templates sampled."""
+    import math
+
+    import _jsonnet
+    from allennlp.common import Params
+    from allennlp.data import DatasetReader
+
+    import fewshot_parser  # noqa: F401
+
+    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13",
+                "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"), "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    pretraining = json.loads(_jsonnet.evaluate_file(config_path, ext_vars=ext_vars))["pretraining"]
+    loader = pretraining["data_loader"]
+    reader = DatasetReader.from_params(Params(pretraining["dataset_reader"]))
+    sizes: dict = {}
+    total = 0
+    for instance in reader.read(pretraining["train_data_path"]):
+        template = instance["metadata"].metadata["template"]
+        sizes[template] = sizes.get(template, 0) + 1
+        total += 1
+    eligible = [n for n in sizes.values() if n >= 2]  # as the episode loader: templates with two examples
+    batches = math.ceil(total / loader["batch_size"])
+    chosen = min(loader["meta_templates"], len(eligible))
+    per_template = sum(1 + min(loader["meta_queries_per_template"], n - 1) for n in eligible) / len(eligible)
+    meta = batches * chosen * per_template
+    print(f"config: {config_path} (pretraining): {total} training examples, {len(sizes)} templates, "
+          f"{len(eligible)} with two or more examples")
+    print(f"per epoch: {batches} supervised batches of {loader['batch_size']} ({total} examples) and {batches} meta "
+          f"batches of {chosen} templates x {per_template:.1f} examples (about {meta:,.0f} examples): "
+          f"{(total + meta) / total:.1f}x the supervised pass")
 
 
 def epoch_seconds(run: str) -> list:
