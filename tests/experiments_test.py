@@ -175,6 +175,23 @@ def test_coverage_sup_variant_adds_only_the_supervised_attention():
         assert sup == base
 
 
+def test_coverage_glove_variant_changes_only_the_word_table():
+    """coverage-glove: GloVe 50-d instead of the random 200-d word table beside the MiniLM."""
+    glove, base = evaluate("coverage/coverage_glove_geo_2shot.jsonnet"), evaluate("coverage/coverage_geo_2shot.jsonnet")
+    for config in (glove, base):
+        assert config["model"]["type"] == "irnet_parser_entity_coverage"
+    tables = [c["pretraining"]["model"]["source_embedder"]["token_embedders"]["tokens"] for c in (glove, base)]
+    assert tables[0]["type"] == "packaged_glove" and tables[1] == {"type": "embedding", "embedding_dim": 200}
+    assert glove["pretraining"]["model"]["encoder"]["input_size"] == 434
+    assert glove.pop("pretrained_archive").endswith("geo-contextual-schema-glove/model.tar.gz")
+    base.pop("pretrained_archive")
+    for config in (glove, base):
+        for section in (config, config["pretraining"]):
+            section["model"]["source_embedder"]["token_embedders"].pop("tokens")
+            section["model"]["encoder"].pop("input_size")
+    assert glove == base
+
+
 @pytest.mark.parametrize("part", ["encoder", "decoder"])
 def test_freeze_variants_change_only_the_fine_tuning_optimizer(part):
     """Freezing parts of the model in fine-tuning leaves pre-training, and so the archive, alone."""

@@ -40,6 +40,13 @@ local data = import 'data.libsonnet';
       embedders: { tokens: { type: 'empty' }, pieces: pieces { train_parameters: trainable } },
       dim: 384,
     },
+    // 5. Both: the frozen MiniLM's contextual vectors beside the packaged GloVe 50-d word vectors
+    //    (434-d); GloVe is also the word table that IRNet's schema encoding embeds predicate names with.
+    contextual_glove(trainable=false): {
+      indexers: { tokens: { type: 'single_id' }, pieces: pieces },
+      embedders: { tokens: { type: 'packaged_glove', trainable: true }, pieces: pieces { train_parameters: trainable } },
+      dim: 434,
+    },
   },
 
   // Template normalization is learned from the training file of the dataset (identical in

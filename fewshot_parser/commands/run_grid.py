@@ -115,6 +115,9 @@ SYSTEMS: Dict[str, tuple] = {
     # The coverage variant with the authors' supervised attention (experiments/coverage/coverage_sup.libsonnet).
     "coverage-sup": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention",
                      "experiments/coverage/coverage_sup_{dataset}_{shot}shot.jsonnet"),
+    # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
+    "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
+                       "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
 # The last four say what made a row (see `fewshot_parser.common.provenance`): the code version of the
