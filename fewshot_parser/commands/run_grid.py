@@ -57,7 +57,7 @@ SYSTEMS: Dict[str, tuple] = {
     # The faithful row with one of our behaviours instead of the authors' (experiments/switches/).
     "typed": ("ProtoParser", "typed entity slots", "experiments/switches/typed_{dataset}_{shot}shot.jsonnet"),
     "no-ft-decay": ("ProtoParser", "no fine-tuning lr decay", "experiments/switches/no_ft_decay_{dataset}_{shot}shot.jsonnet"),
-    "glorot": ("ProtoParser", "with Glorot init", "experiments/switches/glorot_{dataset}_{shot}shot.jsonnet"),
+    "no-glorot": ("ProtoParser", "no Glorot init", "experiments/switches/no_glorot_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -79,16 +79,17 @@ def test_an_interrupted_pretraining_with_glorot_init_resumes_exactly(tmp_path, m
     assert all(torch.equal(value, resumed[name]) for name, value in first.items())
 
 
-def test_the_glorot_switch_adds_the_callback_to_pretraining_only():
+def test_the_faithful_configs_start_pretraining_with_glorot_init_and_no_glorot_drops_only_that():
     ext = {"FEWSHOT_SPLIT": "2", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
 
     def render(name):
         return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", name), ext_vars=ext))
 
-    switched, faithful = render("switches/glorot_jobs_1shot.jsonnet"), render("jobs_1shot.jsonnet")
-    assert switched["pretraining"]["trainer"]["callbacks"][0] == {"type": "fewshot_glorot_init"}
-    assert {"type": "fewshot_glorot_init"} not in faithful["pretraining"]["trainer"]["callbacks"]
-    assert re.search(r"jobs-glorot/model\.tar\.gz$", switched["pretrained_archive"])
+    faithful, switched = render("jobs_1shot.jsonnet"), render("switches/no_glorot_jobs_1shot.jsonnet")
+    assert faithful["pretraining"]["trainer"]["callbacks"][0] == {"type": "fewshot_glorot_init"}
+    assert {"type": "fewshot_glorot_init"} not in switched["pretraining"]["trainer"]["callbacks"]
+    assert {"type": "fewshot_glorot_init"} not in faithful["trainer"]["callbacks"]  # pre-training only
+    assert re.search(r"jobs-no-glorot/model\.tar\.gz$", switched["pretrained_archive"])
     for config in (switched, faithful):
         config.pop("pretrained_archive")
         config["pretraining"]["trainer"]["callbacks"] = [
