@@ -229,7 +229,7 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
     with atomic_open(os.path.join(out, "paper_gap.md"), "w") as handle:
         variants = [k for k in main_keys if k not in paper and k[0] == OURS[0]]
         handle.write(gap_table([k for k in main_keys + ablation_keys if k in paper], table, paper, shuffles, files, out, variants))
-        reproduction = reproduction_section(every_row + reference_every, paper, reference)
+        reproduction = reproduction_section(every_row + reference_every, paper, reference, stale)
         handle.write(reproduction)
         handle.write(stale_section(stale))
     written.append("paper_gap.md")
@@ -333,7 +333,8 @@ def _means(rows: List[Dict[str, str]], key: Tuple[str, str], shuffles: Sequence[
     return {column: (statistics.mean(v), len(v)) for column, v in values.items()}
 
 
-def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[str]) -> str:
+def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[str],
+                         stale: Optional[Dict[Tuple[str, str, str, int], str]] = None) -> str:
     """
     Markdown: the paper's ProtoParser, the authors' code run here and our faithful row, per column,
     with ours minus the authors' code and the Wilcoxon p-value of ours against it over the evaluation
@@ -351,14 +352,16 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
         *header,
     ]
 
-    def line(label: str, means) -> str:
+    def line(label: str, means, key: Optional[Tuple[str, str]] = None) -> str:
+        """A row of means; with `key`, cells holding a stale row of that system are marked."""
         cells = []
         for column in COLUMNS:
             if column not in means:
                 cells.append("–")
             else:
                 mean, n = means[column]
-                cells.append(f"{mean:.2f}" + ("" if n == 5 else f" (n={n})"))
+                mark = f" {STALE_MARK}" if key is not None and (*key, *column) in (stale or {}) else ""
+                cells.append(f"{mean:.2f}" + ("" if n == 5 else f" (n={n})") + mark)
         return f"| {label} | " + " | ".join(cells) + " |"
 
     evaluation = (1, 2, 3, 4, 5)
@@ -367,7 +370,7 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
     lines.append(line("paper (GloVe 200-d, GPU)", {(d, k): (published[f"{d}_{k}shot"], 5) for d, k in COLUMNS
                                                    if f"{d}_{k}shot" in published}))
     lines.append(line("authors' code here (GloVe 50-d, CPU)", authors))
-    lines.append(line("ours, faithful (GloVe 50-d)", ours))
+    lines.append(line("ours, faithful (GloVe 50-d)", ours, OURS))
     differences = {c: (ours[c][0] - authors[c][0], min(ours[c][1], authors[c][1])) for c in COLUMNS if c in ours and c in authors}
     lines.append("| ours - authors' code | " + " | ".join(
         "–" if c not in differences else f"{differences[c][0]:+.2f}" for c in COLUMNS) + " |")
@@ -387,16 +390,17 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
     variant_lines = [line(f"authors' code here, {label}", _means(variant_rows, (label_system, ""), evaluation))
                      for label, label_system, variant_rows in _reference_variants(reference)]
     switched = {setting: _means(rows, (OURS[0], setting), evaluation) for setting in FAITHFUL_SWITCHES}
-    variant_lines += [line(f"ours, faithful but {setting}", means) for setting, means in switched.items() if means]
+    variant_lines += [line(f"ours, faithful but {setting}", means, (OURS[0], setting))
+                      for setting, means in switched.items() if means]
     if variant_lines:
         lines += [
             "\nOne behaviour changed at a time, to measure what it costs (docs/reproduction.md, \"What still "
             "differs\"): the authors' code with another setting (`benchmarks/reference_runs.py` with an option, rows "
             "in the files named), and our faithful configuration with one switch (`allennlp run-grid --systems "
-            "<name>`):\n",
+            "<name>`; † marks a cell with a row made before the faithful configuration last changed):\n",
             *header,
             line("authors' code here", authors),
-            line("ours, faithful", ours),
+            line("ours, faithful", ours, OURS),
             *variant_lines,
         ]
     lines += [

@@ -64,6 +64,7 @@ def test_report_shows_the_authors_code_beside_ours_with_a_wilcoxon_p(tmp_path):
     assert "14.00 ± 2.8 †" in table  # our row has no provenance: marked stale
     gap = (out / "paper_gap.md").read_text()
     assert "| ours - authors' code | -9.60 |" in gap
+    assert "| ours, faithful (GloVe 50-d) | 14.00 † |" in gap  # no provenance: stale
     # differences -10 -9 -11 -6 -12: sd 2.30, t(0.975, 4) = 2.776, so -9.6 +- 2.86
     assert "| 95% interval of that difference (paired over shuffles, t) | -12.5 to -6.7 |" in gap
     assert "Wilcoxon p (ours vs the authors' code, 5 shared evaluation sets): 0.0625" in gap
