@@ -67,6 +67,11 @@ local words = import 'words.libsonnet';
     // `beam` hypotheses and charge `weight` log-probability per utterance entity token an LF leaves
     // out. null decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
     entity_coverage: null,
+    // Whether the action distribution is normalised over the actions the stack can take, in training
+    // and in decoding (ours). The authors' code scores every action: its training softmax runs over
+    // the whole vocabulary, and its decoder drops an example whose best action cannot be applied
+    // (docs/reproduction.md row 12; models/unrestricted.py; system `unrestricted`). Greedy decoding only.
+    applicable_actions: { training: true, decoding: true },
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -176,6 +181,11 @@ local words = import 'words.libsonnet';
          coverage_weight: s.entity_coverage.weight,
          beam_size: s.entity_coverage.beam,
        })
+    + (local a = s.applicable_actions;
+       if a.training && a.decoding then {} else (
+         assert !s.schema_encoding && s.entity_coverage == null && s.beam_size == 1 :
+           'applicable_actions: the unrestricted parser is the plain greedy proto_parser';
+         { type: 'proto_parser_unrestricted', restrict_training: a.training, restrict_decoding: a.decoding }))
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];
        if w != 0 then { supervised_attention: w } else {})
     + (if pretraining && s.meta_regularization then { meta_regularization: true } else {}) + {

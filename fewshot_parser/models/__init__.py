@@ -5,3 +5,4 @@ from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.entity_coverage import EntityCoverageIRNetParser, EntityCoverageProtoParser
+from fewshot_parser.models.unrestricted import UnrestrictedProtoParser

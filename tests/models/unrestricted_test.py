@@ -1,0 +1,124 @@
+"""The authors' action scoring: every action in the training softmax, and decoding that can fail."""
+import json
+
+import _jsonnet
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch
+from allennlp.models import Model
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
+from fewshot_parser.modules.stack_decoder import applicable_mask
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+
+CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
+
+
+class TestUnrestrictedProtoParser(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(CONFIG, fixture_split("geo", "train"))
+
+    def unrestricted(self, training: bool = False, decoding: bool = False) -> UnrestrictedProtoParser:
+        config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
+        config.update(type="proto_parser_unrestricted", restrict_training=training, restrict_decoding=decoding)
+        model = Model.from_params(vocab=self.vocab, params=Params(config))
+        model.load_state_dict(self.model.state_dict())
+        return model
+
+    def tensors(self):
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        return batch.as_tensor_dict()
+
+    def test_model_can_train_save_and_load(self):
+        overrides = json.dumps({"model.type": "proto_parser_unrestricted"})
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore={"_gate.weight", "_gate.bias"}
+        )
+
+    def test_the_training_loss_normalises_over_every_action_and_the_restricted_one_matches_proto_parser(self):
+        tensors = self.tensors()
+        self.model.train()
+        torch.manual_seed(0)
+        ours = self.model(**tensors)["loss"]
+        restricted = self.unrestricted(training=True, decoding=True).train()
+        torch.manual_seed(0)
+        assert torch.allclose(restricted(**tensors)["loss"], ours)
+        every = self.unrestricted().train()
+        torch.manual_seed(0)
+        # More actions in each step's normaliser: every gold action gets less probability.
+        assert every(**tensors)["loss"] > ours
+
+    def test_decoding_fails_exactly_where_the_best_action_of_the_vocabulary_is_not_applicable(self):
+        tensors = self.tensors()
+        self.model.eval()
+        ours = self.model(**tensors)
+        model = self.unrestricted(training=True).eval()
+        # Make REDUCE actions (arity >= 1) the best action everywhere: at step 0 the stack is empty.
+        space = model.space()
+        with torch.no_grad():
+            model.new_action_bias = 1000.0
+            model._new_action_mask.copy_(space["valid"] & (space["arity"] > 0))
+        theirs = model(**tensors)
+        ours_biased = self.unrestricted(training=True, decoding=True).eval()
+        with torch.no_grad():
+            ours_biased.new_action_bias = 1000.0
+            ours_biased._new_action_mask.copy_(model._new_action_mask)
+        restricted = ours_biased(**tensors)
+        assert all(form is None for form in theirs["logical_form"])
+        assert all(actions == [] for actions in theirs["predicted_actions"])
+        assert all(form is not None for form in restricted["logical_form"])
+        assert model.get_metrics()["exact_match"] == 0.0
+        # Without the bias the check agrees with a step-by-step reading of the scores.
+        model.new_action_bias = 0.0
+        plain = model(**tensors)
+        first = model.first_inapplicable_choice(*model.encode(tensors["source_tokens"]), ours["predicted_actions"])
+        for row, step in enumerate(first):
+            if step is None:
+                assert plain["logical_form"][row] == ours["logical_form"][row]
+            else:
+                assert plain["logical_form"][row] is None
+                assert plain["predicted_actions"][row] == ours["predicted_actions"][row][:step]
+
+    def test_the_check_reads_the_scores_of_each_step_of_the_path(self):
+        tensors = self.tensors()
+        model = self.unrestricted(training=True).eval()
+        encoded, mask = model.encode(tensors["source_tokens"])
+        gold = [instance["metadata"]["actions"] for instance in self.instances]
+        first = model.first_inapplicable_choice(encoded, mask, gold)
+        with torch.no_grad():
+            decoded, _, _ = model.teacher_forced(tensors)
+            scores = torch.matmul(decoded.projections, model.action_matrix().t())
+            space = model.space()
+            best = scores.masked_fill(~space["valid"], float("-inf")).argmax(-1)
+            takeable = applicable_mask(space, tensors["stack_size"])
+        for row, actions in enumerate(gold):
+            stuck = [t for t in range(len(actions)) if not takeable[row, t, best[row, t]]]
+            assert first[row] == (stuck[0] if stuck else None)
+
+    def test_unrestricted_decoding_is_greedy_only(self):
+        config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
+        config.update(type="proto_parser_unrestricted", beam_size=3)
+        with pytest.raises(ConfigurationError, match="greedy"):
+            Model.from_params(vocab=self.vocab, params=Params(config))
+
+
+def test_the_unrestricted_switch_changes_only_the_model_type_and_the_archive():
+    def render(name):
+        return json.loads(_jsonnet.evaluate_file(
+            f"{PROJECT_ROOT}/experiments/{name}",
+            ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "p"},
+        ))
+
+    faithful, switched = render("geo_1shot.jsonnet"), render("switches/unrestricted_geo_1shot.jsonnet")
+    for config in (switched["model"], switched["pretraining"]["model"]):
+        assert config.pop("type") == "proto_parser_unrestricted"
+        assert config.pop("restrict_training") is False and config.pop("restrict_decoding") is False
+    assert switched.pop("pretrained_archive") == "p/geo-unrestricted/model.tar.gz"
+    faithful["model"].pop("type"), faithful["pretraining"]["model"].pop("type"), faithful.pop("pretrained_archive")
+    assert switched == faithful
