@@ -20,6 +20,7 @@ from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
 from fewshot_parser.commands.staleness import stale_reason
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
 
@@ -189,6 +190,8 @@ def direction_lines(ablation_keys, table, paper) -> List[str]:
 def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), reference: Optional[str] = None,
                  readme: Optional[str] = None) -> str:
     files = [results] if isinstance(results, str) else list(results)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise UserError(f"{out}: --out is the directory the tables go to, and this is a file; nothing was written")
     every_row = [row for path in files for row in read_result_rows(path)]  # checked: file:line errors
     reference_every = reference_rows(reference)
     rows = [row for row in every_row + reference_every if int(row["shuffle"]) in set(shuffles)]

@@ -48,6 +48,8 @@ from tqdm import tqdm
 
 from fewshot_parser.commands.arguments import int_in, one_of, non_negative_float, positive_int
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, START_MARK, RunSpec
+from fewshot_parser.common.errors import UserError
+from fewshot_parser.common.results_io import read_result_rows
 
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
@@ -344,6 +346,21 @@ def run_provenance(directory: str) -> Dict[str, str]:
     }
 
 
+def check_results_file(path: str) -> None:
+    """
+    Refuses a `--results` path that is not a results file of this command before anything runs: each
+    finished run rewrites the whole file, so a typo naming another file (README.md) would replace it.
+    A missing or empty file is a new results file.
+    """
+    if os.path.isdir(path):
+        raise UserError(f"{path}: --results is a directory; give a CSV file such as results/runs.csv")
+    if os.path.isfile(path) and os.path.getsize(path) > 0:
+        try:
+            read_result_rows(path)
+        except UserError as error:
+            raise UserError(f"{error} (--results must be a results file of run-grid; nothing was run or written)") from None
+
+
 def read_rows(path: str) -> List[Dict[str, str]]:
     if not os.path.isfile(path):
         return []
@@ -439,6 +456,7 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None) -> None
     Runs the grid `args` describes. `train` replaces the trainer of the tasks (`grid_tasks.Trainer`:
     the real one runs `allennlp train`); tests give a fast one.
     """
+    check_results_file(args.results)
     systems = list(SYSTEMS) if args.systems == ["all"] else args.systems
     jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
     environment = dict(os.environ)

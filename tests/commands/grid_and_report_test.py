@@ -289,3 +289,33 @@ def test_ablation_direction_is_compared_with_the_papers():
     assert lines[2].startswith("| ProtoParser -sup | agrees (-10.00 / -4.00) | – |")
     assert lines[2].endswith("| 1 of 1 |")
     assert "disagrees (+5.00 / -2.00)" in lines[3] and lines[3].endswith("| 0 of 1 |")
+
+
+def test_a_results_path_that_is_not_a_results_file_is_refused_before_anything_runs(tmp_path, monkeypatch):
+    from fewshot_parser.common.errors import UserError
+
+    monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(tmp_path / "marks"))
+    readme = tmp_path / "README.md"
+    readme.write_text("# my notes\n\nnot a results file\n")
+    with pytest.raises(UserError, match=r"README\.md:1: missing column.*nothing was run or written"):
+        run_grid.run_grid(grid_args(tmp_path, readme, ["--shuffles", "1"]), train=fake_train)
+    assert readme.read_text() == "# my notes\n\nnot a results file\n"
+    assert not (tmp_path / "marks").exists()
+    with pytest.raises(UserError, match="is a directory"):
+        run_grid.run_grid(grid_args(tmp_path, tmp_path, ["--shuffles", "1"]), train=fake_train)
+
+
+def test_the_report_refuses_an_out_path_that_is_a_file(tmp_path):
+    from fewshot_parser.common.errors import UserError
+
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerow({"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": 1, "shuffle": 1,
+                         "exact_match": 10.0, "seconds": 1.0})
+    notes = tmp_path / "notes.md"
+    notes.write_text("keep me\n")
+    with pytest.raises(UserError, match=r"notes\.md: --out .* is a file; nothing was written"):
+        write_report(str(results), str(notes))
+    assert notes.read_text() == "keep me\n"
