@@ -83,6 +83,7 @@ benchmarks: $(STAMP) data
 		FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --words $$words || exit 1; done
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/speed.py --linking
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/pretrain_epoch.py
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/pretrain_epoch.py --flops 4
 	$(BIN)/python benchmarks/representation_check.py
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).

@@ -6,11 +6,18 @@ supervised batches and predicate-dropout meta batches together, as the real pre-
     python benchmarks/pretrain_epoch.py [--config experiments/atis_1shot.jsonnet] [--epochs 2] [--threads 1]
     python benchmarks/pretrain_epoch.py --from-run runs/pretrain/atis-ours   # a finished (or .partial) pre-training
     python benchmarks/pretrain_epoch.py --examples    # examples an epoch decodes: supervised and meta batches
+    python benchmarks/pretrain_epoch.py --flops 8     # arithmetic of an epoch and the time it needs at best
 
 Prints each epoch's duration and the projected time of the config's full schedule. Reading the data
 and building the vocabulary are excluded (reported separately). `--from-run` reads the epoch times of
 a pre-training directory instead of training (its `metrics_epoch_<n>.json`), e.g. one that ran beside
 other jobs in a grid.
+
+`--flops N` counts the floating-point operations of N supervised and N meta batches (forward and
+backward, `torch.utils.flop_counter`), times them, scales both to a whole epoch, and divides the
+epoch's operations by the best rate this machine's matrix multiplications reach on `--threads`
+threads at the model's shapes: a lower bound on the epoch time that no rewrite of the Python around
+the model can beat, beside the time the model takes today.
 """
 import argparse
 import json
@@ -31,9 +38,15 @@ def main() -> None:
     parser.add_argument("--from-run", default=None, help="a pre-training directory to read epoch times from")
     parser.add_argument("--examples", action="store_true",
                         help="count the examples one epoch decodes in supervised and in meta batches (no training)")
+    parser.add_argument("--flops", type=int, default=0, metavar="N",
+                        help="count and time the arithmetic of N supervised and N meta batches; print the epoch's "
+                             "operations and the time they need at this machine's matrix-multiply rate")
     args = parser.parse_args()
     if args.examples:
         count_examples(args.config)
+        return
+    if args.flops:
+        count_flops(args.config, args.flops, args.threads)
         return
     if args.from_run is not None:
         durations = epoch_seconds(args.from_run)
@@ -114,6 +127,88 @@ def count_examples(config_path: str) -> None:
     print(f"per epoch: {batches} supervised batches of {loader['batch_size']} ({total} examples) and {batches} meta "
           f"batches of {chosen} templates x {per_template:.1f} examples (about {meta:,.0f} examples): "
           f"{(total + meta) / total:.1f}x the supervised pass")
+
+
+def count_flops(config_path: str, batches: int, threads: int) -> None:
+    """
+    Operations and seconds of `batches` supervised and `batches` meta batches of the config's
+    pre-training (forward and backward, as the trainer runs them, after its start-of-training
+    callbacks), scaled to the epoch's number of each; then the epoch's operations over this machine's
+    best matrix-multiply rate.
+    """
+    import _jsonnet
+    import torch
+    from allennlp.commands.train import TrainModel
+    from allennlp.common import Params
+    from allennlp.common.util import prepare_environment
+    from torch.utils.flop_counter import FlopCounterMode
+
+    import fewshot_parser  # noqa: F401
+
+    torch.set_num_threads(threads)
+    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13",
+                "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"), "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    pretraining = json.loads(_jsonnet.evaluate_file(config_path, ext_vars=ext_vars))["pretraining"]
+    with tempfile.TemporaryDirectory() as directory:
+        params = Params(pretraining)
+        prepare_environment(params)  # takes the seeds, as `allennlp train` does
+        pipeline = TrainModel.from_params(params=params, serialization_dir=directory, local_rank=0)
+        trainer, model = pipeline.trainer, pipeline.model
+        for callback in trainer._callbacks:  # alignment statistics (the regularizer's priors), Glorot init
+            callback.on_start(trainer, is_primary=True)
+        model.train()
+        loader = trainer.data_loader
+        per_epoch = len(loader)  # supervised and meta batches together
+        counted = {"supervised": [0, 0.0, 0], "meta": [0, 0.0, 0]}  # operations, seconds, batches
+        for batch in loader:
+            kind = "meta" if "meta_support" in batch else "supervised"
+            if counted[kind][2] >= batches:
+                if all(c[2] >= batches for c in counted.values()):
+                    break
+                continue
+            with FlopCounterMode(display=False) as counter:
+                model(**batch)["loss"].backward()
+            start = time.perf_counter()
+            model.zero_grad()
+            model(**batch)["loss"].backward()
+            counted[kind][1] += time.perf_counter() - start
+            counted[kind][0] += counter.get_total_flops()
+            counted[kind][2] += 1
+    supervised = per_epoch // 2 if getattr(loader, "supervised_batches", False) else 0
+    meta = per_epoch - supervised
+    epoch_flops = epoch_seconds_now = 0.0
+    print(f"config: {config_path} (pretraining), threads: {threads}; an epoch has {supervised} supervised and "
+          f"{meta} meta batches")
+    for kind, count in (("supervised", supervised), ("meta", meta)):
+        flops, seconds, seen = counted[kind]
+        if not seen:
+            continue
+        epoch_flops += count * flops / seen
+        epoch_seconds_now += count * seconds / seen
+        print(f"{kind} batch: {flops / seen / 1e9:.2f} GFLOP, {seconds / seen:.3f} s "
+              f"({flops / seconds / 1e9:.1f} GFLOP/s), mean of {seen}")
+    rate = matmul_rate(threads)
+    print(f"epoch: {epoch_flops / 1e12:.2f} TFLOP; forward and backward take {epoch_seconds_now:.1f} s today "
+          f"({epoch_flops / epoch_seconds_now / 1e9:.1f} GFLOP/s); this machine multiplies matrices at up to "
+          f"{rate / 1e9:.1f} GFLOP/s on {threads} thread(s), so an epoch needs at least {epoch_flops / rate:.1f} s")
+
+
+def matmul_rate(threads: int) -> float:
+    """The best FLOP/s of float32 matrix products at the model's shapes (batch rows x 256-1024 columns)."""
+    import torch
+
+    torch.set_num_threads(threads)
+    best = 0.0
+    for rows, inner, cols in ((64, 512, 1024), (512, 512, 1024), (2048, 1024, 1024), (512, 256, 256)):
+        a, b = torch.randn(rows, inner), torch.randn(inner, cols)
+        for _ in range(3):
+            a @ b
+        repeats = max(3, int(2e9 / (2 * rows * inner * cols)))
+        start = time.perf_counter()
+        for _ in range(repeats):
+            a @ b
+        best = max(best, 2 * rows * inner * cols * repeats / (time.perf_counter() - start))
+    return best
 
 
 def epoch_seconds(run: str) -> list:
