@@ -68,9 +68,10 @@ local words = import 'words.libsonnet';
     // out. null decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
     entity_coverage: null,
     // Whether the action distribution is normalised over the actions the stack can take, in training
-    // and in decoding (ours). The authors' code scores every action: its training softmax runs over
-    // the whole vocabulary, and its decoder drops an example whose best action cannot be applied
-    // (docs/reproduction.md row 12; models/unrestricted.py; system `unrestricted`). Greedy decoding only.
+    // and in decoding (the paper's Eq. 2). The authors' code scores every action: its training softmax
+    // runs over the whole vocabulary, and its decoder drops an example whose best action cannot be
+    // applied (docs/reproduction.md row 12; models/unrestricted.py; the faithful default, `authors`).
+    // false for either needs the plain greedy parser (no schema encoding, coverage or beam).
     applicable_actions: { training: true, decoding: true },
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
@@ -152,6 +153,10 @@ local words = import 'words.libsonnet';
     max_decoding_steps: { jobs: 50, geo: 50, atis: { '1': 15, '2': 50 } },
     // dropout_few_shot_exp.py draws every matrix from xavier_normal before loading GloVe.
     glorot_init: true,
+    // few_shot_seq2seq.py scores every action: the training softmax runs over the whole vocabulary,
+    // and greedy decoding loses an example whose best action cannot be applied (row 12; the paper's
+    // Eq. 2 normalises over the applicable actions, as system `applicable-only` does).
+    applicable_actions: { training: false, decoding: false },
   },
 
   // The word option an experiment's reader and model use.

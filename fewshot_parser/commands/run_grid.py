@@ -60,8 +60,7 @@ SYSTEMS: Dict[str, tuple] = {
     "typed": ("ProtoParser", "typed entity slots", "experiments/switches/typed_{dataset}_{shot}shot.jsonnet"),
     "no-ft-decay": ("ProtoParser", "no fine-tuning lr decay", "experiments/switches/no_ft_decay_{dataset}_{shot}shot.jsonnet"),
     "no-glorot": ("ProtoParser", "no Glorot init", "experiments/switches/no_glorot_{dataset}_{shot}shot.jsonnet"),
-    # The faithful row with one more behaviour of the authors' (not yet its default).
-    "unrestricted": ("ProtoParser", "every action scored (authors')", "experiments/switches/unrestricted_{dataset}_{shot}shot.jsonnet"),
+    "applicable-only": ("ProtoParser", "applicable actions only", "experiments/switches/applicable_only_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -108,17 +108,18 @@ class TestUnrestrictedProtoParser(ModelTestCase):
             Model.from_params(vocab=self.vocab, params=Params(config))
 
 
-def test_the_unrestricted_switch_changes_only_the_model_type_and_the_archive():
+def test_the_faithful_configs_score_every_action_and_applicable_only_changes_only_that():
     def render(name):
         return json.loads(_jsonnet.evaluate_file(
             f"{PROJECT_ROOT}/experiments/{name}",
             ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "p"},
         ))
 
-    faithful, switched = render("geo_1shot.jsonnet"), render("switches/unrestricted_geo_1shot.jsonnet")
-    for config in (switched["model"], switched["pretraining"]["model"]):
+    faithful, switched = render("geo_1shot.jsonnet"), render("switches/applicable_only_geo_1shot.jsonnet")
+    for config in (faithful["model"], faithful["pretraining"]["model"]):
         assert config.pop("type") == "proto_parser_unrestricted"
         assert config.pop("restrict_training") is False and config.pop("restrict_decoding") is False
-    assert switched.pop("pretrained_archive") == "p/geo-unrestricted/model.tar.gz"
-    faithful["model"].pop("type"), faithful["pretraining"]["model"].pop("type"), faithful.pop("pretrained_archive")
+    assert faithful.pop("pretrained_archive") == "p/geo-ours/model.tar.gz"
+    assert switched.pop("pretrained_archive") == "p/geo-applicable-only/model.tar.gz"
+    assert switched["model"].pop("type") == switched["pretraining"]["model"].pop("type") == "proto_parser"
     assert switched == faithful
