@@ -1,4 +1,5 @@
 import json
+import math
 from typing import Any, Dict, List
 
 from allennlp.common.checks import ConfigurationError
@@ -79,7 +80,9 @@ class ProtoParserPredictor(Predictor):
             "utterance": utterance,
             "logical_form": output["logical_form"],
             "actions": output["predicted_actions"],
-            "score": output["score"],
+            # A parser that found no LF (the faithful decoder stuck on an inapplicable action) scores
+            # -inf, which JSON cannot hold: the line says null for both.
+            "score": output["score"] if math.isfinite(output["score"]) else None,
         }
         for key in ("n_best", "votes", "member_logical_forms"):
             if key in output:

@@ -50,3 +50,10 @@ def test_allennlp_predict_command(archive, tmp_path):
     assert result.returncode == 0, result.stderr[-2000:]
     lines = [json.loads(line) for line in output.read_text().splitlines()]
     assert len(lines) == 3 and "error" in lines[1] and "logical_form" in lines[2]
+
+
+def test_an_utterance_without_lf_gets_null_for_its_lf_and_score():
+    from fewshot_parser.predictors.proto_parser import ProtoParserPredictor
+
+    line = ProtoParserPredictor._readable("what be s0", {"logical_form": None, "predicted_actions": [], "score": float("-inf")})
+    assert json.loads(json.dumps(line, allow_nan=False)) == {"utterance": "what be s0", "logical_form": None, "actions": [], "score": None}
