@@ -30,9 +30,10 @@ PAPER_FILE = os.path.join(os.path.dirname(__file__), "paper_results.json")
 ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
 # The authors' code run here (benchmarks/reference_runs.py -> results/reference_runs.csv).
 REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
-# Settings of our faithful row with one behaviour of ours instead of the authors' (run-grid systems
-# `typed`, `no-ft-decay` and `no-glorot`, experiments/switches/).
-FAITHFUL_SWITCHES = ("typed entity slots", "no fine-tuning lr decay", "no Glorot init")
+# Settings of our faithful row with one behaviour of ours instead of the authors' (the run-grid
+# systems whose configs are in experiments/switches/: `typed`, `no-glorot`, `applicable-only`, ...).
+FAITHFUL_SWITCHES = tuple(setting for system, setting, path in SYSTEMS.values()
+                          if system == OURS[0] and path.startswith("experiments/switches/"))
 STALE_MARK = "†"
 
 
