@@ -30,6 +30,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 
+def render_variables() -> dict:
+    """The Jsonnet external variables a config is rendered with here (split 1, seed 13)."""
+    return {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13",
+            "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"), "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--config", default="experiments/atis_1shot.jsonnet")
@@ -69,8 +75,7 @@ def main() -> None:
     import fewshot_parser  # noqa: F401
 
     torch.set_num_threads(args.threads)
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13",
-                "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"), "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    ext_vars = render_variables()
     config = json.loads(_jsonnet.evaluate_file(args.config, ext_vars=ext_vars))
     pretraining = config.get("pretraining")
     if pretraining is None:
@@ -106,8 +111,7 @@ def count_examples(config_path: str) -> None:
 
     import fewshot_parser  # noqa: F401
 
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13",
-                "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"), "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    ext_vars = render_variables()
     pretraining = json.loads(_jsonnet.evaluate_file(config_path, ext_vars=ext_vars))["pretraining"]
     loader = pretraining["data_loader"]
     reader = DatasetReader.from_params(Params(pretraining["dataset_reader"]))
@@ -146,8 +150,7 @@ def count_flops(config_path: str, batches: int, threads: int) -> None:
     import fewshot_parser  # noqa: F401
 
     torch.set_num_threads(threads)
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13",
-                "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"), "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    ext_vars = render_variables()
     pretraining = json.loads(_jsonnet.evaluate_file(config_path, ext_vars=ext_vars))["pretraining"]
     with tempfile.TemporaryDirectory() as directory:
         params = Params(pretraining)
