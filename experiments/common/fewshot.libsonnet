@@ -73,6 +73,20 @@ local words = import 'words.libsonnet';
     // applied (docs/reproduction.md row 12; models/unrestricted.py; the faithful default, `authors`).
     // false for either needs the plain greedy parser (no schema encoding, coverage or beam).
     applicable_actions: { training: true, decoding: true },
+    // Four more behaviours of the authors' code (docs/reproduction.md rows 7, 19, 22, 23), each with
+    // the paper's reading as the default here and the authors' in `authors`:
+    //   decoder: 'stack' (ours: input rows tied to the output rows, no input feeding) or 'authors'
+    //     (input feeding, a separate 128-d input table, 256-d output rows; modules/feeding_decoder.py);
+    //   string_similarity: 'name' (the whole predicate name) or 'parts' (its `_` parts, expanded by
+    //     the authors' part table; modules/predicate_parts.py);
+    //   predicate_dropout_unit: 'predicate' (Algorithm 1) or 'action' (a Bernoulli draw per action row);
+    //   meta_sampling: 'random' (30 random templates per meta batch) or 'walk' (a shuffled pass over
+    //     every template; data/data_loaders/template_walk.py).
+    // Any non-default model switch makes the model `proto_parser_authors` (models/authors_parser.py).
+    decoder: 'stack',
+    string_similarity: 'name',
+    predicate_dropout_unit: 'predicate',
+    meta_sampling: 'random',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -157,6 +171,14 @@ local words = import 'words.libsonnet';
     // and greedy decoding loses an example whose best action cannot be applied (row 12; the paper's
     // Eq. 2 normalises over the applicable actions, as system `applicable-only` does).
     applicable_actions: { training: false, decoding: false },
+    // few_shot_seq2seq.py: input feeding, input table `ast_embed` apart from `action_embedding` (row 7).
+    decoder: 'authors',
+    // preprocess_data/utils.py get_predicate_tokens: names split at `_`, parts expanded (row 19).
+    string_similarity: 'parts',
+    // model/proto_dropout.py: one Bernoulli(0.5) draw per action row (row 23).
+    predicate_dropout_unit: 'action',
+    // components/dataset.py batch_iter: a shuffled pass over every template, 30 per meta batch (row 22).
+    meta_sampling: 'walk',
   },
 
   // The word option an experiment's reader and model use.
@@ -187,10 +209,15 @@ local words = import 'words.libsonnet';
          beam_size: s.entity_coverage.beam,
        })
     + (local a = s.applicable_actions;
-       if a.training && a.decoding then {} else (
+       local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
+       local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
+       local changed = { [k]: chosen[k] for k in std.objectFields(chosen) if chosen[k] != paper[k] };
+       if a.training && a.decoding && changed == {} then {} else (
          assert !s.schema_encoding && s.entity_coverage == null && s.beam_size == 1 :
-           'applicable_actions: the unrestricted parser is the plain greedy proto_parser';
-         { type: 'proto_parser_unrestricted', restrict_training: a.training, restrict_decoding: a.decoding }))
+           'applicable_actions, decoder, string_similarity, predicate_dropout_unit: the authors\' behaviours are for the plain greedy proto_parser';
+         { type: if changed == {} then 'proto_parser_unrestricted' else 'proto_parser_authors',
+           restrict_training: a.training, restrict_decoding: a.decoding }
+         + changed + (if s.decoder == 'authors' then { action_dim: 256 } else {})))
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];
        if w != 0 then { supervised_attention: w } else {})
     + (if pretraining && s.meta_regularization then { meta_regularization: true } else {}) + {
@@ -236,7 +263,7 @@ local words = import 'words.libsonnet';
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
-      type: 'fewshot_episodes',
+      type: if s.meta_sampling == 'walk' then 'fewshot_template_walk' else 'fewshot_episodes',
       batch_size: 64,
       meta_templates: s.meta_templates,
       meta_queries_per_template: s.meta_queries_per_template[dataset],

@@ -61,6 +61,10 @@ SYSTEMS: Dict[str, tuple] = {
     "no-ft-decay": ("ProtoParser", "no fine-tuning lr decay", "experiments/switches/no_ft_decay_{dataset}_{shot}shot.jsonnet"),
     "no-glorot": ("ProtoParser", "no Glorot init", "experiments/switches/no_glorot_{dataset}_{shot}shot.jsonnet"),
     "applicable-only": ("ProtoParser", "applicable actions only", "experiments/switches/applicable_only_{dataset}_{shot}shot.jsonnet"),
+    "stack-decoder": ("ProtoParser", "our stack decoder", "experiments/switches/stack_decoder_{dataset}_{shot}shot.jsonnet"),
+    "name-strsim": ("ProtoParser", "whole-name string similarity", "experiments/switches/name_strsim_{dataset}_{shot}shot.jsonnet"),
+    "predicate-dropout": ("ProtoParser", "predicate-wise dropout", "experiments/switches/predicate_dropout_{dataset}_{shot}shot.jsonnet"),
+    "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

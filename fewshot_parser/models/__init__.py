@@ -6,3 +6,4 @@ from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.entity_coverage import EntityCoverageIRNetParser, EntityCoverageProtoParser
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
+from fewshot_parser.models.authors_parser import AuthorsProtoParser

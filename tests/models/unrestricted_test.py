@@ -117,9 +117,10 @@ def test_the_faithful_configs_score_every_action_and_applicable_only_changes_onl
 
     faithful, switched = render("geo_1shot.jsonnet"), render("switches/applicable_only_geo_1shot.jsonnet")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_unrestricted"
+        assert config["type"] == "proto_parser_authors"
         assert config.pop("restrict_training") is False and config.pop("restrict_decoding") is False
+    for config in (switched["model"], switched["pretraining"]["model"]):
+        assert config.pop("restrict_training") is True and config.pop("restrict_decoding") is True
     assert faithful.pop("pretrained_archive") == "p/geo-ours/model.tar.gz"
     assert switched.pop("pretrained_archive") == "p/geo-applicable-only/model.tar.gz"
-    assert switched["model"].pop("type") == switched["pretraining"]["model"].pop("type") == "proto_parser"
     assert switched == faithful

@@ -1,1 +1,2 @@
 from fewshot_parser.data.data_loaders.episodes import EpisodeDataLoader
+from fewshot_parser.data.data_loaders.template_walk import TemplateWalkDataLoader

@@ -1,0 +1,199 @@
+"""The authors' decoder, string similarity, predicate dropout and meta-batch walk (proto_parser_authors)."""
+import json
+import random
+from collections import Counter
+
+import _jsonnet
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch, DataLoader, DatasetReader, Vocabulary
+from allennlp.models import Model
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.models.authors_parser import AuthorsProtoParser
+from fewshot_parser.modules.alignment import string_similarity_matrix
+from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
+from fewshot_parser.modules.predicate_parts import part_similarity_matrix, predicate_parts
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+
+CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
+ALL_ON = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6, "similarity": "parts",
+          "predicate_dropout_unit": "action", "restrict_training": True, "restrict_decoding": True}
+
+
+class TestAuthorsProtoParser(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        self.set_up_model(CONFIG, fixture_split("geo", "train"))
+
+    def authors(self, **switches) -> AuthorsProtoParser:
+        config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
+        config.update({"type": "proto_parser_authors", "restrict_training": True, "restrict_decoding": True, **switches})
+        torch.manual_seed(0)
+        return Model.from_params(vocab=self.vocab, params=Params(config))
+
+    def tensors(self):
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        return batch.as_tensor_dict()
+
+    def test_model_can_train_save_and_load_with_every_switch_on(self):
+        self.ensure_model_can_train_save_and_load(
+            self.param_file, tolerance=1e-3, overrides=json.dumps({"model." + k: v for k, v in ALL_ON.items()}),
+            gradients_to_ignore={"_gate.weight", "_gate.bias"},
+        )
+
+    def test_with_every_switch_off_it_is_proto_parser(self):
+        model = self.authors()
+        model.load_state_dict(self.model.state_dict())
+        tensors = self.tensors()
+        self.model.eval(), model.eval()
+        assert torch.allclose(model(**tensors)["loss"], self.model(**tensors)["loss"])
+
+    def test_feeding_decoder_teacher_forcing_follows_its_own_greedy_search(self):
+        model = self.authors(decoder="authors", decoder_input_dim=6).eval()
+        assert isinstance(model._decoder, InputFeedingStackDecoder)
+        tensors = self.tensors()
+        output = model(**tensors)
+        # Teacher-forcing the decoded paths gives the projections the search scored with: the fed
+        # vector and the stack pointers are the same in both.
+        sequences = [[self.vocab.get_token_index(a, "actions") for a in path] for path in output["predicted_actions"]]
+        encoded, mask = model.encode(tensors["source_tokens"])
+        predicted, _, searched = model._decoder.search(
+            encoded, mask, model.action_matrix(), model.space(), model._max_decoding_steps,
+            lambda projection, attention: torch.matmul(projection, model.action_matrix().t()), 1,
+        )
+        assert model.first_inapplicable_choice(encoded, mask, output["predicted_actions"]) == [None] * len(sequences)
+        from fewshot_parser.logical_forms.transition_system import teacher_forcing
+        row = 0
+        steps = len(sequences[row])
+        pointers = teacher_forcing([model.action_space.actions[i] for i in sequences[row]])
+        popped = torch.full((1, steps, 4), -1, dtype=torch.long)
+        for t, children in enumerate(pointers.popped_states):
+            popped[0, t, : len(children)] = torch.tensor(children)
+        forced = model._decoder(
+            encoded[:1], mask[:1], model.action_matrix(), torch.tensor([sequences[row]]),
+            torch.tensor([pointers.previous_state]), popped,
+        )
+        assert torch.allclose(forced.projections[0], searched[0, 0, :steps], atol=1e-5)
+
+    def test_feeding_decoder_inputs_do_not_depend_on_the_output_rows(self):
+        tensors = self.tensors()
+        for decoder, same in (("authors", True), ("stack", False)):
+            model = self.authors(decoder=decoder, decoder_input_dim=6).eval()
+            encoded, mask = model.encode(tensors["source_tokens"])
+            args = (tensors["actions"], tensors["previous_state"], tensors["popped_states"])
+            before = model._decoder(encoded, mask, model.action_matrix(), *args).states
+            after = model._decoder(encoded, mask, model.action_matrix() * 3.0, *args).states
+            assert torch.allclose(before, after) == same
+
+    def test_vocabulary_extension_grows_the_input_table(self):
+        model = self.authors(decoder="authors", decoder_input_dim=6)
+        rows = model._decoder.input_embedding.size(0)
+        model.vocab.add_token_to_namespace("GEN ( brand_new_predicate:t <v> )", "actions")
+        model.extend_embedder_vocab()
+        assert model._decoder.input_embedding.size(0) == rows + 1 == model.action_embedding.size(0)
+
+    def test_feeding_decoder_refuses_a_beam(self):
+        with pytest.raises(ConfigurationError, match="greedy"):
+            self.authors(decoder="authors", beam_size=3)
+        with pytest.raises(ConfigurationError, match="similarity"):
+            self.authors(similarity="whole")
+
+    def test_action_wise_dropout_gives_prototypes_to_a_random_share_of_rows(self):
+        model = self.authors(predicate_dropout_unit="action", predicate_dropout=0.5).train()
+        tensors = self.tensors()
+        decoded, _, _ = model.teacher_forced(tensors)
+        _, present = model.prototypes(decoded.projections, tensors["actions"])
+        model._row_rate = 0.5
+        kept = Counter()
+        for _ in range(200):
+            kept.update(model.prototypes(decoded.projections, tensors["actions"])[1].nonzero().squeeze(-1).tolist())
+        model._row_rate = None
+        rows = present.nonzero().squeeze(-1).tolist()
+        assert set(kept) <= set(rows)
+        assert all(60 < kept[r] < 140 for r in rows)  # each row about half the time, independently
+        loss = model.meta_loss(tensors, tensors)
+        assert loss.requires_grad and model.predicate_dropout == 0.5 and model._row_rate is None
+
+
+def test_part_similarity_splits_names_and_expands_the_authors_part_words():
+    assert predicate_parts("req_deg:t") == ["require", "degree"]
+    assert predicate_parts("salary_greater_than") == ["salary", "greater", "than"]
+    assert predicate_parts("loc:t") == ["location", "where", "in", "loc"]
+    tokens = ["degree", "where", "salary", "@@UNKNOWN@@"]
+    parts = part_similarity_matrix([("req_deg",), ("loc:t",), ("salary_greater_than",), ()], tokens)
+    whole = string_similarity_matrix([("req_deg",), ("loc:t",), ("salary_greater_than",), ()], tokens)
+    assert parts[0, 0].item() == pytest.approx(1.0) and whole[0, 0].item() < 0.5
+    assert parts[1, 1].item() == pytest.approx(1.0) and whole[1, 1].item() < 0.5
+    assert parts[2, 2].item() == pytest.approx(1.0)
+    assert parts[3].abs().sum().item() == 0.0 and parts[:, 3].abs().sum().item() == 0.0
+
+
+def test_template_walk_visits_every_template_once_per_pass():
+    random.seed(5)
+    reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery"}))
+    loader = DataLoader.from_params(
+        Params({"type": "fewshot_template_walk", "batch_size": 4, "meta_templates": 2, "meta_queries_per_template": 3}),
+        reader=reader, data_path=fixture_split("geo", "train"),
+    )
+    loader.index_with(Vocabulary.from_instances(loader.iter_instances()))
+    templates = Counter(i["metadata"].metadata["template"] for i in loader.iter_instances())
+    assert any(count == 1 for count in templates.values())  # the fixture has singleton templates
+    loader._walk = []
+    seen = []
+    while True:
+        meta = loader.meta_batch()
+        support = [m["template"] for m in meta["meta_support"]["metadata"]]
+        queries = [m["template"] for m in meta["meta_query"]["metadata"]]
+        assert queries and set(queries) <= set(support)
+        assert all(count <= 3 for count in Counter(queries).values())
+        seen.extend(support)
+        if not loader._walk:
+            break
+    # One pass: no template twice, and every template with a meta-test example was taken (a batch of
+    # singletons only is skipped, as it has nothing to test on).
+    assert len(set(seen)) == len(seen)
+    assert {t for t, count in templates.items() if count >= 2} <= set(seen)
+    batches = list(loader)
+    assert len(batches) == len(loader)
+    assert all(set(b) == {"meta_support", "meta_query"} for b in batches[1::2])
+
+
+def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
+    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))
+    model = faithful["pretraining"]["model"]
+    assert model["type"] == "proto_parser_authors" and model["action_dim"] == 256
+    assert (model["decoder"], model["similarity"], model["predicate_dropout_unit"]) == ("authors", "parts", "action")
+    assert faithful["pretraining"]["data_loader"]["type"] == "fewshot_template_walk"
+    best = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/words/contextual_geo_1shot.jsonnet", ext_vars=ext))
+    assert best["pretraining"]["model"]["type"] == "proto_parser"
+    assert best["pretraining"]["data_loader"]["type"] == "fewshot_episodes"
+
+
+@pytest.mark.parametrize("system, changed", [
+    ("stack_decoder", {"decoder": None, "action_dim": None}),
+    ("name_strsim", {"similarity": None}),
+    ("predicate_dropout", {"predicate_dropout_unit": None}),
+    ("random_meta", {}),
+])
+def test_each_switch_system_changes_only_its_behaviour(system, changed):
+    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/jobs_2shot.jsonnet", ext_vars=ext))
+    switched = json.loads(_jsonnet.evaluate_file(f"{PROJECT_ROOT}/experiments/switches/{system}_jobs_2shot.jsonnet", ext_vars=ext))
+    assert switched.pop("pretrained_archive") == f"p/jobs-{system.replace('_', '-')}/model.tar.gz"
+    faithful.pop("pretrained_archive")
+    for config in (faithful["model"], faithful["pretraining"]["model"]):
+        for key in changed:
+            config.pop(key)
+    for config in (switched["model"], switched["pretraining"]["model"]):
+        for key in changed:
+            assert config.pop(key, 128) == 128  # only action_dim is rendered by both (ours: 128)
+    if system == "random_meta":
+        assert switched["pretraining"]["data_loader"].pop("type") == "fewshot_episodes"
+        faithful["pretraining"]["data_loader"].pop("type")
+    assert switched == faithful
