@@ -11,6 +11,20 @@ def fixture_split(dataset: str, part: str) -> str:
     return os.path.join(FIXTURE_DATA, dataset, "shuffle_0_shot_1", f"{part}.txt")
 
 
+def fixture_loader(params: dict, vocab=None):
+    """
+    A pre-training data loader (`params`: its type and sizes) over the geo fixture's training
+    file, indexed with `vocab` (default: a vocabulary built from that file).
+    """
+    from allennlp.common import Params
+    from allennlp.data import DataLoader, DatasetReader, Vocabulary
+
+    reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery"}))
+    loader = DataLoader.from_params(Params(params), reader=reader, data_path=fixture_split("geo", "train"))
+    loader.index_with(vocab if vocab is not None else Vocabulary.from_instances(loader.iter_instances()))
+    return loader
+
+
 def fit_fixture(model, instances, vocab, steps: int = 300, lr: float = 0.02):
     """
     Trains `model` on `instances` as one full batch for `steps` Adam steps, then decodes them in eval

@@ -9,7 +9,7 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch, DataLoader, DatasetReader, Vocabulary
+from allennlp.data import Batch
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
@@ -17,7 +17,7 @@ from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.modules.alignment import string_similarity_matrix
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix, predicate_parts
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 ALL_ON = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6, "similarity": "parts",
@@ -135,12 +135,7 @@ def test_part_similarity_splits_names_and_expands_the_authors_part_words():
 
 def test_template_walk_visits_every_template_once_per_pass():
     random.seed(5)
-    reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery"}))
-    loader = DataLoader.from_params(
-        Params({"type": "fewshot_template_walk", "batch_size": 4, "meta_templates": 2, "meta_queries_per_template": 3}),
-        reader=reader, data_path=fixture_split("geo", "train"),
-    )
-    loader.index_with(Vocabulary.from_instances(loader.iter_instances()))
+    loader = fixture_loader({"type": "fewshot_template_walk", "batch_size": 4, "meta_templates": 2, "meta_queries_per_template": 3})
     templates = Counter(i["metadata"].metadata["template"] for i in loader.iter_instances())
     assert any(count == 1 for count in templates.values())  # the fixture has singleton templates
     loader._walk = []

@@ -18,7 +18,7 @@ from allennlp.models.archival import load_archive
 import fewshot_parser  # noqa: F401
 from fewshot_parser.modules.alignment import regularization, string_similarity_matrix
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split
 
 
 class TestFewShotPieces(ModelTestCase):
@@ -190,14 +190,7 @@ def test_string_similarity_uses_predicate_names_without_type_suffix():
 
 def test_episode_loader_alternates_supervised_and_meta_batches():
     random.seed(3)
-    reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery"}))
-    loader = DataLoader.from_params(
-        Params({"type": "fewshot_episodes", "batch_size": 4, "meta_templates": 5, "meta_queries_per_template": 3}),
-        reader=reader, data_path=fixture_split("geo", "train"),
-    )
-    from allennlp.data import Vocabulary
-
-    loader.index_with(Vocabulary.from_instances(loader.iter_instances()))
+    loader = fixture_loader({"type": "fewshot_episodes", "batch_size": 4, "meta_templates": 5, "meta_queries_per_template": 3})
     batches = list(loader)
     assert len(batches) == len(loader) == 2 * 3  # 11 examples in batches of 4, each followed by a meta batch
     for supervised, meta in zip(batches[::2], batches[1::2]):
@@ -208,11 +201,7 @@ def test_episode_loader_alternates_supervised_and_meta_batches():
         assert query_templates <= set(support_templates)
         support_lines = {m["location"] for m in meta["meta_support"]["metadata"]}
         assert not support_lines & {m["location"] for m in meta["meta_query"]["metadata"]}
-    no_supervised = DataLoader.from_params(
-        Params({"type": "fewshot_episodes", "batch_size": 4, "supervised_batches": False}),
-        reader=reader, data_path=fixture_split("geo", "train"),
-    )
-    no_supervised.index_with(loader._vocab)
+    no_supervised = fixture_loader({"type": "fewshot_episodes", "batch_size": 4, "supervised_batches": False}, loader._vocab)
     assert all(set(b) == {"meta_support", "meta_query"} for b in no_supervised)
 
 
