@@ -87,6 +87,11 @@ local words = import 'words.libsonnet';
     string_similarity: 'name',
     predicate_dropout_unit: 'predicate',
     meta_sampling: 'random',
+    // How each loss term is normalised (docs/reproduction.md row 13): 'step', a mean over its steps
+    // or slots (ours), or 'example', summed over each example's steps and averaged over the batch, as
+    // the authors' code does (model `proto_parser_example_loss`, models/example_loss.py; grid system
+    // `example-loss`). Needs the plain greedy parser, like the switches above.
+    loss_reduction: 'step',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -212,10 +217,12 @@ local words = import 'words.libsonnet';
        local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
        local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
        local changed = { [k]: chosen[k] for k in std.objectFields(chosen) if chosen[k] != paper[k] };
-       if a.training && a.decoding && changed == {} then {} else (
+       assert std.member(['step', 'example'], s.loss_reduction) : 'loss_reduction must be \'step\' or \'example\', not ' + s.loss_reduction;
+       if a.training && a.decoding && changed == {} && s.loss_reduction == 'step' then {} else (
          assert !s.schema_encoding && s.entity_coverage == null && s.beam_size == 1 :
-           'applicable_actions, decoder, string_similarity, predicate_dropout_unit: the authors\' behaviours are for the plain greedy proto_parser';
-         { type: if changed == {} then 'proto_parser_unrestricted' else 'proto_parser_authors',
+           'applicable_actions, decoder, string_similarity, predicate_dropout_unit, loss_reduction: the authors\' behaviours are for the plain greedy proto_parser';
+         { type: if s.loss_reduction == 'example' then 'proto_parser_example_loss'
+                 else if changed == {} then 'proto_parser_unrestricted' else 'proto_parser_authors',
            restrict_training: a.training, restrict_decoding: a.decoding }
          + changed + (if s.decoder == 'authors' then { action_dim: 256 } else {})))
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];

@@ -7,3 +7,4 @@ from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.entity_coverage import EntityCoverageIRNetParser, EntityCoverageProtoParser
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
 from fewshot_parser.models.authors_parser import AuthorsProtoParser
+from fewshot_parser.models.example_loss import ExampleLossProtoParser
