@@ -10,10 +10,11 @@ from allennlp.data import Vocabulary
 from allennlp.models import Model
 from allennlp.training.metrics import Average
 
+from fewshot_parser.data.dataset_readers.fewshot_reader import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
 from fewshot_parser.training.metrics import LogicalFormExactMatch, exact_match
 
 # How member predictions are combined (see `FewShotEnsemble`).
-COMBINE_RULES = ("vote",)
+COMBINE_RULES = ("vote", "rescore")
 
 
 class Vote(NamedTuple):
@@ -81,7 +82,12 @@ class FewShotEnsemble(Model):
         `"vote"`: majority vote over the members' LF strings (see `vote`). The output's
         `predicted_actions` are those of the winning LF's first voter, its `score` the mean score of
         the winning LF's voters, `votes` how many members predicted it, and `member_logical_forms`
-        every member's LF.
+        every member's LF. `"rescore"`: every member scores every member's template (teacher-forced,
+        `models/path_scoring.py`), and the template with the best mean log-probability wins, less the
+        members' entity-coverage penalty (`coverage_weight` per entity token its LF leaves out) when
+        they re-rank by coverage; its LF is the vote among the members that proposed it. A product of
+        the members' distributions over the templates they found, where a vote counts only their
+        first choices. `score` is then the mean log-probability and `votes` the proposers.
     """
 
     default_predictor = "proto_parser"
@@ -119,7 +125,10 @@ class FewShotEnsemble(Model):
             return result
         per_example = list(zip(*(output["logical_form"] for output in outputs)))
         scores = list(zip(*(output["score"] for output in outputs)))
-        votes = [vote(forms, example_scores) for forms, example_scores in zip(per_example, scores)]
+        if self.combine == "rescore":
+            votes = self.rescore(inputs, outputs)
+        else:
+            votes = [vote(forms, example_scores) for forms, example_scores in zip(per_example, scores)]
         result["logical_form"] = [v.logical_form for v in votes]
         result["predicted_actions"] = [outputs[v.member]["predicted_actions"][b] for b, v in enumerate(votes)]
         result["score"] = [v.score for v in votes]
@@ -132,6 +141,54 @@ class FewShotEnsemble(Model):
             for forms, reference in zip(per_example, gold):
                 self._any_member(float(any(exact_match(form, reference) for form in forms)))
         return result
+
+    def rescore(self, inputs: Dict[str, Any], outputs: List[Dict[str, Any]]) -> List[Vote]:
+        """The `"rescore"` rule: per example, the members' templates judged by every member."""
+        # Imported here: the parsers' modules import the training package, which imports this one.
+        from fewshot_parser.models.entity_coverage import uncovered_entities
+        from fewshot_parser.models.path_scoring import path_log_probs, rescore_choice
+
+        rows: List[int] = []
+        paths: List[List[str]] = []
+        proposers: List[List[int]] = []  # per candidate, the members that decoded it
+        first: List[int] = []  # per example, its first candidate
+        for b in range(len(outputs[0]["logical_form"])):
+            first.append(len(paths))
+            seen: Dict[tuple, int] = {}
+            for m, output in enumerate(outputs):
+                if output["logical_form"][b] is None:
+                    continue
+                key = tuple(output["predicted_actions"][b])
+                if key not in seen:
+                    seen[key] = len(paths)
+                    rows.append(b), paths.append(list(key)), proposers.append([])
+                proposers[seen[key]].append(m)
+        first.append(len(paths))
+        judged = torch.stack([path_log_probs(member, inputs["source_tokens"], rows, paths)
+                              for member in self.members], -1).tolist() if paths else []
+        weight = float(getattr(self.members[0], "coverage_weight", 0.0))
+        entities = self.entity_tokens(inputs) if weight else None
+        chosen: List[Vote] = []
+        for b in range(len(first) - 1):
+            candidates = range(first[b], first[b + 1])
+            if not candidates:
+                chosen.append(Vote(None, 0, 0, float(outputs[0]["score"][b])))
+                continue
+            forms = [vote([outputs[m]["logical_form"][b] for m in proposers[c]],
+                          [outputs[m]["score"][b] for m in proposers[c]]) for c in candidates]
+            penalties = [weight * uncovered_entities(f.logical_form, entities[b]) if entities else 0.0 for f in forms]
+            best = rescore_choice([judged[c] for c in candidates], penalties)
+            c = first[b] + best
+            chosen.append(Vote(forms[best].logical_form, proposers[c][0], len(proposers[c]),
+                               sum(judged[c]) / len(judged[c])))
+        return chosen
+
+    def entity_tokens(self, inputs: Dict[str, Any]) -> List[List[str]]:
+        """Per example, the utterance tokens the reader typed as entities (what coverage counts)."""
+        none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)
+        types = inputs["source_entity_types"]
+        return [[token for token, kind in zip(m["utterance"], types[b, : len(m["utterance"])].tolist()) if kind != none]
+                for b, m in enumerate(inputs["metadata"])]
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         member_metrics = [member.get_metrics(reset) for member in self.members]

@@ -5,10 +5,11 @@ import pytest
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Vocabulary
+from allennlp.data import Batch, Vocabulary
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.models.ensemble import FewShotEnsemble, Vote, vote
+from fewshot_parser.models.path_scoring import path_log_probs, rescore_choice
 from tests import FIXTURES_ROOT, fixture_split
 
 
@@ -36,6 +37,12 @@ def test_a_member_without_an_lf_abstains():
     assert vote([None, None], [-0.1, -0.2]) == Vote(None, 0, 0, -0.1)
     with pytest.raises(ValueError):
         vote([], [])
+
+
+def test_rescore_choice_takes_the_best_mean_less_the_penalty_and_the_first_of_equals():
+    assert rescore_choice([[-1.0, -5.0], [-2.0, -2.0]], [0.0, 0.0]) == 1
+    assert rescore_choice([[-1.0, -5.0], [-2.0, -2.0]], [0.0, 2.0]) == 0
+    assert rescore_choice([[-2.0], [-2.0]], [0.0, 0.0]) == 0
 
 
 class TestFewShotEnsemble(ModelTestCase):
@@ -84,8 +91,55 @@ class TestFewShotEnsemble(ModelTestCase):
     def test_bad_ensembles_are_configuration_errors(self):
         with pytest.raises(ConfigurationError, match="at least one member"):
             FewShotEnsemble(self.vocab, [])
-        with pytest.raises(ConfigurationError, match="combine must be one of vote, not 'average'"):
+        with pytest.raises(ConfigurationError, match="combine must be one of vote, rescore, not 'average'"):
             FewShotEnsemble(self.vocab, [self.model], combine="average")
         other = Vocabulary.from_instances(self.instances[:2])
         with pytest.raises(ConfigurationError, match="member 0 has another vocabulary than the ensemble"):
             FewShotEnsemble(other, [self.model])
+
+    def test_a_parser_scores_its_own_greedy_path_as_its_search_did(self):
+        self.model.eval()
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        tensors = batch.as_tensor_dict()
+        output = self.model(**tensors)
+        paths = output["predicted_actions"]
+        with torch.no_grad():
+            scores = path_log_probs(self.model, tensors["source_tokens"], list(range(len(paths))), paths)
+        assert torch.allclose(scores, torch.tensor(output["score"]), atol=1e-4)
+        # The same paths for other utterances score differently.
+        with torch.no_grad():
+            shifted = path_log_probs(self.model, tensors["source_tokens"], [len(paths) - 1] + list(range(len(paths) - 1)), paths)
+        assert not torch.allclose(shifted, scores)
+
+    def test_rescore_picks_the_template_the_members_like_best_on_average(self):
+        members = self.members()
+        ensemble = FewShotEnsemble(self.vocab, members, combine="rescore")
+        ensemble.eval()
+        outputs = ensemble.forward_on_instances(self.instances)
+        singles = [member.forward_on_instances(self.instances) for member in members]
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        tokens = batch.as_tensor_dict()["source_tokens"]
+        disagreements = 0
+        for index, output in enumerate(outputs):
+            candidates = []
+            for single in singles:
+                if single[index]["predicted_actions"] not in candidates:
+                    candidates.append(single[index]["predicted_actions"])
+            disagreements += len(candidates) > 1
+            with torch.no_grad():
+                judged = torch.stack([path_log_probs(m, tokens, [index] * len(candidates), candidates) for m in members]).mean(0)
+            assert output["predicted_actions"] == candidates[int(judged.argmax())]
+            assert output["score"] == pytest.approx(float(judged.max()), abs=1e-4)
+            proposers = [s[index]["logical_form"] for s in singles if s[index]["predicted_actions"] == output["predicted_actions"]]
+            assert output["votes"] == len(proposers) and output["logical_form"] in proposers
+        assert disagreements > 0  # member 1 decodes other templates, so there was something to choose
+
+    def test_rescore_with_one_member_is_the_member(self):
+        ensemble = FewShotEnsemble(self.vocab, [copy.deepcopy(self.model)], combine="rescore")
+        ensemble.eval()
+        self.model.eval()
+        combined = ensemble.forward_on_instances(self.instances)
+        single = self.model.forward_on_instances(self.instances)
+        assert [o["logical_form"] for o in combined] == [o["logical_form"] for o in single]
