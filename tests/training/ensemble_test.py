@@ -145,7 +145,7 @@ def test_ensemble_size_one_renders_the_config_without_it():
 
 @pytest.mark.parametrize("config, message", [
     ({"members": []}, "an ensemble needs at least one member, got 0"),
-    ({"members": [{"type": "proto_parser"}], "combine": "average"}, "ensemble combine must be one of vote, not 'average'"),
+    ({"members": [{"type": "proto_parser"}], "combine": "average"}, "ensemble combine must be one of vote, rescore, not 'average'"),
     ({"members": [{"type": "proto_parser"}], "size": 3}, "fewshot_ensemble does not take size"),
 ])
 def test_bad_ensemble_configs_fail_before_training_with_one_line(config, message):
