@@ -124,9 +124,9 @@ SYSTEMS: Dict[str, tuple] = {
     # The coverage variant with the authors' supervised attention (experiments/coverage/coverage_sup.libsonnet).
     "coverage-sup": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention",
                      "experiments/coverage/coverage_sup_{dataset}_{shot}shot.jsonnet"),
-    # The coverage variant as an ensemble of 5, combined by rescoring (experiments/ensemble/coverage_rescore.libsonnet).
-    "coverage-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, ensemble of 5 (rescore)",
-                      "experiments/ensemble/coverage_rescore_{dataset}_{shot}shot.jsonnet"),
+    # The coverage variant as an ensemble of 5 that votes (experiments/ensemble/coverage_ens5.libsonnet).
+    "coverage-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, ensemble of 5",
+                      "experiments/ensemble/coverage_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
