@@ -10,30 +10,20 @@ change of our own mean cannot be told from the seed.
     python benchmarks/seed_spread.py --runs 13=results/runs.csv 14=results/seeds/runs_seed14.csv
 """
 import argparse
-import csv
 import os
 import statistics
-from typing import Dict, List, Optional, Tuple
+import sys
+from typing import Dict, List, Tuple
 
-COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
-REFERENCE = "ProtoParser (authors' code, GloVe 50d)"
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from fewshot_parser.commands.report import COLUMNS, REFERENCE, _means, reference_rows  # noqa: E402
+from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
 
 
-def column_means(path: str, system: str, setting: Optional[str], shuffles: List[int]) -> Dict[Tuple[str, int], float]:
-    """Mean exact match per (dataset, shot) of a system's rows over `shuffles`, for columns that have all of them."""
-    scores: Dict[Tuple[str, int], Dict[int, float]] = {}
-    with open(path, newline="") as handle:
-        for line, row in enumerate(csv.DictReader(handle), start=2):
-            try:
-                if row["system"] != system or (setting is not None and row.get("setting", "") != setting):
-                    continue
-                shuffle = int(row["shuffle"])
-                if shuffle in shuffles:
-                    scores.setdefault((row["dataset"], int(row["shot"])), {})[shuffle] = float(row["exact_match"])
-            except (KeyError, ValueError) as error:
-                raise SystemExit(f"{path}:{line}: not a results row ({error})")
-    return {column: statistics.mean(by_shuffle.values())
-            for column, by_shuffle in scores.items() if set(by_shuffle) == set(shuffles)}
+def complete_means(rows: List[Dict[str, str]], key: Tuple[str, str], shuffles: List[int]) -> Dict[Tuple[str, int], float]:
+    """Mean exact match per (dataset, shot) of a row key, for the columns that have every shuffle."""
+    return {column: mean for column, (mean, count) in _means(rows, key, shuffles).items() if count == len(shuffles)}
 
 
 def main() -> None:
@@ -51,8 +41,11 @@ def main() -> None:
         seed, sep, path = spec.partition("=")
         if not sep or not os.path.exists(path):
             raise SystemExit(f"--runs {spec}: expected SEED=FILE with an existing file")
-        seeds.append((seed, column_means(path, args.system, args.setting, args.shuffles)))
-    reference = column_means(args.reference, REFERENCE, None, args.shuffles) if os.path.exists(args.reference) else {}
+        try:
+            seeds.append((seed, complete_means(read_rows(path), (args.system, args.setting), args.shuffles)))
+        except (KeyError, ValueError) as error:
+            raise SystemExit(f"{path}: not a results file ({error})")
+    reference = complete_means(reference_rows(args.reference), REFERENCE, args.shuffles)
     columns = [c for c in COLUMNS if all(c in means for _, means in seeds)]
     if not columns:
         raise SystemExit("no column has the system's rows on every shuffle for every seed")
