@@ -319,3 +319,19 @@ def test_the_report_refuses_an_out_path_that_is_a_file(tmp_path):
     with pytest.raises(UserError, match=r"notes\.md: --out .* is a file; nothing was written"):
         write_report(str(results), str(notes))
     assert notes.read_text() == "keep me\n"
+
+
+def test_redo_stale_checks_only_the_rows_of_the_grids_own_runs(tmp_path, monkeypatch):
+    from fewshot_parser.commands import staleness
+
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for system, setting in (("IRNet", "cb"), ("ProtoParser", ""), ("DA", "")):
+            writer.writerow({"system": system, "setting": setting, "dataset": "geo", "shot": 1, "shuffle": 1,
+                             "exact_match": 10.0, "seconds": 1.0})
+    checked = []
+    monkeypatch.setattr(staleness, "stale_reason", lambda row, systems: checked.append(row["system"]) or "code changed")
+    run_grid.run_grid(grid_args(tmp_path, results, ["--shuffles", "1", "--redo-stale", "--dry-run"]), train=fake_train)
+    assert checked == ["IRNet"]
