@@ -121,6 +121,10 @@ local words = import 'words.libsonnet';
     // Fine-tuning computes P(a | x) of the attention regularizer from the support set alone (false)
     // or from the training set and the support set (true, as the authors' preprocessing does).
     finetune_statistics_with_train: false,
+    // How P(a | x) counts: 'presence' (each example once, the paper's count(a, x) / count(x)) or
+    // 'occurrences' (every action occurrence times every word occurrence, normalised over actions, as
+    // the authors' preprocessing does; training/callbacks/occurrence_statistics.py, system `occurrence-counts`).
+    conditional_counts: 'presence',
     // Support-set recombination before fine-tuning (not in the paper; experiments/augmentation/):
     // null fine-tunes on the support set alone. Otherwise an object of
     //   pairs: forward synthetic pairs per new predicate (the new predicate in training templates),
@@ -185,6 +189,13 @@ local words = import 'words.libsonnet';
     // components/dataset.py batch_iter: a shuffled pass over every template, 30 per meta batch (row 22).
     meta_sampling: 'walk',
   },
+
+  // The callback that gives the model P(a | x) before training, as `conditional_counts` says.
+  statistics_callback(s):: (
+    assert std.member(['presence', 'occurrences'], s.conditional_counts) :
+      'conditional_counts must be \'presence\' or \'occurrences\', not ' + s.conditional_counts;
+    { type: if s.conditional_counts == 'presence' then 'fewshot_alignment_statistics' else 'fewshot_occurrence_statistics' }
+  ),
 
   // The word option an experiment's reader and model use.
   words_of(s):: if s.schema_encoding then words.with_word_table(s.words) else s.words,
@@ -279,7 +290,7 @@ local words = import 'words.libsonnet';
     trainer: pp.trainer(s.epochs[dataset]) + $.encoder_group(s) + {
       // fewshot_random_state: an interrupted pre-training resumes exactly (see ensure_pretrained).
       callbacks: (if s.glorot_init then [{ type: 'fewshot_glorot_init' }] else [])
-                 + [{ type: 'fewshot_alignment_statistics' }, { type: 'fewshot_random_state' }],
+                 + [$.statistics_callback(s), { type: 'fewshot_random_state' }],
       run_confidence_checks: false,
     },
   },
@@ -346,7 +357,7 @@ local words = import 'words.libsonnet';
         checkpointer: { keep_most_recent_by_count: 1 },
         // fewshot_random_state: `allennlp train --recover` of an interrupted fine-tuning resumes exactly.
         callbacks: [
-          { type: 'fewshot_alignment_statistics' }
+          $.statistics_callback(s)
           + (if s.finetune_statistics_with_train then { extra_data_path: data.train(dataset, shot, split) } else {}),
           { type: 'fewshot_prototype_init' },
           { type: 'fewshot_random_state' },

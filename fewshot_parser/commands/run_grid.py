@@ -67,6 +67,7 @@ SYSTEMS: Dict[str, tuple] = {
     "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
     # The faithful row with one more behaviour of the authors' code that is not (yet) its default.
     "example-loss": ("ProtoParser", "per-example loss sums", "experiments/switches/example_loss_{dataset}_{shot}shot.jsonnet"),
+    "occurrence-counts": ("ProtoParser", "occurrence counts for P(a | x)", "experiments/switches/occurrence_counts_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -3,3 +3,4 @@ from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.callbacks.domain_statistics import DomainStatisticsCallback
 from fewshot_parser.training.callbacks.random_state import RandomStateCallback
 from fewshot_parser.training.callbacks.glorot import GlorotInitCallback
+from fewshot_parser.training.callbacks.occurrence_statistics import OccurrenceStatisticsCallback
