@@ -125,6 +125,10 @@ local words = import 'words.libsonnet';
     // 'occurrences' (every action occurrence times every word occurrence, normalised over actions, as
     // the authors' preprocessing does; training/callbacks/occurrence_statistics.py, system `occurrence-counts`).
     conditional_counts: 'presence',
+    // Whether the prototypes of new actions are computed without dropout ('eval', Eq. 3) or with it
+    // ('train', as the authors' fine-tuning script computes them; training/callbacks/train_mode_prototypes.py,
+    // system `train-mode-prototypes`).
+    prototype_mode: 'eval',
     // Support-set recombination before fine-tuning (not in the paper; experiments/augmentation/):
     // null fine-tunes on the support set alone. Otherwise an object of
     //   pairs: forward synthetic pairs per new predicate (the new predicate in training templates),
@@ -359,7 +363,8 @@ local words = import 'words.libsonnet';
         callbacks: [
           $.statistics_callback(s)
           + (if s.finetune_statistics_with_train then { extra_data_path: data.train(dataset, shot, split) } else {}),
-          { type: 'fewshot_prototype_init' },
+          (assert std.member(['eval', 'train'], s.prototype_mode) : 'prototype_mode must be \'eval\' or \'train\', not ' + s.prototype_mode;
+           { type: if s.prototype_mode == 'eval' then 'fewshot_prototype_init' else 'fewshot_prototype_init_train_mode' }),
           { type: 'fewshot_random_state' },
         ],
         run_confidence_checks: false,
