@@ -129,6 +129,10 @@ local words = import 'words.libsonnet';
     // ('train', as the authors' fine-tuning script computes them; training/callbacks/train_mode_prototypes.py,
     // system `train-mode-prototypes`).
     prototype_mode: 'eval',
+    // Which words supervised attention points a step at: 'labels' (every label of the action, split at
+    // `_`) or 'authors' (a REDUCE's head only, plus the authors' lexicon;
+    // training/callbacks/authors_candidates.py, system `authors-candidates`).
+    attention_candidates: 'labels',
     // Support-set recombination before fine-tuning (not in the paper; experiments/augmentation/):
     // null fine-tunes on the support set alone. Otherwise an object of
     //   pairs: forward synthetic pairs per new predicate (the new predicate in training templates),
@@ -199,6 +203,13 @@ local words = import 'words.libsonnet';
     assert std.member(['presence', 'occurrences'], s.conditional_counts) :
       'conditional_counts must be \'presence\' or \'occurrences\', not ' + s.conditional_counts;
     { type: if s.conditional_counts == 'presence' then 'fewshot_alignment_statistics' else 'fewshot_occurrence_statistics' }
+  ),
+
+  // The callbacks that replace supervised attention's candidate words, as `attention_candidates` says.
+  candidates_callback(s):: (
+    assert std.member(['labels', 'authors'], s.attention_candidates) :
+      'attention_candidates must be \'labels\' or \'authors\', not ' + s.attention_candidates;
+    if s.attention_candidates == 'labels' then [] else [{ type: 'fewshot_authors_attention_candidates' }]
   ),
 
   // The word option an experiment's reader and model use.
@@ -294,7 +305,7 @@ local words = import 'words.libsonnet';
     trainer: pp.trainer(s.epochs[dataset]) + $.encoder_group(s) + {
       // fewshot_random_state: an interrupted pre-training resumes exactly (see ensure_pretrained).
       callbacks: (if s.glorot_init then [{ type: 'fewshot_glorot_init' }] else [])
-                 + [$.statistics_callback(s), { type: 'fewshot_random_state' }],
+                 + [$.statistics_callback(s), { type: 'fewshot_random_state' }] + $.candidates_callback(s),
       run_confidence_checks: false,
     },
   },
@@ -366,7 +377,7 @@ local words = import 'words.libsonnet';
           (assert std.member(['eval', 'train'], s.prototype_mode) : 'prototype_mode must be \'eval\' or \'train\', not ' + s.prototype_mode;
            { type: if s.prototype_mode == 'eval' then 'fewshot_prototype_init' else 'fewshot_prototype_init_train_mode' }),
           { type: 'fewshot_random_state' },
-        ],
+        ] + $.candidates_callback(s),
         run_confidence_checks: false,
       },
     }

@@ -69,6 +69,7 @@ SYSTEMS: Dict[str, tuple] = {
     "example-loss": ("ProtoParser", "per-example loss sums", "experiments/switches/example_loss_{dataset}_{shot}shot.jsonnet"),
     "occurrence-counts": ("ProtoParser", "occurrence counts for P(a | x)", "experiments/switches/occurrence_counts_{dataset}_{shot}shot.jsonnet"),
     "train-mode-prototypes": ("ProtoParser", "prototypes with dropout", "experiments/switches/train_mode_prototypes_{dataset}_{shot}shot.jsonnet"),
+    "authors-candidates": ("ProtoParser", "authors' attention candidates", "experiments/switches/authors_candidates_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

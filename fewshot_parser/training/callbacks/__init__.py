@@ -5,3 +5,4 @@ from fewshot_parser.training.callbacks.random_state import RandomStateCallback
 from fewshot_parser.training.callbacks.glorot import GlorotInitCallback
 from fewshot_parser.training.callbacks.occurrence_statistics import OccurrenceStatisticsCallback
 from fewshot_parser.training.callbacks.train_mode_prototypes import TrainModePrototypeInitCallback
+from fewshot_parser.training.callbacks.authors_candidates import AuthorsAttentionCandidatesCallback
