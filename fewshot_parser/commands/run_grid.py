@@ -67,7 +67,7 @@ SYSTEMS: Dict[str, tuple] = {
     "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
     # The faithful row with one more behaviour of the authors' code that is not (yet) its default.
     "example-loss": ("ProtoParser", "per-example loss sums", "experiments/switches/example_loss_{dataset}_{shot}shot.jsonnet"),
-    "occurrence-counts": ("ProtoParser", "occurrence counts for P(a | x)", "experiments/switches/occurrence_counts_{dataset}_{shot}shot.jsonnet"),
+    "occurrence-counts": ("ProtoParser", "occurrence counts", "experiments/switches/occurrence_counts_{dataset}_{shot}shot.jsonnet"),
     "train-mode-prototypes": ("ProtoParser", "prototypes with dropout", "experiments/switches/train_mode_prototypes_{dataset}_{shot}shot.jsonnet"),
     "authors-candidates": ("ProtoParser", "authors' attention candidates", "experiments/switches/authors_candidates_{dataset}_{shot}shot.jsonnet"),
     **{

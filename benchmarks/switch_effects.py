@@ -1,0 +1,64 @@
+"""
+What switching one behaviour of the faithful configuration does, measured against a faithful row
+made on the same machine (a row's single runs depend on the CPU: docs/results.md, "Determinism").
+For each switch row (a `setting` of ProtoParser), its mean per column over shuffles 1-5, its
+difference to the baseline's mean and the two-sided Wilcoxon p-value over the paired runs, as a
+Markdown table.
+
+    python benchmarks/switch_effects.py --baseline results/machine_check/runs_ours.csv \\
+        --runs results/runs.csv --code cf98bee --settings "occurrence counts for P(a | x)"
+"""
+import argparse
+import os
+import sys
+from typing import Dict, List, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from fewshot_parser.commands.report import OURS, wilcoxon_p  # noqa: E402
+from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
+
+COLUMNS = [("jobs", "1"), ("geo", "1"), ("jobs", "2"), ("geo", "2")]
+
+
+def runs(rows: List[Dict[str, str]], setting: str, code: str) -> Dict[Tuple[str, str, str], float]:
+    """(dataset, shot, shuffle) -> exact match of a ProtoParser setting's runs made at `code` (a commit prefix)."""
+    return {(r["dataset"], r["shot"], r["shuffle"]): float(r["exact_match"]) for r in rows
+            if (r["system"], r["setting"]) == (OURS[0], setting) and r["shuffle"] in "12345"
+            and (r.get("code_version") or "").startswith(code)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline", required=True, help="results file with the faithful row made on this machine")
+    parser.add_argument("--runs", required=True, help="results file with the switch rows")
+    parser.add_argument("--code", default="", help="only switch runs made at this commit (prefix)")
+    parser.add_argument("--settings", nargs="+", required=True)
+    args = parser.parse_args()
+
+    baseline = runs(read_rows(args.baseline), "", "")
+    rows = read_rows(args.runs)
+    print("| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |")
+    print("|---|" + "---|" * (len(COLUMNS) + 1))
+
+    def cell(values: Dict[Tuple[str, str, str], float], dataset: str, shot: str, reference=None) -> str:
+        shared = [k for k in values if k[:2] == (dataset, shot)]
+        if len(shared) < 5:
+            return "–"
+        mean = sum(values[k] for k in shared) / len(shared)
+        if reference is None:
+            return f"{mean:.2f}"
+        return f"{mean:.2f} ({mean - sum(reference[k] for k in shared) / len(shared):+.2f})"
+
+    print("| faithful, same machine | " + " | ".join(cell(baseline, d, s) for d, s in COLUMNS) + " | |")
+    for setting in args.settings:
+        switched = runs(rows, setting, args.code)
+        shared = {k: v for k, v in switched.items() if k in baseline}
+        p = wilcoxon_p({k: baseline[k] for k in shared}, shared)
+        label = setting.replace("|", "\\|")  # a pipe would end the Markdown cell
+        print(f"| {label} | " + " | ".join(cell(switched, d, s, baseline) for d, s in COLUMNS)
+              + f" | {'–' if p is None else f'{p:.3f}'} |")
+
+
+if __name__ == "__main__":
+    main()
