@@ -70,6 +70,8 @@ SYSTEMS: Dict[str, tuple] = {
     "occurrence-counts": ("ProtoParser", "occurrence counts", "experiments/switches/occurrence_counts_{dataset}_{shot}shot.jsonnet"),
     "train-mode-prototypes": ("ProtoParser", "prototypes with dropout", "experiments/switches/train_mode_prototypes_{dataset}_{shot}shot.jsonnet"),
     "authors-candidates": ("ProtoParser", "authors' attention candidates", "experiments/switches/authors_candidates_{dataset}_{shot}shot.jsonnet"),
+    # All four switches above at once: the faithful row they would make as its defaults.
+    "authors-all": ("ProtoParser", "every authors' switch", "experiments/switches/authors_all_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

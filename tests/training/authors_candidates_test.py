@@ -79,3 +79,16 @@ def test_switch_system_adds_only_the_callback_to_the_faithful_config():
     for config in (switched["trainer"], switched["pretraining"]["trainer"]):
         assert config["callbacks"].pop() == {"type": "fewshot_authors_attention_candidates"}
     assert switched == faithful
+
+
+def test_the_all_switches_system_combines_the_four_authors_behaviours():
+    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    config = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/authors_all_geo_2shot.jsonnet", ext_vars=ext))
+    assert config["pretrained_archive"] == "p/geo-authors-all/model.tar.gz"
+    assert config["model"]["type"] == config["pretraining"]["model"]["type"] == "proto_parser_example_loss"
+    pretraining = [c["type"] for c in config["pretraining"]["trainer"]["callbacks"]]
+    finetuning = [c["type"] for c in config["trainer"]["callbacks"]]
+    for callbacks in (pretraining, finetuning):
+        assert "fewshot_occurrence_statistics" in callbacks and "fewshot_authors_attention_candidates" in callbacks
+        assert "fewshot_alignment_statistics" not in callbacks
+    assert "fewshot_prototype_init_train_mode" in finetuning
