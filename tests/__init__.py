@@ -47,3 +47,13 @@ def fit_fixture(model, instances, vocab, steps: int = 300, lr: float = 0.02):
     model.get_metrics(reset=True)
     output = model(**tensors)
     return output, model.get_metrics(reset=True)
+
+
+def rendered_experiment(path: str) -> dict:
+    """An experiment config under the project root rendered for shuffle 1, seed 13, pre-trained archives under `p/`."""
+    import json
+
+    import _jsonnet
+
+    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=ext))

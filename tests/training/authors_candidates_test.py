@@ -16,7 +16,7 @@ from fewshot_parser.modules.alignment import attention_candidate_matrix
 from fewshot_parser.training.callbacks.authors_candidates import (
     AuthorsAttentionCandidatesCallback, authors_candidate_matrix, authors_symbols,
 )
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_experiment
 
 
 def test_a_reduce_attends_to_its_head_only_and_other_actions_to_every_label():
@@ -71,9 +71,8 @@ def test_a_tiny_experiment_trains_with_the_authors_candidates_and_its_archive_lo
 
 
 def test_switch_system_adds_only_the_callback_to_the_faithful_config():
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))
-    switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/authors_candidates_geo_1shot.jsonnet", ext_vars=ext))
+    faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
+    switched = rendered_experiment("experiments/switches/authors_candidates_geo_1shot.jsonnet")
     assert switched.pop("pretrained_archive") == "p/geo-authors-candidates/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (switched["trainer"], switched["pretraining"]["trainer"]):
@@ -82,8 +81,7 @@ def test_switch_system_adds_only_the_callback_to_the_faithful_config():
 
 
 def test_the_all_switches_system_combines_the_four_authors_behaviours():
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    config = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/authors_all_geo_2shot.jsonnet", ext_vars=ext))
+    config = rendered_experiment("experiments/switches/authors_all_geo_2shot.jsonnet")
     assert config["pretrained_archive"] == "p/geo-authors-all/model.tar.gz"
     assert config["model"]["type"] == config["pretraining"]["model"]["type"] == "proto_parser_example_loss"
     pretraining = [c["type"] for c in config["pretraining"]["trainer"]["callbacks"]]

@@ -18,7 +18,7 @@ from fewshot_parser.modules.alignment import conditional_matrix
 from fewshot_parser.training.callbacks.occurrence_statistics import (
     OccurrenceStatisticsCallback, occurrence_conditional_matrix,
 )
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_experiment
 
 
 def authors_counts(examples, num_actions, num_tokens):
@@ -87,9 +87,8 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
 
 
 def test_switch_system_renders_the_faithful_config_with_only_the_statistics_callback_changed():
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_2shot.jsonnet", ext_vars=ext))
-    switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/occurrence_counts_geo_2shot.jsonnet", ext_vars=ext))
+    faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
+    switched = rendered_experiment("experiments/switches/occurrence_counts_geo_2shot.jsonnet")
     assert switched.pop("pretrained_archive") == "p/geo-occurrence-counts/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (switched["trainer"], switched["pretraining"]["trainer"]):

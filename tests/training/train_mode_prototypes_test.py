@@ -2,7 +2,6 @@
 import json
 import os
 
-import _jsonnet
 import torch
 from allennlp.commands.train import train_model_from_file
 from allennlp.common import Params
@@ -13,7 +12,7 @@ from allennlp.models.archival import load_archive
 import fewshot_parser  # noqa: F401
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.callbacks.train_mode_prototypes import TrainModePrototypeInitCallback
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_experiment
 
 
 class TestTrainModePrototypes(ModelTestCase):
@@ -79,9 +78,8 @@ def test_a_tiny_experiment_finetunes_with_train_mode_prototypes_and_its_archive_
 
 
 def test_switch_system_renders_the_faithful_config_with_only_the_prototype_callback_changed():
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/jobs_1shot.jsonnet", ext_vars=ext))
-    switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/train_mode_prototypes_jobs_1shot.jsonnet", ext_vars=ext))
+    faithful = rendered_experiment("experiments/jobs_1shot.jsonnet")
+    switched = rendered_experiment("experiments/switches/train_mode_prototypes_jobs_1shot.jsonnet")
     assert switched["pretrained_archive"] == faithful["pretrained_archive"]  # fine-tuning only: the faithful archive
     assert switched["trainer"]["callbacks"][1] == {"type": "fewshot_prototype_init_train_mode"}
     switched["trainer"]["callbacks"][1] = {"type": "fewshot_prototype_init"}
