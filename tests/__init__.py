@@ -57,3 +57,17 @@ def rendered_experiment(path: str) -> dict:
 
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
     return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=ext))
+
+
+def train_fixture_experiment(tmp_path, monkeypatch, overrides: dict) -> str:
+    """Runs the tiny few-shot experiment (fixtures/fewshot) with `overrides` into `tmp_path/run`; returns its pre-trained archive's path."""
+    import json
+
+    from allennlp.commands.train import train_model_from_file
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
+    monkeypatch.setenv("PRETRAINED", pretrained)
+    train_model_from_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"), str(tmp_path / "run"),
+                          overrides=json.dumps(overrides))
+    return pretrained

@@ -205,6 +205,13 @@ local words = import 'words.libsonnet';
     { type: if s.conditional_counts == 'presence' then 'fewshot_alignment_statistics' else 'fewshot_occurrence_statistics' }
   ),
 
+  // The callback that initialises new actions from their prototypes, as `prototype_mode` says.
+  prototype_callback(s):: (
+    assert std.member(['eval', 'train'], s.prototype_mode) :
+      'prototype_mode must be \'eval\' or \'train\', not ' + s.prototype_mode;
+    { type: if s.prototype_mode == 'eval' then 'fewshot_prototype_init' else 'fewshot_prototype_init_train_mode' }
+  ),
+
   // The callbacks that replace supervised attention's candidate words, as `attention_candidates` says.
   candidates_callback(s):: (
     assert std.member(['labels', 'authors'], s.attention_candidates) :
@@ -374,8 +381,7 @@ local words = import 'words.libsonnet';
         callbacks: [
           $.statistics_callback(s)
           + (if s.finetune_statistics_with_train then { extra_data_path: data.train(dataset, shot, split) } else {}),
-          (assert std.member(['eval', 'train'], s.prototype_mode) : 'prototype_mode must be \'eval\' or \'train\', not ' + s.prototype_mode;
-           { type: if s.prototype_mode == 'eval' then 'fewshot_prototype_init' else 'fewshot_prototype_init_train_mode' }),
+          $.prototype_callback(s),
           { type: 'fewshot_random_state' },
         ] + $.candidates_callback(s),
         run_confidence_checks: false,

@@ -5,7 +5,6 @@ from types import SimpleNamespace
 
 import _jsonnet
 import torch
-from allennlp.commands.train import train_model_from_file
 from allennlp.common import Params
 from allennlp.data import DatasetReader, Vocabulary
 from allennlp.models import Model
@@ -16,7 +15,7 @@ from fewshot_parser.modules.alignment import attention_candidate_matrix
 from fewshot_parser.training.callbacks.authors_candidates import (
     AuthorsAttentionCandidatesCallback, authors_candidate_matrix, authors_symbols,
 )
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
 
 
 def test_a_reduce_attends_to_its_head_only_and_other_actions_to_every_label():
@@ -54,17 +53,13 @@ def test_the_callback_sets_the_table_the_supervised_attention_loss_uses():
 
 
 def test_a_tiny_experiment_trains_with_the_authors_candidates_and_its_archive_loads(tmp_path, monkeypatch):
-    monkeypatch.chdir(PROJECT_ROOT)
-    pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
-    monkeypatch.setenv("PRETRAINED", pretrained)
     callback = {"type": "fewshot_authors_attention_candidates"}
     overrides = {
         "pretraining.model.supervised_attention": 1.0, "model.supervised_attention": 1.0,
         "pretraining.trainer.callbacks": [{"type": "fewshot_alignment_statistics"}, callback],
         "trainer.callbacks": [{"type": "fewshot_alignment_statistics"}, {"type": "fewshot_prototype_init"}, callback],
     }
-    train_model_from_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"), str(tmp_path / "run"),
-                          overrides=json.dumps(overrides))
+    pretrained = train_fixture_experiment(tmp_path, monkeypatch, overrides)
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
     assert load_archive(str(tmp_path / "run" / "model.tar.gz")).config["trainer"]["callbacks"][2] == callback
     assert load_archive(pretrained).config["trainer"]["callbacks"][1] == callback

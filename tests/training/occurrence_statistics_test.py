@@ -7,7 +7,6 @@ from types import SimpleNamespace
 import _jsonnet
 import pytest
 import torch
-from allennlp.commands.train import train_model_from_file
 from allennlp.common import Params
 from allennlp.data import DatasetReader, Vocabulary
 from allennlp.models import Model
@@ -18,7 +17,7 @@ from fewshot_parser.modules.alignment import conditional_matrix
 from fewshot_parser.training.callbacks.occurrence_statistics import (
     OccurrenceStatisticsCallback, occurrence_conditional_matrix,
 )
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
 
 
 def authors_counts(examples, num_actions, num_tokens):
@@ -70,17 +69,13 @@ def test_the_callback_gives_the_model_the_occurrence_table_of_train_and_extra_da
 
 
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
-    monkeypatch.chdir(PROJECT_ROOT)
-    pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
-    monkeypatch.setenv("PRETRAINED", pretrained)
     callback = {"type": "fewshot_occurrence_statistics"}
     overrides = {
         "pretraining.trainer.callbacks": [callback],
         "trainer.callbacks": [{**callback, "extra_data_path": fixture_split("geo", "train")},
                               {"type": "fewshot_prototype_init"}, {"type": "fewshot_random_state"}],
     }
-    train_model_from_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"), str(tmp_path / "run"),
-                          overrides=json.dumps(overrides))
+    pretrained = train_fixture_experiment(tmp_path, monkeypatch, overrides)
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
     assert load_archive(str(tmp_path / "run" / "model.tar.gz")).model.vocab.get_vocab_size("actions") > 0
     assert load_archive(pretrained).config["trainer"]["callbacks"][0]["type"] == "fewshot_occurrence_statistics"

@@ -1,9 +1,7 @@
 """Prototypes computed with dropout, as the authors' fine-tuning does (`prototype_mode: 'train'`, docs/reproduction.md row 34)."""
 import json
-import os
 
 import torch
-from allennlp.commands.train import train_model_from_file
 from allennlp.common import Params
 from allennlp.common.testing import ModelTestCase
 from allennlp.data import DataLoader, DatasetReader
@@ -12,7 +10,7 @@ from allennlp.models.archival import load_archive
 import fewshot_parser  # noqa: F401
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.callbacks.train_mode_prototypes import TrainModePrototypeInitCallback
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
 
 
 class TestTrainModePrototypes(ModelTestCase):
@@ -66,12 +64,9 @@ class TestTrainModePrototypes(ModelTestCase):
 
 
 def test_a_tiny_experiment_finetunes_with_train_mode_prototypes_and_its_archive_loads(tmp_path, monkeypatch):
-    monkeypatch.chdir(PROJECT_ROOT)
-    monkeypatch.setenv("PRETRAINED", str(tmp_path / "pretrain" / "model.tar.gz"))
     overrides = {"model.dropout": 0.3, "trainer.callbacks": [
         {"type": "fewshot_alignment_statistics"}, {"type": "fewshot_prototype_init_train_mode"}, {"type": "fewshot_random_state"}]}
-    train_model_from_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"), str(tmp_path / "run"),
-                          overrides=json.dumps(overrides))
+    pretrained = train_fixture_experiment(tmp_path, monkeypatch, overrides)
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
     archive = load_archive(str(tmp_path / "run" / "model.tar.gz"))
     assert archive.config["trainer"]["callbacks"][1]["type"] == "fewshot_prototype_init_train_mode"

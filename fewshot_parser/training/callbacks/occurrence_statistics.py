@@ -9,12 +9,13 @@ actions for each word. Its values are smaller than the presence shares by about 
 per LF, which shifts the regularizer's mixed prior towards string similarity. This callback sets that
 estimate instead; everything else about the regularizer stays as it is.
 """
-from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, List, Sequence, Tuple
 
 import torch
 from allennlp.training.callbacks.callback import TrainerCallback
 
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
 
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
@@ -41,7 +42,7 @@ def occurrence_conditional_matrix(
 
 
 @TrainerCallback.register("fewshot_occurrence_statistics")
-class OccurrenceStatisticsCallback(TrainerCallback):
+class OccurrenceStatisticsCallback(AlignmentStatisticsCallback):
     """
     Before training, gives the model the authors' occurrence-count `P(a | x)` (see the module
     docstring) from the trainer's training data, and from `extra_data_path` too when given (the
@@ -50,10 +51,6 @@ class OccurrenceStatisticsCallback(TrainerCallback):
     Registered as a `TrainerCallback` with name "fewshot_occurrence_statistics"; use it in place of
     `fewshot_alignment_statistics`.
     """
-
-    def __init__(self, serialization_dir: str, extra_data_path: Optional[str] = None) -> None:
-        super().__init__(serialization_dir)
-        self.extra_data_path = extra_data_path
 
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
         model = trainer.model
