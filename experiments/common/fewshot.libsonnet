@@ -90,7 +90,7 @@ local words = import 'words.libsonnet';
     // How each loss term is normalised (docs/reproduction.md row 13): 'step', a mean over its steps
     // or slots (ours), or 'example', summed over each example's steps and averaged over the batch, as
     // the authors' code does (model `proto_parser_example_loss`, models/example_loss.py; grid system
-    // `example-loss`). Needs the plain greedy parser, like the switches above.
+    // `step-loss` is ours in the faithful row). Needs the plain greedy parser, like the switches above.
     loss_reduction: 'step',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
@@ -123,15 +123,16 @@ local words = import 'words.libsonnet';
     finetune_statistics_with_train: false,
     // How P(a | x) counts: 'presence' (each example once, the paper's count(a, x) / count(x)) or
     // 'occurrences' (every action occurrence times every word occurrence, normalised over actions, as
-    // the authors' preprocessing does; training/callbacks/occurrence_statistics.py, system `occurrence-counts`).
+    // the authors' preprocessing does; training/callbacks/occurrence_statistics.py; system
+    // `presence-counts` is the paper's count in the faithful row).
     conditional_counts: 'presence',
     // Whether the prototypes of new actions are computed without dropout ('eval', Eq. 3) or with it
     // ('train', as the authors' fine-tuning script computes them; training/callbacks/train_mode_prototypes.py,
-    // system `train-mode-prototypes`).
+    // system `eval-prototypes` is Eq. 3 in the faithful row).
     prototype_mode: 'eval',
     // Which words supervised attention points a step at: 'labels' (every label of the action, split at
     // `_`) or 'authors' (a REDUCE's head only, plus the authors' lexicon;
-    // training/callbacks/authors_candidates.py, system `authors-candidates`).
+    // training/callbacks/authors_candidates.py, system `label-candidates` is ours in the faithful row).
     attention_candidates: 'labels',
     // Support-set recombination before fine-tuning (not in the paper; experiments/augmentation/):
     // null fine-tunes on the support set alone. Otherwise an object of
@@ -196,6 +197,17 @@ local words = import 'words.libsonnet';
     predicate_dropout_unit: 'action',
     // components/dataset.py batch_iter: a shuffled pass over every template, 30 per meta batch (row 22).
     meta_sampling: 'walk',
+    // dropout_few_shot_exp.py sums each loss term over an example's steps and averages over the batch
+    // (row 13; models/example_loss.py).
+    loss_reduction: 'example',
+    // preprocess_data/utils.py counts every (action occurrence, word occurrence) pair for P(a | x),
+    // normalised over actions (row 18; training/callbacks/occurrence_statistics.py).
+    conditional_counts: 'occurrences',
+    // Supervised attention points a REDUCE at its head only, plus the authors' lexicon words (row 15;
+    // training/callbacks/authors_candidates.py).
+    attention_candidates: 'authors',
+    // fine_tune.sh computes the prototypes with dropout on (row 34; training/callbacks/train_mode_prototypes.py).
+    prototype_mode: 'train',
   },
 
   // The callback that gives the model P(a | x) before training, as `conditional_counts` says.

@@ -65,13 +65,11 @@ SYSTEMS: Dict[str, tuple] = {
     "name-strsim": ("ProtoParser", "whole-name string similarity", "experiments/switches/name_strsim_{dataset}_{shot}shot.jsonnet"),
     "predicate-dropout": ("ProtoParser", "predicate-wise dropout", "experiments/switches/predicate_dropout_{dataset}_{shot}shot.jsonnet"),
     "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
-    # The faithful row with one more behaviour of the authors' code that is not (yet) its default.
-    "example-loss": ("ProtoParser", "per-example loss sums", "experiments/switches/example_loss_{dataset}_{shot}shot.jsonnet"),
-    "occurrence-counts": ("ProtoParser", "occurrence counts", "experiments/switches/occurrence_counts_{dataset}_{shot}shot.jsonnet"),
-    "train-mode-prototypes": ("ProtoParser", "prototypes with dropout", "experiments/switches/train_mode_prototypes_{dataset}_{shot}shot.jsonnet"),
-    "authors-candidates": ("ProtoParser", "authors' attention candidates", "experiments/switches/authors_candidates_{dataset}_{shot}shot.jsonnet"),
-    # All four switches above at once: the faithful row they would make as its defaults.
-    "authors-all": ("ProtoParser", "every authors' switch", "experiments/switches/authors_all_{dataset}_{shot}shot.jsonnet"),
+    # Four more of ours instead of the authors' (the faithful defaults since the authors' were made so).
+    "step-loss": ("ProtoParser", "per-step loss means", "experiments/switches/step_loss_{dataset}_{shot}shot.jsonnet"),
+    "presence-counts": ("ProtoParser", "presence counts", "experiments/switches/presence_counts_{dataset}_{shot}shot.jsonnet"),
+    "eval-prototypes": ("ProtoParser", "prototypes without dropout", "experiments/switches/eval_prototypes_{dataset}_{shot}shot.jsonnet"),
+    "label-candidates": ("ProtoParser", "label attention candidates", "experiments/switches/label_candidates_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -80,15 +80,15 @@ class TestExampleLossProtoParser(ModelTestCase):
         assert per_example(counts, over_examples_with_steps=True).item() == 4.0
         assert per_example(torch.tensor([0, 0]), over_examples_with_steps=True).item() == 0.0
 
-    def test_switch_system_renders_the_faithful_config_with_only_the_model_type_changed(self):
+    def test_faithful_config_sums_per_example_and_the_switch_system_only_changes_the_model_type(self):
         ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
         faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_2shot.jsonnet", ext_vars=ext))
-        switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/example_loss_geo_2shot.jsonnet", ext_vars=ext))
-        assert switched.pop("pretrained_archive") == "p/geo-example-loss/model.tar.gz"
+        switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/step_loss_geo_2shot.jsonnet", ext_vars=ext))
+        assert switched.pop("pretrained_archive") == "p/geo-step-loss/model.tar.gz"
         faithful.pop("pretrained_archive")
-        for config in (switched["model"], switched["pretraining"]["model"]):
-            assert config.pop("type") == "proto_parser_example_loss"
         for config in (faithful["model"], faithful["pretraining"]["model"]):
+            assert config.pop("type") == "proto_parser_example_loss"
+        for config in (switched["model"], switched["pretraining"]["model"]):
             assert config.pop("type") == "proto_parser_authors"
         assert switched == faithful
         assert issubclass(ExampleLossProtoParser, Model.by_name("proto_parser_authors"))

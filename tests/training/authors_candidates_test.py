@@ -65,19 +65,19 @@ def test_a_tiny_experiment_trains_with_the_authors_candidates_and_its_archive_lo
     assert load_archive(pretrained).config["trainer"]["callbacks"][1] == callback
 
 
-def test_switch_system_adds_only_the_callback_to_the_faithful_config():
+def test_faithful_config_has_the_callback_and_the_switch_system_only_removes_it():
     faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/authors_candidates_geo_1shot.jsonnet")
-    assert switched.pop("pretrained_archive") == "p/geo-authors-candidates/model.tar.gz"
+    switched = rendered_experiment("experiments/switches/label_candidates_geo_1shot.jsonnet")
+    assert switched.pop("pretrained_archive") == "p/geo-label-candidates/model.tar.gz"
     faithful.pop("pretrained_archive")
-    for config in (switched["trainer"], switched["pretraining"]["trainer"]):
+    for config in (faithful["trainer"], faithful["pretraining"]["trainer"]):
         assert config["callbacks"].pop() == {"type": "fewshot_authors_attention_candidates"}
     assert switched == faithful
 
 
-def test_the_all_switches_system_combines_the_four_authors_behaviours():
-    config = rendered_experiment("experiments/switches/authors_all_geo_2shot.jsonnet")
-    assert config["pretrained_archive"] == "p/geo-authors-all/model.tar.gz"
+def test_the_faithful_config_combines_the_four_authors_behaviours():
+    config = rendered_experiment("experiments/geo_2shot.jsonnet")
+    assert config["pretrained_archive"] == "p/geo-ours/model.tar.gz"
     assert config["model"]["type"] == config["pretraining"]["model"]["type"] == "proto_parser_example_loss"
     pretraining = [c["type"] for c in config["pretraining"]["trainer"]["callbacks"]]
     finetuning = [c["type"] for c in config["trainer"]["callbacks"]]

@@ -81,14 +81,16 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
     assert load_archive(pretrained).config["trainer"]["callbacks"][0]["type"] == "fewshot_occurrence_statistics"
 
 
-def test_switch_system_renders_the_faithful_config_with_only_the_statistics_callback_changed():
+def test_faithful_config_counts_occurrences_and_the_switch_system_only_changes_the_statistics_callback():
     faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/occurrence_counts_geo_2shot.jsonnet")
-    assert switched.pop("pretrained_archive") == "p/geo-occurrence-counts/model.tar.gz"
+    switched = rendered_experiment("experiments/switches/presence_counts_geo_2shot.jsonnet")
+    assert switched.pop("pretrained_archive") == "p/geo-presence-counts/model.tar.gz"
     faithful.pop("pretrained_archive")
-    for config in (switched["trainer"], switched["pretraining"]["trainer"]):
+    for config in (faithful["trainer"], faithful["pretraining"]["trainer"]):
         assert [c["type"] for c in config["callbacks"]].count("fewshot_occurrence_statistics") == 1
+    for config in (switched["trainer"], switched["pretraining"]["trainer"]):
+        assert [c["type"] for c in config["callbacks"]].count("fewshot_alignment_statistics") == 1
         for c in config["callbacks"]:
-            if c["type"] == "fewshot_occurrence_statistics":
-                c["type"] = "fewshot_alignment_statistics"
+            if c["type"] == "fewshot_alignment_statistics":
+                c["type"] = "fewshot_occurrence_statistics"
     assert switched == faithful

@@ -72,10 +72,11 @@ def test_a_tiny_experiment_finetunes_with_train_mode_prototypes_and_its_archive_
     assert archive.config["trainer"]["callbacks"][1]["type"] == "fewshot_prototype_init_train_mode"
 
 
-def test_switch_system_renders_the_faithful_config_with_only_the_prototype_callback_changed():
+def test_faithful_config_uses_train_mode_prototypes_and_the_switch_system_only_changes_that_callback():
     faithful = rendered_experiment("experiments/jobs_1shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/train_mode_prototypes_jobs_1shot.jsonnet")
+    switched = rendered_experiment("experiments/switches/eval_prototypes_jobs_1shot.jsonnet")
     assert switched["pretrained_archive"] == faithful["pretrained_archive"]  # fine-tuning only: the faithful archive
-    assert switched["trainer"]["callbacks"][1] == {"type": "fewshot_prototype_init_train_mode"}
-    switched["trainer"]["callbacks"][1] = {"type": "fewshot_prototype_init"}
+    assert faithful["trainer"]["callbacks"][1] == {"type": "fewshot_prototype_init_train_mode"}
+    assert switched["trainer"]["callbacks"][1] == {"type": "fewshot_prototype_init"}
+    switched["trainer"]["callbacks"][1] = {"type": "fewshot_prototype_init_train_mode"}
     assert switched == faithful

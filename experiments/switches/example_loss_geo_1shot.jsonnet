@@ -1,3 +1,0 @@
-// Faithful ProtoParser with the authors' per-example loss sums instead of our per-step means, geo 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 1, fewshot.authors + import 'example_loss.libsonnet')

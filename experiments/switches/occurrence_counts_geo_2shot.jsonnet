@@ -1,3 +1,0 @@
-// Faithful ProtoParser with the authors' occurrence counts for P(a | x) instead of presence shares, geo 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 2, fewshot.authors + import 'occurrence_counts.libsonnet')

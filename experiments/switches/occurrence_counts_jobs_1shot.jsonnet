@@ -1,3 +1,0 @@
-// Faithful ProtoParser with the authors' occurrence counts for P(a | x) instead of presence shares, jobs 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 1, fewshot.authors + import 'occurrence_counts.libsonnet')

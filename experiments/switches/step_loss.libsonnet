@@ -1,0 +1,3 @@
+// The faithful configuration with our loss normalisation: every term a mean over its steps (or slots),
+// instead of the authors' per-example sums (docs/reproduction.md row 13). Own pre-trained archive.
+{ variant: 'step-loss', loss_reduction: 'step' }

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with prototypes computed with dropout, as the authors' fine-tuning does, atis 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('atis', 2, fewshot.authors + import 'train_mode_prototypes.libsonnet')
