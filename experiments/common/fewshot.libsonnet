@@ -92,6 +92,14 @@ local words = import 'words.libsonnet';
     // the authors' code does (model `proto_parser_example_loss`, models/example_loss.py; grid system
     // `step-loss` is ours in the faithful row). Needs the plain greedy parser, like the switches above.
     loss_reduction: 'step',
+    // Two details of the authors' decoder (docs/reproduction.md row 7, note 5), for `decoder: 'authors'`
+    // with `loss_reduction: 'example'` (model `proto_parser_authors_decoder`, models/authors_decoder.py):
+    //   reduce_input: 'states' (a REDUCE reads the mean of its children's decoder states, ours) or
+    //     'inputs' (a linear map of the mean of its children's inputs and its own, the authors');
+    //   decoder_init: 'mean' (h_0 from the mean encoder output, ours) or 'last_cells' (from the
+    //     encoder's last memory cells, the authors'). System `authors-decoder` sets both.
+    reduce_input: 'states',
+    decoder_init: 'mean',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -272,7 +280,13 @@ local words = import 'words.libsonnet';
          + changed + (if s.decoder == 'authors' then { action_dim: 256 } else {})))
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];
        if w != 0 then { supervised_attention: w } else {})
-    + (if pretraining && s.meta_regularization then { meta_regularization: true } else {}) + {
+    + (if pretraining && s.meta_regularization then { meta_regularization: true } else {})
+    + (assert std.member(['states', 'inputs'], s.reduce_input) : 'reduce_input must be \'states\' or \'inputs\', not ' + s.reduce_input;
+       assert std.member(['mean', 'last_cells'], s.decoder_init) : 'decoder_init must be \'mean\' or \'last_cells\', not ' + s.decoder_init;
+       if s.reduce_input == 'states' && s.decoder_init == 'mean' then {} else (
+         assert s.decoder == 'authors' && s.loss_reduction == 'example' :
+           'reduce_input and decoder_init are details of the authors\' decoder: they need decoder \'authors\' and loss_reduction \'example\'';
+         { type: 'proto_parser_authors_decoder', reduce_input: s.reduce_input, decoder_init: s.decoder_init })) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

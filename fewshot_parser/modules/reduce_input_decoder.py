@@ -1,0 +1,82 @@
+"""
+The two details of the authors' template decoder that `InputFeedingStackDecoder` does not follow
+(docs/reproduction.md row 7, note 5), each optional:
+
+* `reduce_input="inputs"`: the LSTM input of a REDUCE is `W [mean of the popped children's inputs; x]`,
+  where `x = [input row of a_{t-1}; h_{t-1}]` and a child's input is what the LSTM read at the step
+  that pushed it (for a child made by a REDUCE, its transformed input). A GEN reads `x` alone. Ours
+  (`"states"`) reads `[x; mean of the popped children's decoder states]` at every step.
+* `initial_state="last_cells"`: `h_0 = tanh(W c_enc)` from the encoder's last memory cells (both
+  directions), `c_0 = 0`. Ours (`"mean"`) uses the mean encoder output. The cells are handed over by
+  the model through `encoder_cells` before each decoding of a batch.
+
+Decoding stays greedy, as for `InputFeedingStackDecoder`: the children's inputs are kept per decoder
+state, in the same order as the states, which one hypothesis per example never reorders.
+"""
+from typing import List, Optional, Tuple
+
+import torch
+from torch import nn
+
+from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
+
+
+class ReduceInputStackDecoder(InputFeedingStackDecoder):
+    """
+    # Parameters
+
+    encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout
+        As for `InputFeedingStackDecoder`.
+    reduce_input : `str`, optional (default = `"inputs"`)
+        `"inputs"` (the authors') or `"states"` (ours, as `InputFeedingStackDecoder`).
+    initial_state : `str`, optional (default = `"last_cells"`)
+        `"last_cells"` (the authors') or `"mean"` (ours).
+    """
+
+    def __init__(
+        self, encoder_dim: int, action_dim: int, hidden_dim: int, num_actions: int, input_dim: int = 128,
+        dropout: float = 0.0, input_dropout: bool = True, reduce_input: str = "inputs",
+        initial_state: str = "last_cells",
+    ) -> None:
+        super().__init__(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
+        for name, value, allowed in (("reduce_input", reduce_input, ("inputs", "states")),
+                                     ("initial_state", initial_state, ("last_cells", "mean"))):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {list(allowed)}, not {value!r}")
+        self.reduce_input = reduce_input
+        self.initial_kind = initial_state
+        if reduce_input == "inputs":
+            width = input_dim + action_dim
+            self.cell = nn.LSTMCell(width, hidden_dim)
+            self.reduce = nn.Linear(2 * width, width)
+        # Set by the model before each decoding: `(batch, encoder_dim)` last encoder cells.
+        self.encoder_cells: Optional[torch.Tensor] = None
+        # While a batch is decoded: the LSTM input of every decoder state so far (state 0: zeros).
+        self._inputs: Optional[List[torch.Tensor]] = None
+
+    def initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+        self._inputs = None  # a new batch starts here, in `forward` and in `search`
+        if self.initial_kind == "mean":
+            return super().initial_state(encoded, mask)
+        cells = self.encoder_cells
+        if cells is None or cells.size(0) != encoded.size(0):
+            raise RuntimeError("initial_state 'last_cells' needs the encoder's last cells of this batch in `encoder_cells`")
+        h = torch.tanh(self.initial(cells))
+        return h, torch.zeros_like(h)
+
+    def _input(self, embedding: torch.Tensor, states: torch.Tensor, popped: torch.Tensor) -> torch.Tensor:
+        if self.reduce_input == "states":
+            return super()._input(embedding, states, popped)
+        fed = self._fed if self._fed is not None else embedding.new_zeros(embedding.size(0), self.action_dim)
+        x = torch.cat([embedding, fed], dim=-1)
+        if self._inputs is None:
+            self._inputs = [torch.zeros_like(x)]
+        # shape: (batch_size, states so far, input width)
+        inputs = torch.stack(self._inputs, dim=1)
+        present = popped >= 0
+        gathered = inputs.gather(1, popped.clamp(min=0).unsqueeze(-1).expand(-1, -1, inputs.size(-1)))
+        children = (gathered * present.unsqueeze(-1)).sum(1) / present.sum(1, keepdim=True).clamp(min=1)
+        reduced = self.reduce(torch.cat([children, x], dim=-1))
+        x = torch.where(present.any(1, keepdim=True), reduced, x)
+        self._inputs.append(x)
+        return self.input_dropout(x)
