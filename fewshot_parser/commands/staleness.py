@@ -4,6 +4,7 @@ Which recorded results rows the current code would not reproduce.
 A row of `results/runs.csv` is *stale* when
 
 * it has no provenance (written before rows recorded their code version),
+* no system of `run-grid` makes it any more (its system was renamed or removed),
 * its config hash differs from the hash of the config its system renders today (for the same
   dataset, shot and shuffle), or
 * the code it depends on differs between the commit that made it, or made its pre-trained
@@ -226,14 +227,13 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
     if not row.get("code_version"):
         return "no provenance"
     templates = [t for system, setting, t in systems.values() if (system, setting) == (row["system"], row["setting"])]
-    config = None
-    parsed: Dict[str, Any] = {}
-    if templates:
-        config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))),
-                           int(row["shuffle"]))
-        parsed = json.loads(config) if config is not None else {}
-        if config is not None and experiment_hash(parsed) != row.get("config_hash"):
-            return "config changed"
+    if not templates:
+        return "no grid system makes this row any more"
+    config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))),
+                       int(row["shuffle"]))
+    parsed: Dict[str, Any] = json.loads(config) if config is not None else {}
+    if config is not None and experiment_hash(parsed) != row.get("config_hash"):
+        return "config changed"
     if not code_unchanged_since(row["code_version"], config_json=config):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")

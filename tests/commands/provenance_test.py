@@ -37,6 +37,8 @@ def test_a_row_is_stale_without_provenance_or_with_another_config(monkeypatch):
     assert stale_reason(row(), SYSTEMS) == "no provenance"
     assert stale_reason(row(code_version=head, config_hash="0" * 12), SYSTEMS) == "config changed"
     assert stale_reason(row(code_version="f" * 40, config_hash=fresh_hash), SYSTEMS) == "code changed"
+    assert stale_reason(row(code_version=head, config_hash=fresh_hash, setting="a retired switch"),
+                        SYSTEMS) == "no grid system makes this row any more"
     # The checkout may hold uncommitted changes: take the code as unchanged since HEAD here.
     monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith(head))
     assert stale_reason(row(code_version=head, config_hash=fresh_hash), SYSTEMS) is None
