@@ -7,6 +7,8 @@ Markdown table.
 
     python benchmarks/switch_effects.py --baseline results/machine_check/runs_ours.csv \\
         --runs results/runs.csv --code cf98bee --settings "occurrence counts for P(a | x)"
+    python benchmarks/switch_effects.py --baseline results/runs.csv --baseline-code 04c11ec \\
+        --runs results/runs.csv --settings "authors' REDUCE input and h_0"
 """
 import argparse
 import os
@@ -33,10 +35,11 @@ def main() -> None:
     parser.add_argument("--baseline", required=True, help="results file with the faithful row made on this machine")
     parser.add_argument("--runs", required=True, help="results file with the switch rows")
     parser.add_argument("--code", default="", help="only switch runs made at this commit (prefix)")
+    parser.add_argument("--baseline-code", default="", help="only faithful runs made at this commit (prefix)")
     parser.add_argument("--settings", nargs="+", required=True)
     args = parser.parse_args()
 
-    baseline = runs(read_rows(args.baseline), "", "")
+    baseline = runs(read_rows(args.baseline), "", args.baseline_code)
     rows = read_rows(args.runs)
     print("| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |")
     print("|---|" + "---|" * (len(COLUMNS) + 1))
