@@ -100,6 +100,13 @@ local words = import 'words.libsonnet';
     //     encoder's last memory cells, the authors'). System `authors-decoder` sets both.
     reduce_input: 'states',
     decoder_init: 'mean',
+    // How entity slots are filled (docs/reproduction.md rows 16 and 36): 'copy', a copy of an utterance
+    // position (ours), or 'classified', a choice among the entity values of the training and support
+    // sets, the copy distribution serving as the slot's attention and its loss as the entity attention
+    // loss, as the authors' code does (model `proto_parser_classified_entities`,
+    // models/classified_entities.py, and reader wrapper `fewshot_entity_values`; system
+    // `classified-entities`). Needs loss_reduction 'example' and no unified slots.
+    entity_slots: 'copy',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -286,7 +293,12 @@ local words = import 'words.libsonnet';
        if s.reduce_input == 'states' && s.decoder_init == 'mean' then {} else (
          assert s.decoder == 'authors' && s.loss_reduction == 'example' :
            'reduce_input and decoder_init are details of the authors\' decoder: they need decoder \'authors\' and loss_reduction \'example\'';
-         { type: 'proto_parser_authors_decoder', reduce_input: s.reduce_input, decoder_init: s.decoder_init })) + {
+         { type: 'proto_parser_authors_decoder', reduce_input: s.reduce_input, decoder_init: s.decoder_init }))
+    + (assert std.member(['copy', 'classified'], s.entity_slots) : 'entity_slots must be \'copy\' or \'classified\', not ' + s.entity_slots;
+       if s.entity_slots == 'copy' then {} else (
+         assert s.loss_reduction == 'example' && !s.unify_slots && s.reduce_input == 'states' && s.decoder_init == 'mean' :
+           'entity_slots \'classified\' is built on the faithful model: it needs loss_reduction \'example\', no unified slots and our reduce_input and decoder_init';
+         { type: 'proto_parser_classified_entities' })) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,
@@ -325,7 +337,7 @@ local words = import 'words.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities),
+    dataset_reader: $.entity_reader(pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities), s),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -343,8 +355,11 @@ local words = import 'words.libsonnet';
     },
   },
 
+  // `reader`, wrapped by `fewshot_entity_values` when entity slots are classified (they need the values).
+  entity_reader(reader, s):: if s.entity_slots == 'copy' then reader else { type: 'fewshot_entity_values', reader: reader },
+
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
-  finetune_reader(dataset, shot, split, s):: (
+  finetune_reader(dataset, shot, split, s):: $.entity_reader((
     local base = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities);
     local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false }
               + (if s.augmentation == null then {} else s.augmentation);
@@ -360,7 +375,7 @@ local words = import 'words.libsonnet';
       lexicon: if a.lexicon then dataset else null,
       seed: data.seed,
     } + (if a.balance then { balance: true } else {})
-  ),
+  ), s),
 
   pretrained_archive(dataset, s)::
     std.extVar('FEWSHOT_PRETRAIN_DIR') + '/' + dataset + '-' + s.variant + '/model.tar.gz',

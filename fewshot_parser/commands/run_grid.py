@@ -72,6 +72,7 @@ SYSTEMS: Dict[str, tuple] = {
     "label-candidates": ("ProtoParser", "label attention candidates", "experiments/switches/label_candidates_{dataset}_{shot}shot.jsonnet"),
     # The faithful row with the last two details of the authors' decoder (not yet its default).
     "authors-decoder": ("ProtoParser", "authors' REDUCE input and h_0", "experiments/switches/authors_decoder_{dataset}_{shot}shot.jsonnet"),
+    "classified-entities": ("ProtoParser", "classified entity slots", "experiments/switches/classified_entities_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

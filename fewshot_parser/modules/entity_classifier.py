@@ -1,0 +1,58 @@
+"""
+An entity slot filled by classification over a vocabulary of entity values, as in the authors' code
+(docs/reproduction.md rows 16 and 36): the slot's state attends over the utterance, the attentional
+vector `tanh(W [state; context])` scores every known value (a bias-free output layer), and the
+prediction is the best value other than padding and unknown. A value missing from that vocabulary (an
+entity seen neither in training nor in the support set) can never be predicted.
+"""
+import torch
+from torch import nn
+
+# Indices of the padding and unknown entries of a padded AllenNLP namespace.
+_RESERVED = 2
+
+
+class EntityClassifier(nn.Module):
+    """
+    # Parameters
+
+    state_dim : `int`
+        Size of the entity slot decoder's states.
+    encoder_dim : `int`
+        Size of the encoder states the attention reads.
+    num_values : `int`
+        Size of the `entity_values` namespace (padding and unknown included).
+    """
+
+    def __init__(self, state_dim: int, encoder_dim: int, num_values: int) -> None:
+        super().__init__()
+        self.attentional = nn.Linear(state_dim + encoder_dim, state_dim, bias=False)
+        self.readout = nn.Linear(state_dim, max(num_values, _RESERVED), bias=False)
+
+    def forward(self, states: torch.Tensor, attention: torch.Tensor, encoded: torch.Tensor) -> torch.Tensor:
+        """
+        states : `(rows, slots, state_dim)`; attention : `(rows, slots, source_length)` weights (rows
+        sum to 1); encoded : `(rows, source_length, encoder_dim)`.
+
+        Returns `(rows, slots, num_values)` log-probabilities; padding and unknown get none.
+        """
+        context = torch.bmm(attention, encoded)
+        vector = torch.tanh(self.attentional(torch.cat([states, context], dim=-1)))
+        scores = self.readout(vector)
+        reserved = torch.arange(scores.size(-1), device=scores.device) < _RESERVED
+        scores = scores.masked_fill(reserved, torch.finfo(scores.dtype).min)
+        return torch.log_softmax(scores, dim=-1)
+
+    def extend(self, num_values: int) -> None:
+        """
+        Grows the output layer after the vocabulary grew: trained rows kept, new rows drawn as a fresh
+        Glorot-normal layer of the new size would draw them (the authors re-create the layer that way).
+        """
+        old = self.readout
+        if num_values <= old.out_features:
+            return
+        grown = nn.Linear(old.in_features, num_values, bias=False).to(old.weight.device)
+        with torch.no_grad():
+            nn.init.xavier_normal_(grown.weight)
+            grown.weight[: old.out_features] = old.weight
+        self.readout = grown

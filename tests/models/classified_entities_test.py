@@ -1,0 +1,174 @@
+"""Entity slots classified over known values (proto_parser_classified_entities, fewshot_entity_values, EntityClassifier)."""
+import json
+import os
+
+import _jsonnet
+import pytest
+import torch
+from allennlp.common import Params
+from allennlp.common.testing import ModelTestCase
+from allennlp.data import Batch, DatasetReader
+from allennlp.models import Model
+from allennlp.models.archival import load_archive
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.common.provenance import PROJECT_ROOT
+from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
+from fewshot_parser.modules.entity_classifier import EntityClassifier
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
+
+GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
+SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
+
+
+def wrapped(reader: dict) -> dict:
+    return {"type": "fewshot_entity_values", "reader": reader}
+
+
+def test_the_reader_names_each_entity_slots_value_in_slot_order_and_leaves_variables_out():
+    reader = DatasetReader.from_params(Params(wrapped(dict(GEO_READER))))
+    instances = list(reader.read(fixture_split("geo", "train")))
+    checked = 0
+    for instance in instances:
+        values = [field.label for field in instance["entity_values"].field_list]
+        flat = [value for step in instance["metadata"]["slot_values"] for value in step]
+        kinds = instance["slot_is_variable"].array.tolist()
+        steps = instance["slot_step"].array.tolist()
+        assert len(values) == len(kinds)
+        for value, kind, step, position in zip(values, kinds, steps, range(len(values))):
+            if step < 0 or kind:
+                assert value == -1
+            else:
+                assert value == flat[position] and value in instance["metadata"]["utterance"]
+                checked += 1
+    assert checked > 0
+    # Without a logical form (prediction) the instance has no values.
+    assert "entity_values" not in reader.text_to_instance("how big be s0").fields
+
+
+def test_the_classifier_never_chooses_padding_or_unknown_and_grows_keeping_trained_rows():
+    torch.manual_seed(0)
+    classifier = EntityClassifier(state_dim=4, encoder_dim=6, num_values=5)
+    states, encoded = torch.randn(3, 2, 4), torch.randn(3, 7, 6)
+    attention = torch.softmax(torch.randn(3, 2, 7), -1)
+    log_probs = classifier(states, attention, encoded)
+    assert log_probs.shape == (3, 2, 5)
+    assert torch.allclose(log_probs.exp().sum(-1), torch.ones(3, 2))
+    assert (log_probs[..., :2].exp() == 0).all()
+    old = classifier.readout.weight.detach().clone()
+    classifier.extend(8)
+    assert classifier.readout.weight.shape == (8, 4)
+    assert torch.equal(classifier.readout.weight[:5], old)
+    assert torch.allclose(classifier(states, attention, encoded)[..., :5].exp().sum(-1) > 0, torch.tensor(True))
+
+
+class TestClassifiedEntitiesProtoParser(ModelTestCase):
+    def setup_method(self):
+        super().setup_method()
+        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))
+        config["dataset_reader"] = wrapped(config["dataset_reader"])
+        config["model"].update(SWITCH)
+        self.config_path = os.path.join(self.TEST_DIR, "classified.json")
+        with open(self.config_path, "w") as handle:
+            json.dump(config, handle)
+        os.chdir(PROJECT_ROOT)
+        self.set_up_model(self.config_path, fixture_split("geo", "train"))
+
+    def tensors(self):
+        batch = Batch(self.instances)
+        batch.index_instances(self.vocab)
+        return batch.as_tensor_dict()
+
+    def test_model_can_train_save_and_load(self):
+        # `_gate` belongs to lexical linking, which this config leaves off (as the authors-decoder test).
+        self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"})
+
+    def test_the_value_loss_is_added_to_the_copy_loss_and_is_positive(self):
+        self.model.train()
+        tensors = self.tensors()
+        with_values = self.model(**tensors)["loss"]
+        tensors.pop("entity_values")
+        copy_only = self.model(**tensors)["loss"]
+        assert with_values.item() > copy_only.item() > 0
+
+    def test_a_slots_choice_is_written_as_the_chosen_value_not_an_utterance_word(self):
+        tensors = self.tensors()
+        values = [self.vocab.get_token_from_index(i, ENTITY_VALUE_NAMESPACE) for i in range(self.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE))]
+        checked = 0
+        for row, instance in enumerate(self.instances):
+            slots = [s for s, k in zip(instance["slot_step"].array.tolist(), instance["slot_is_variable"].array.tolist()) if s >= 0 and k == 0]
+            if not slots:
+                continue
+            utterance = instance["metadata"]["utterance"]
+            other = next(i for i, v in enumerate(values) if i >= 2 and v not in utterance)
+            entity_choice = {(0, step): [other] * slots.count(step) for step in set(slots)}
+            variable_choice = {(0, t): [2] * 4 for t in range(tensors["actions"].size(1))}
+            steps = self.model._steps(tensors["actions"][row].tolist(), 0, utterance, entity_choice, variable_choice)
+            written = [v.value for step in steps for v in step.values if v.kind == "entity"]
+            assert written == [values[other]] * len(slots)
+            checked += 1
+        assert checked > 0
+
+    def test_decoding_chooses_known_values_for_entity_slots(self):
+        self.model.eval()
+        chosen = []
+        predict = self.model._predict_slots
+
+        def recording(*args, **kwargs):
+            entity_choice, variable_choice = predict(*args, **kwargs)
+            chosen.extend(value for values in entity_choice.values() for value in values)
+            return entity_choice, variable_choice
+
+        self.model._predict_slots = recording
+        output = self.model(**self.tensors())
+        assert len(output["logical_form"]) == len(self.instances)
+        assert chosen, "no entity slot was decoded"
+        assert all(2 <= value < self.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE) for value in chosen)
+
+
+def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
+                                               ext_vars={"PRETRAINED": pretrained}))
+    for part in (config, config["pretraining"]):
+        part["dataset_reader"] = wrapped(part["dataset_reader"])
+        part["model"].update(SWITCH)
+    path = tmp_path / "experiment.json"
+    path.write_text(json.dumps(config))
+    from allennlp.commands.train import train_model_from_file
+
+    train_model_from_file(str(path), str(tmp_path / "run"))
+    assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
+    before = load_archive(pretrained).model
+    after = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
+    for model in (before, after):
+        size = model.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
+        assert model._entity_classifier.readout.out_features == size > 2
+    support_values = {v for line in open(fixture_split("geo", "support")) for v in line.split("\t")[1].split() if v[-1:].isdigit() and v[:-1].isalpha() and len(v) <= 3}
+    assert support_values <= set(after.vocab.get_token_to_index_vocabulary(ENTITY_VALUE_NAMESPACE))
+
+
+def test_switch_system_renders_the_faithful_config_with_only_the_model_type_and_reader_wrapper_added():
+    faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
+    switched = rendered_experiment("experiments/switches/classified_entities_geo_1shot.jsonnet")
+    assert switched.pop("pretrained_archive") == "p/geo-classified-entities/model.tar.gz"
+    faithful.pop("pretrained_archive")
+    for config in (switched, switched["pretraining"]):
+        assert config["model"].pop("type") == "proto_parser_classified_entities"
+        reader = config.pop("dataset_reader")
+        assert reader["type"] == "fewshot_entity_values"
+        config["dataset_reader"] = reader["reader"]
+    for config in (faithful["model"], faithful["pretraining"]["model"]):
+        assert config.pop("type") == "proto_parser_example_loss"
+    assert switched == faithful
+
+
+def test_classified_slots_refuse_settings_they_are_not_built_for():
+    fewshot = os.path.join(PROJECT_ROOT, "experiments/common/fewshot.libsonnet")
+    snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ entity_slots: 'classified', loss_reduction: 'step' }})"
+    with pytest.raises(RuntimeError, match="entity_slots 'classified'"):
+        _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
+    snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ entity_slots: 'typed' }})"
+    with pytest.raises(RuntimeError, match="entity_slots must be"):
+        _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
