@@ -9,6 +9,10 @@ Markdown table.
         --runs results/runs.csv --code cf98bee --settings "occurrence counts for P(a | x)"
     python benchmarks/switch_effects.py --baseline results/runs.csv --baseline-code 04c11ec \\
         --runs results/runs.csv --settings "authors' REDUCE input and h_0"
+
+With `--authors results/reference_runs.csv` a second table gives each row (the faithful one and each
+switch) against the authors' code run on the same splits: the difference of the means per column and
+the Wilcoxon p-value over the evaluation sets both have.
 """
 import argparse
 import os
@@ -17,7 +21,7 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from fewshot_parser.commands.report import OURS, wilcoxon_p  # noqa: E402
+from fewshot_parser.commands.report import OURS, reference_rows, wilcoxon_p  # noqa: E402
 from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
 
 COLUMNS = [("jobs", "1"), ("geo", "1"), ("jobs", "2"), ("geo", "2")]
@@ -37,6 +41,7 @@ def main() -> None:
     parser.add_argument("--code", default="", help="only switch runs made at this commit (prefix)")
     parser.add_argument("--baseline-code", default="", help="only faithful runs made at this commit (prefix)")
     parser.add_argument("--settings", nargs="+", required=True)
+    parser.add_argument("--authors", default=None, help="rows of the authors' code (results/reference_runs.csv)")
     args = parser.parse_args()
 
     baseline = runs(read_rows(args.baseline), "", args.baseline_code)
@@ -61,6 +66,18 @@ def main() -> None:
         label = setting.replace("|", "\\|")  # a pipe would end the Markdown cell
         print(f"| {label} | " + " | ".join(cell(switched, d, s, baseline) for d, s in COLUMNS)
               + f" | {'–' if p is None else f'{p:.3f}'} |")
+    if args.authors:
+        authors = {(r["dataset"], r["shot"], r["shuffle"]): float(r["exact_match"])
+                   for r in reference_rows(args.authors) if r["shuffle"] in "12345"}
+        print("\nAgainst the authors' code on the same splits (row minus authors' code; p over shared sets):\n")
+        print("| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |")
+        print("|---|" + "---|" * (len(COLUMNS) + 1))
+        for label, values in [("faithful, same machine", baseline)] + [
+                (setting.replace("|", "\\|"), runs(rows, setting, args.code)) for setting in args.settings]:
+            shared = {k: v for k, v in values.items() if k in authors}
+            p = wilcoxon_p(shared, {k: authors[k] for k in shared})
+            print(f"| {label} | " + " | ".join(cell(shared, d, s, authors) for d, s in COLUMNS)
+                  + f" | {'–' if p is None else f'{p:.3f}'} |")
 
 
 if __name__ == "__main__":
