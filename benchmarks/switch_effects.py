@@ -46,8 +46,10 @@ def main() -> None:
 
     baseline = runs(read_rows(args.baseline), "", args.baseline_code)
     rows = read_rows(args.runs)
-    print("| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |")
-    print("|---|" + "---|" * (len(COLUMNS) + 1))
+    # a pipe in a setting would end the Markdown cell
+    switched = [(setting.replace("|", "\\|"), runs(rows, setting, args.code)) for setting in args.settings]
+    header = ["| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |",
+              "|---|" + "---|" * (len(COLUMNS) + 1)]
 
     def cell(values: Dict[Tuple[str, str, str], float], dataset: str, shot: str, reference=None) -> str:
         shared = [k for k in values if k[:2] == (dataset, shot)]
@@ -58,26 +60,24 @@ def main() -> None:
             return f"{mean:.2f}"
         return f"{mean:.2f} ({mean - sum(reference[k] for k in shared) / len(shared):+.2f})"
 
+    def compared(label: str, values: Dict[Tuple[str, str, str], float], reference: Dict[Tuple[str, str, str], float]) -> str:
+        """A row's means, each with its difference to `reference`, and the p-value over the runs both have."""
+        shared = {k: v for k, v in values.items() if k in reference}
+        p = wilcoxon_p(shared, {k: reference[k] for k in shared})
+        return (f"| {label} | " + " | ".join(cell(shared, d, s, reference) for d, s in COLUMNS)
+                + f" | {'–' if p is None else f'{p:.3f}'} |")
+
+    print(*header, sep="\n")
     print("| faithful, same machine | " + " | ".join(cell(baseline, d, s) for d, s in COLUMNS) + " | |")
-    for setting in args.settings:
-        switched = runs(rows, setting, args.code)
-        shared = {k: v for k, v in switched.items() if k in baseline}
-        p = wilcoxon_p({k: baseline[k] for k in shared}, shared)
-        label = setting.replace("|", "\\|")  # a pipe would end the Markdown cell
-        print(f"| {label} | " + " | ".join(cell(switched, d, s, baseline) for d, s in COLUMNS)
-              + f" | {'–' if p is None else f'{p:.3f}'} |")
+    for label, values in switched:
+        print(compared(label, values, baseline))
     if args.authors:
         authors = {(r["dataset"], r["shot"], r["shuffle"]): float(r["exact_match"])
                    for r in reference_rows(args.authors) if r["shuffle"] in "12345"}
         print("\nAgainst the authors' code on the same splits (row minus authors' code; p over shared sets):\n")
-        print("| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |")
-        print("|---|" + "---|" * (len(COLUMNS) + 1))
-        for label, values in [("faithful, same machine", baseline)] + [
-                (setting.replace("|", "\\|"), runs(rows, setting, args.code)) for setting in args.settings]:
-            shared = {k: v for k, v in values.items() if k in authors}
-            p = wilcoxon_p(shared, {k: authors[k] for k in shared})
-            print(f"| {label} | " + " | ".join(cell(shared, d, s, authors) for d, s in COLUMNS)
-                  + f" | {'–' if p is None else f'{p:.3f}'} |")
+        print(*header, sep="\n")
+        for label, values in [("faithful, same machine", baseline)] + switched:
+            print(compared(label, values, authors))
 
 
 if __name__ == "__main__":
