@@ -103,9 +103,10 @@ local words = import 'words.libsonnet';
     // How entity slots are filled (docs/reproduction.md rows 16 and 36): 'copy', a copy of an utterance
     // position (ours), or 'classified', a choice among the entity values of the training and support
     // sets, the copy distribution serving as the slot's attention and its loss as the entity attention
-    // loss, as the authors' code does (model `proto_parser_classified_entities`,
-    // models/classified_entities.py, and reader wrapper `fewshot_entity_values`; system
-    // `classified-entities`). Needs loss_reduction 'example' and no unified slots.
+    // loss, as the authors' code does (models/classified_entities.py, reader wrapper
+    // `fewshot_entity_values`; system `copy-entities` is ours in the faithful row). Needs one of the
+    // authors' models (loss_reduction 'example', or any non-paper decoder, similarity or dropout unit)
+    // and no unified slots.
     entity_slots: 'copy',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
@@ -223,6 +224,9 @@ local words = import 'words.libsonnet';
     attention_candidates: 'authors',
     // fine_tune.sh computes the prototypes with dropout on (row 34; training/callbacks/train_mode_prototypes.py).
     prototype_mode: 'train',
+    // Entity slots name one of the entity values of the training and support sets, with the entity
+    // attention loss on the copy distribution (rows 16 and 36; models/classified_entities.py).
+    entity_slots: 'classified',
   },
 
   // The callback that gives the model P(a | x) before training, as `conditional_counts` says.
@@ -295,10 +299,20 @@ local words = import 'words.libsonnet';
            'reduce_input and decoder_init are details of the authors\' decoder: they need decoder \'authors\' and loss_reduction \'example\'';
          { type: 'proto_parser_authors_decoder', reduce_input: s.reduce_input, decoder_init: s.decoder_init }))
     + (assert std.member(['copy', 'classified'], s.entity_slots) : 'entity_slots must be \'copy\' or \'classified\', not ' + s.entity_slots;
-       if s.entity_slots == 'copy' then {} else (
-         assert s.loss_reduction == 'example' && !s.unify_slots && s.reduce_input == 'states' && s.decoder_init == 'mean' :
-           'entity_slots \'classified\' is built on the faithful model: it needs loss_reduction \'example\', no unified slots and our reduce_input and decoder_init';
-         { type: 'proto_parser_classified_entities' })) + {
+       if s.entity_slots == 'copy' then {} else {
+         // The same model with classified entity slots (models/classified_entities.py).
+         local classified = {
+           proto_parser_example_loss: 'proto_parser_classified_entities',
+           proto_parser_authors: 'proto_parser_authors_classified_entities',
+           proto_parser_authors_decoder: 'proto_parser_authors_decoder_classified_entities',
+         },
+         type: (
+           assert !s.unify_slots && std.objectHas(classified, super.type) :
+             'entity_slots \'classified\' needs one of the authors\' models (' + std.join(', ', std.objectFields(classified))
+             + ') and no unified slots, not ' + super.type + (if s.unify_slots then ' with unified slots' else '');
+           classified[super.type]
+         ),
+       }) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

@@ -9,8 +9,12 @@ is the authors' entity attention loss (row 16). On top, `EntityClassifier`
 state and attention context, trained by a label-smoothed cross-entropy; decoding writes the best
 value (row 36). The values come from the `fewshot_entity_values` reader wrapper
 (`data/dataset_readers/entity_values.py`): the training set's, extended by the support set's at
-fine-tuning. Built on `proto_parser_example_loss`, the faithful model, so every loss term is a
-per-example sum averaged over the batch.
+fine-tuning.
+
+`ClassifiedEntities` holds the behaviour, so that it sits on each model the faithful configs and their
+switch systems use: the faithful `proto_parser_example_loss` (per-example loss sums), the per-step
+means of `proto_parser_authors` (system `step-loss`) and `proto_parser_authors_decoder` (system
+`authors-decoder`), one registered class each.
 """
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -20,18 +24,19 @@ from allennlp.models import Model
 
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.logical_forms.transition_system import Step
+from fewshot_parser.models.authors_decoder import AuthorsDecoderProtoParser
+from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.models.example_loss import ExampleLossProtoParser
 from fewshot_parser.modules.entity_classifier import EntityClassifier
 
 
-@Model.register("proto_parser_classified_entities")
-class ClassifiedEntitiesProtoParser(ExampleLossProtoParser):
+class ClassifiedEntities:
     """
-    A `proto_parser_example_loss` whose entity slots name a value of the `entity_values` vocabulary.
-    Needs the `fewshot_entity_values` reader wrapper (training instances carry `entity_values`) and
-    typed or untyped slots (not unified ones). It takes the same parameters.
-
-    Registered as a `Model` with name "proto_parser_classified_entities".
+    Mixin for a `proto_parser_authors` (or a subclass) whose entity slots name a value of the
+    `entity_values` vocabulary. Needs the `fewshot_entity_values` reader wrapper (training instances
+    carry `entity_values`) and typed or untyped slots (not unified ones). The value loss is reduced as
+    the base model reduces its slot loss: per-example sums averaged over the batch on
+    `proto_parser_example_loss` and its subclasses, a mean over entity slots otherwise.
     """
 
     def __init__(self, vocab: Vocabulary, **kwargs: Any) -> None:
@@ -82,7 +87,7 @@ class ClassifiedEntitiesProtoParser(ExampleLossProtoParser):
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         The parent's slot loss (its copy term is the entity attention loss) plus the cross-entropy of
-        each entity slot's gold value, summed per example and averaged over the batch. The slot
+        each entity slot's gold value, reduced as the base model reduces its slot loss. The slot
         accuracy (evaluation) counts an entity slot right when its best value is the gold one.
         """
         loss, correct = super().slot_loss(
@@ -110,7 +115,10 @@ class ClassifiedEntitiesProtoParser(ExampleLossProtoParser):
             allowed = scores > torch.finfo(scores.dtype).min / 2
             uniform = -(scores * allowed).sum(-1) / allowed.sum(-1).clamp(min=1)
             nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
-        loss = loss + (nll * known).sum() / actions.size(0)
+        if isinstance(self, ExampleLossProtoParser):
+            loss = loss + (nll * known).sum() / actions.size(0)
+        else:
+            loss = loss + (nll * known).sum() / known.sum().clamp(min=1)
         if correct:
             # The parent lists entity slots first (in slot order), then variable slots.
             right = (scores.argmax(-1) == gold).tolist()
@@ -150,3 +158,33 @@ class ClassifiedEntitiesProtoParser(ExampleLossProtoParser):
             ]
         shifted = {key: [len(utterance) + value for value in values] for key, values in entity_choice.items()}
         return super()._steps(sequence, row, list(utterance) + self._value_tokens, shifted, variable_choice)
+
+
+@Model.register("proto_parser_classified_entities")
+class ClassifiedEntitiesProtoParser(ClassifiedEntities, ExampleLossProtoParser):
+    """
+    The faithful model: a `proto_parser_example_loss` with classified entity slots. It takes the same
+    parameters.
+
+    Registered as a `Model` with name "proto_parser_classified_entities".
+    """
+
+
+@Model.register("proto_parser_authors_classified_entities")
+class AuthorsClassifiedEntitiesProtoParser(ClassifiedEntities, AuthorsProtoParser):
+    """
+    A `proto_parser_authors` (per-step loss means, system `step-loss`) with classified entity slots. It
+    takes the same parameters.
+
+    Registered as a `Model` with name "proto_parser_authors_classified_entities".
+    """
+
+
+@Model.register("proto_parser_authors_decoder_classified_entities")
+class AuthorsDecoderClassifiedEntitiesProtoParser(ClassifiedEntities, AuthorsDecoderProtoParser):
+    """
+    A `proto_parser_authors_decoder` (system `authors-decoder`) with classified entity slots. It takes
+    the same parameters.
+
+    Registered as a `Model` with name "proto_parser_authors_decoder_classified_entities".
+    """

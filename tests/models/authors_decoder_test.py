@@ -169,8 +169,8 @@ def test_switch_system_renders_the_faithful_config_with_only_the_model_type_and_
     assert switched.pop("pretrained_archive") == "p/geo-authors-decoder/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (switched["model"], switched["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_authors_decoder"
+        assert config.pop("type") == "proto_parser_authors_decoder_classified_entities"
         assert (config.pop("reduce_input"), config.pop("decoder_init")) == ("inputs", "last_cells")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_example_loss"
+        assert config.pop("type") == "proto_parser_classified_entities"
     assert switched == faithful

@@ -162,7 +162,7 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
     faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))
     model = faithful["pretraining"]["model"]
-    assert model["type"] == "proto_parser_example_loss" and model["action_dim"] == 256
+    assert model["type"] == "proto_parser_classified_entities" and model["action_dim"] == 256
     assert (model["decoder"], model["similarity"], model["predicate_dropout_unit"]) == ("authors", "parts", "action")
     assert faithful["pretraining"]["data_loader"]["type"] == "fewshot_template_walk"
     best = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/words/contextual_geo_1shot.jsonnet", ext_vars=ext))

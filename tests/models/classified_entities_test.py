@@ -1,4 +1,7 @@
-"""Entity slots classified over known values (proto_parser_classified_entities, fewshot_entity_values, EntityClassifier)."""
+"""
+Entity slots classified over known values (ClassifiedEntities on the faithful model, proto_parser_authors
+and proto_parser_authors_decoder; fewshot_entity_values; EntityClassifier).
+"""
 import json
 import os
 
@@ -19,6 +22,10 @@ from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
 SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
+# The same behaviour on the models of systems `step-loss` and `authors-decoder`.
+STEP_SWITCH = {"type": "proto_parser_authors_classified_entities", "restrict_training": False, "restrict_decoding": False}
+DECODER_SWITCH = {"type": "proto_parser_authors_decoder_classified_entities", "decoder": "authors", "decoder_input_dim": 6,
+                  "restrict_training": False, "restrict_decoding": False}
 
 
 def wrapped(reader: dict) -> dict:
@@ -63,11 +70,13 @@ def test_the_classifier_never_chooses_padding_or_unknown_and_grows_keeping_train
 
 
 class TestClassifiedEntitiesProtoParser(ModelTestCase):
+    switch = SWITCH
+
     def setup_method(self):
         super().setup_method()
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))
         config["dataset_reader"] = wrapped(config["dataset_reader"])
-        config["model"].update(SWITCH)
+        config["model"].update(self.switch)
         self.config_path = os.path.join(self.TEST_DIR, "classified.json")
         with open(self.config_path, "w") as handle:
             json.dump(config, handle)
@@ -126,6 +135,32 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
         assert all(2 <= value < self.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE) for value in chosen)
 
 
+class TestClassifiedEntitiesOnPerStepMeans(TestClassifiedEntitiesProtoParser):
+    switch = STEP_SWITCH
+
+    def value_loss(self, switch: dict) -> float:
+        """The loss the value cross-entropy adds, on the fixture batch, for a model of `switch`'s type."""
+        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
+        torch.manual_seed(0)
+        model = Model.from_params(vocab=self.vocab, params=Params({**config, **switch})).eval()
+        tensors = self.tensors()
+        with torch.no_grad():
+            with_values = model(**tensors)["loss"].item()
+            tensors.pop("entity_values")
+            return with_values - model(**tensors)["loss"].item()
+
+    def test_the_value_loss_is_a_mean_over_entity_slots_here_and_a_per_example_sum_on_the_faithful_model(self):
+        known = int((self.tensors()["entity_values"] >= 2).sum())
+        assert known not in (0, len(self.instances))  # so the two reductions differ
+        per_slot, per_example = self.value_loss(STEP_SWITCH), self.value_loss(SWITCH)
+        assert per_slot > 0
+        assert per_example == pytest.approx(per_slot * known / len(self.instances), rel=1e-4)
+
+
+class TestClassifiedEntitiesOnTheAuthorsDecoder(TestClassifiedEntitiesProtoParser):
+    switch = DECODER_SWITCH
+
+
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
@@ -149,26 +184,39 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
     assert support_values <= set(after.vocab.get_token_to_index_vocabulary(ENTITY_VALUE_NAMESPACE))
 
 
-def test_switch_system_renders_the_faithful_config_with_only_the_model_type_and_reader_wrapper_added():
+def test_the_faithful_config_is_the_copy_switch_with_only_the_model_type_and_reader_wrapper_added():
     faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/classified_entities_geo_1shot.jsonnet")
-    assert switched.pop("pretrained_archive") == "p/geo-classified-entities/model.tar.gz"
+    copied = rendered_experiment("experiments/switches/copy_entities_geo_1shot.jsonnet")
+    assert copied.pop("pretrained_archive") == "p/geo-copy-entities/model.tar.gz"
     faithful.pop("pretrained_archive")
-    for config in (switched, switched["pretraining"]):
+    for config in (faithful, faithful["pretraining"]):
         assert config["model"].pop("type") == "proto_parser_classified_entities"
         reader = config.pop("dataset_reader")
         assert reader["type"] == "fewshot_entity_values"
         config["dataset_reader"] = reader["reader"]
-    for config in (faithful["model"], faithful["pretraining"]["model"]):
+    for config in (copied["model"], copied["pretraining"]["model"]):
         assert config.pop("type") == "proto_parser_example_loss"
-    assert switched == faithful
+    assert copied == faithful
+
+
+@pytest.mark.parametrize("system,model_type", [
+    ("step_loss", "proto_parser_authors_classified_entities"),
+    ("authors_decoder", "proto_parser_authors_decoder_classified_entities"),
+])
+def test_switch_systems_of_the_faithful_row_keep_classified_slots_on_their_own_model(system, model_type):
+    config = rendered_experiment(f"experiments/switches/{system}_jobs_2shot.jsonnet")
+    for part in (config, config["pretraining"]):
+        assert part["model"]["type"] == model_type
+        assert part["dataset_reader"]["type"] == "fewshot_entity_values"
 
 
 def test_classified_slots_refuse_settings_they_are_not_built_for():
     fewshot = os.path.join(PROJECT_ROOT, "experiments/common/fewshot.libsonnet")
-    snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ entity_slots: 'classified', loss_reduction: 'step' }})"
-    with pytest.raises(RuntimeError, match="entity_slots 'classified'"):
-        _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
+    # The paper's plain model (no authors' behaviour), and unified slots, are refused.
+    for settings in ("{ entity_slots: 'classified' }", "f.authors + { unify_slots: true }"):
+        snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, {settings})"
+        with pytest.raises(RuntimeError, match="entity_slots 'classified' needs one of the authors' models"):
+            _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
     snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ entity_slots: 'typed' }})"
     with pytest.raises(RuntimeError, match="entity_slots must be"):
         _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
