@@ -93,11 +93,11 @@ local words = import 'words.libsonnet';
     // `step-loss` is ours in the faithful row). Needs the plain greedy parser, like the switches above.
     loss_reduction: 'step',
     // Two details of the authors' decoder (docs/reproduction.md row 7, note 5), for `decoder: 'authors'`
-    // with `loss_reduction: 'example'` (model `proto_parser_authors_decoder`, models/authors_decoder.py):
+    // (parameters of `proto_parser_authors`, models/authors_parser.py; modules/reduce_input_decoder.py):
     //   reduce_input: 'states' (a REDUCE reads the mean of its children's decoder states, ours) or
     //     'inputs' (a linear map of the mean of its children's inputs and its own, the authors');
     //   decoder_init: 'mean' (h_0 from the mean encoder output, ours) or 'last_cells' (from the
-    //     encoder's last memory cells, the authors'). System `authors-decoder` sets both.
+    //     encoder's last memory cells, the authors'). System `our-decoder-details` sets both back to ours.
     reduce_input: 'states',
     decoder_init: 'mean',
     // How entity slots are filled (docs/reproduction.md rows 16 and 36): 'copy', a copy of an utterance
@@ -224,6 +224,10 @@ local words = import 'words.libsonnet';
     attention_candidates: 'authors',
     // fine_tune.sh computes the prototypes with dropout on (row 34; training/callbacks/train_mode_prototypes.py).
     prototype_mode: 'train',
+    // few_shot_seq2seq.py: a REDUCE reads a linear map of its children's inputs, and h_0 comes from the
+    // encoder's last memory cells (row 7, note 5; modules/reduce_input_decoder.py).
+    reduce_input: 'inputs',
+    decoder_init: 'last_cells',
     // Entity slots name one of the entity values of the training and support sets, with the entity
     // attention loss on the copy distribution (rows 16 and 36; models/classified_entities.py).
     entity_slots: 'classified',
@@ -295,16 +299,15 @@ local words = import 'words.libsonnet';
     + (assert std.member(['states', 'inputs'], s.reduce_input) : 'reduce_input must be \'states\' or \'inputs\', not ' + s.reduce_input;
        assert std.member(['mean', 'last_cells'], s.decoder_init) : 'decoder_init must be \'mean\' or \'last_cells\', not ' + s.decoder_init;
        if s.reduce_input == 'states' && s.decoder_init == 'mean' then {} else (
-         assert s.decoder == 'authors' && s.loss_reduction == 'example' :
-           'reduce_input and decoder_init are details of the authors\' decoder: they need decoder \'authors\' and loss_reduction \'example\'';
-         { type: 'proto_parser_authors_decoder', reduce_input: s.reduce_input, decoder_init: s.decoder_init }))
+         assert s.decoder == 'authors' :
+           'reduce_input and decoder_init are details of the authors\' decoder: they need decoder \'authors\'';
+         { reduce_input: s.reduce_input, decoder_init: s.decoder_init }))
     + (assert std.member(['copy', 'classified'], s.entity_slots) : 'entity_slots must be \'copy\' or \'classified\', not ' + s.entity_slots;
        if s.entity_slots == 'copy' then {} else {
          // The same model with classified entity slots (models/classified_entities.py).
          local classified = {
            proto_parser_example_loss: 'proto_parser_classified_entities',
            proto_parser_authors: 'proto_parser_authors_classified_entities',
-           proto_parser_authors_decoder: 'proto_parser_authors_decoder_classified_entities',
          },
          type: (
            assert !s.unify_slots && std.objectHas(classified, super.type) :

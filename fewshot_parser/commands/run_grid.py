@@ -65,14 +65,13 @@ SYSTEMS: Dict[str, tuple] = {
     "name-strsim": ("ProtoParser", "whole-name string similarity", "experiments/switches/name_strsim_{dataset}_{shot}shot.jsonnet"),
     "predicate-dropout": ("ProtoParser", "predicate-wise dropout", "experiments/switches/predicate_dropout_{dataset}_{shot}shot.jsonnet"),
     "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
-    # Five more of ours instead of the authors' (the faithful defaults since the authors' were made so).
+    # Six more of ours instead of the authors' (the faithful defaults since the authors' were made so).
     "step-loss": ("ProtoParser", "per-step loss means", "experiments/switches/step_loss_{dataset}_{shot}shot.jsonnet"),
     "presence-counts": ("ProtoParser", "presence counts", "experiments/switches/presence_counts_{dataset}_{shot}shot.jsonnet"),
     "eval-prototypes": ("ProtoParser", "prototypes without dropout", "experiments/switches/eval_prototypes_{dataset}_{shot}shot.jsonnet"),
     "label-candidates": ("ProtoParser", "label attention candidates", "experiments/switches/label_candidates_{dataset}_{shot}shot.jsonnet"),
     "copy-entities": ("ProtoParser", "copied entity slots", "experiments/switches/copy_entities_{dataset}_{shot}shot.jsonnet"),
-    # The faithful row with the last two details of the authors' decoder (not yet its default).
-    "authors-decoder": ("ProtoParser", "authors' REDUCE input and h_0", "experiments/switches/authors_decoder_{dataset}_{shot}shot.jsonnet"),
+    "our-decoder-details": ("ProtoParser", "our REDUCE input and h_0", "experiments/switches/our_decoder_details_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -8,5 +8,4 @@ from fewshot_parser.models.entity_coverage import EntityCoverageIRNetParser, Ent
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
 from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.models.example_loss import ExampleLossProtoParser
-from fewshot_parser.models.authors_decoder import AuthorsDecoderProtoParser
 from fewshot_parser.models.classified_entities import ClassifiedEntitiesProtoParser

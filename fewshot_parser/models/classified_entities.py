@@ -12,9 +12,8 @@ value (row 36). The values come from the `fewshot_entity_values` reader wrapper
 fine-tuning.
 
 `ClassifiedEntities` holds the behaviour, so that it sits on each model the faithful configs and their
-switch systems use: the faithful `proto_parser_example_loss` (per-example loss sums), the per-step
-means of `proto_parser_authors` (system `step-loss`) and `proto_parser_authors_decoder` (system
-`authors-decoder`), one registered class each.
+switch systems use: the faithful `proto_parser_example_loss` (per-example loss sums) and the per-step
+means of `proto_parser_authors` (system `step-loss`), one registered class each.
 """
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -24,7 +23,6 @@ from allennlp.models import Model
 
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.logical_forms.transition_system import Step
-from fewshot_parser.models.authors_decoder import AuthorsDecoderProtoParser
 from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.models.example_loss import ExampleLossProtoParser
 from fewshot_parser.modules.entity_classifier import EntityClassifier
@@ -179,12 +177,3 @@ class AuthorsClassifiedEntitiesProtoParser(ClassifiedEntities, AuthorsProtoParse
     Registered as a `Model` with name "proto_parser_authors_classified_entities".
     """
 
-
-@Model.register("proto_parser_authors_decoder_classified_entities")
-class AuthorsDecoderClassifiedEntitiesProtoParser(ClassifiedEntities, AuthorsDecoderProtoParser):
-    """
-    A `proto_parser_authors_decoder` (system `authors-decoder`) with classified entity slots. It takes
-    the same parameters.
-
-    Registered as a `Model` with name "proto_parser_authors_decoder_classified_entities".
-    """

@@ -1,4 +1,4 @@
-"""The authors' REDUCE input and initial decoder state (proto_parser_authors_decoder, ReduceInputStackDecoder)."""
+"""The authors' REDUCE input and initial decoder state (proto_parser_authors's reduce_input and decoder_init, ReduceInputStackDecoder)."""
 import json
 
 import _jsonnet
@@ -13,12 +13,13 @@ from allennlp.models.archival import load_archive
 from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.models.authors_decoder import encode_with_last_cells
+from fewshot_parser.models.authors_parser import encode_with_last_cells
 from fewshot_parser.modules.reduce_input_decoder import ReduceInputStackDecoder
 from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
-SWITCHES = {"type": "proto_parser_authors_decoder", "decoder": "authors", "decoder_input_dim": 6}
+SWITCHES = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6,
+            "reduce_input": "inputs", "decoder_init": "last_cells"}
 
 
 def test_encoder_outputs_are_the_wrappers_and_cells_are_each_examples_last_cells():
@@ -141,7 +142,7 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
                 assert not torch.allclose(first, projections, atol=1e-4), details
 
     def test_wrong_settings_are_configuration_errors(self):
-        with pytest.raises(ConfigurationError, match="decoder to 'authors'"):
+        with pytest.raises(ConfigurationError, match="details of decoder 'authors'"):
             self.parser(decoder="stack")
         with pytest.raises(ConfigurationError, match="reduce_input"):
             self.parser(reduce_input="children")
@@ -153,8 +154,7 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
 
 
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
-    switches = {"type": "proto_parser_authors_decoder", "decoder": "authors", "decoder_input_dim": 6,
-                "restrict_training": False, "restrict_decoding": False}
+    switches = {**SWITCHES, "restrict_training": False, "restrict_decoding": False}
     overrides = {f"{prefix}model.{key}": value for prefix in ("", "pretraining.") for key, value in switches.items()}
     pretrained = train_fixture_experiment(tmp_path, monkeypatch, overrides)
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
@@ -163,14 +163,17 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
         assert isinstance(decoder, ReduceInputStackDecoder) and decoder.reduce_input == "inputs"
 
 
-def test_switch_system_renders_the_faithful_config_with_only_the_model_type_and_details_added():
+def test_the_faithful_config_is_the_switch_system_with_only_the_two_details_added():
     faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/authors_decoder_geo_2shot.jsonnet")
-    assert switched.pop("pretrained_archive") == "p/geo-authors-decoder/model.tar.gz"
+    switched = rendered_experiment("experiments/switches/our_decoder_details_geo_2shot.jsonnet")
+    assert switched.pop("pretrained_archive") == "p/geo-our-decoder-details/model.tar.gz"
     faithful.pop("pretrained_archive")
-    for config in (switched["model"], switched["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_authors_decoder_classified_entities"
-        assert (config.pop("reduce_input"), config.pop("decoder_init")) == ("inputs", "last_cells")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_classified_entities"
+        assert (config.pop("reduce_input"), config.pop("decoder_init")) == ("inputs", "last_cells")
     assert switched == faithful
+
+
+def test_our_stack_decoder_switch_also_takes_back_the_details():
+    config = rendered_experiment("experiments/switches/stack_decoder_geo_2shot.jsonnet")["model"]
+    assert config["type"] == "proto_parser_classified_entities" and "decoder" not in config
+    assert "reduce_input" not in config and "decoder_init" not in config

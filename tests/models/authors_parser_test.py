@@ -171,7 +171,7 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
 
 
 @pytest.mark.parametrize("system, changed", [
-    ("stack_decoder", {"decoder": None, "action_dim": None}),
+    ("stack_decoder", {"decoder": None, "action_dim": None, "reduce_input": None, "decoder_init": None}),
     ("name_strsim", {"similarity": None}),
     ("predicate_dropout", {"predicate_dropout_unit": None}),
     ("random_meta", {}),

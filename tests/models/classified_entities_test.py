@@ -1,6 +1,6 @@
 """
-Entity slots classified over known values (ClassifiedEntities on the faithful model, proto_parser_authors
-and proto_parser_authors_decoder; fewshot_entity_values; EntityClassifier).
+Entity slots classified over known values (ClassifiedEntities on the faithful model and on
+proto_parser_authors, also with the authors' decoder details; fewshot_entity_values; EntityClassifier).
 """
 import json
 import os
@@ -22,10 +22,10 @@ from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
 SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
-# The same behaviour on the models of systems `step-loss` and `authors-decoder`.
+# The same behaviour on the model of system `step-loss`, and with the decoder details of `our-decoder-details` on.
 STEP_SWITCH = {"type": "proto_parser_authors_classified_entities", "restrict_training": False, "restrict_decoding": False}
-DECODER_SWITCH = {"type": "proto_parser_authors_decoder_classified_entities", "decoder": "authors", "decoder_input_dim": 6,
-                  "restrict_training": False, "restrict_decoding": False}
+DECODER_SWITCH = {"type": "proto_parser_classified_entities", "decoder": "authors", "decoder_input_dim": 6,
+                  "reduce_input": "inputs", "decoder_init": "last_cells", "restrict_training": False, "restrict_decoding": False}
 
 
 def wrapped(reader: dict) -> dict:
@@ -89,7 +89,7 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
         return batch.as_tensor_dict()
 
     def test_model_can_train_save_and_load(self):
-        # `_gate` belongs to lexical linking, which this config leaves off (as the authors-decoder test).
+        # `_gate` belongs to lexical linking, which this config leaves off (as in authors_decoder_test.py).
         self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={"_gate.weight", "_gate.bias"})
 
     def test_the_value_loss_is_added_to_the_copy_loss_and_is_positive(self):
@@ -201,7 +201,7 @@ def test_the_faithful_config_is_the_copy_switch_with_only_the_model_type_and_rea
 
 @pytest.mark.parametrize("system,model_type", [
     ("step_loss", "proto_parser_authors_classified_entities"),
-    ("authors_decoder", "proto_parser_authors_decoder_classified_entities"),
+    ("our_decoder_details", "proto_parser_classified_entities"),
 ])
 def test_switch_systems_of_the_faithful_row_keep_classified_slots_on_their_own_model(system, model_type):
     config = rendered_experiment(f"experiments/switches/{system}_jobs_2shot.jsonnet")
