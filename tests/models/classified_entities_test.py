@@ -22,7 +22,7 @@ from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
 SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
-# The same behaviour on the model of system `step-loss`, and with the decoder details of `our-decoder-details` on.
+# The same behaviour on the model of system `step-loss`, and with the authors' decoder and its two details (faithful defaults).
 STEP_SWITCH = {"type": "proto_parser_authors_classified_entities", "restrict_training": False, "restrict_decoding": False}
 DECODER_SWITCH = {"type": "proto_parser_classified_entities", "decoder": "authors", "decoder_input_dim": 6,
                   "reduce_input": "inputs", "decoder_init": "last_cells", "restrict_training": False, "restrict_decoding": False}
