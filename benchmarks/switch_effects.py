@@ -10,13 +10,21 @@ Markdown table.
     python benchmarks/switch_effects.py --baseline results/runs.csv --baseline-code 04c11ec \\
         --runs results/runs.csv --settings "authors' REDUCE input and h_0"
 
+With `--baseline-at REV` the baseline file is read as committed at REV (a faithful row that a later
+rerun replaced in results/runs.csv); the setting "" then names the current faithful row:
+
+    python benchmarks/switch_effects.py --baseline results/runs.csv --baseline-at 41a7af7 \
+        --runs results/runs.csv --code 622e192 --settings ""
+
 With `--authors results/reference_runs.csv` a second table gives each row (the faithful one and each
 switch) against the authors' code run on the same splits: the difference of the means per column and
 the Wilcoxon p-value over the evaluation sets both have.
 """
 import argparse
 import os
+import subprocess
 import sys
+import tempfile
 from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -25,6 +33,20 @@ from fewshot_parser.commands.report import OURS, reference_rows, wilcoxon_p  # n
 from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
 
 COLUMNS = [("jobs", "1"), ("geo", "1"), ("jobs", "2"), ("geo", "2")]
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def rows_at(path: str, revision: str) -> List[Dict[str, str]]:
+    """The result rows of `path` as committed at `revision` of this repository."""
+    relative = os.path.relpath(os.path.abspath(path), ROOT)
+    shown = subprocess.run(["git", "-C", ROOT, "show", f"{revision}:{relative}"], capture_output=True, text=True)
+    if shown.returncode != 0:
+        raise SystemExit(f"switch_effects.py: --baseline-at {revision}: {shown.stderr.strip()}")
+    with tempfile.TemporaryDirectory() as folder:
+        copy = os.path.join(folder, os.path.basename(path))
+        with open(copy, "w") as handle:
+            handle.write(shown.stdout)
+        return read_rows(copy)
 
 
 def runs(rows: List[Dict[str, str]], setting: str, code: str) -> Dict[Tuple[str, str, str], float]:
@@ -40,14 +62,16 @@ def main() -> None:
     parser.add_argument("--runs", required=True, help="results file with the switch rows")
     parser.add_argument("--code", default="", help="only switch runs made at this commit (prefix)")
     parser.add_argument("--baseline-code", default="", help="only faithful runs made at this commit (prefix)")
+    parser.add_argument("--baseline-at", default=None, help="read --baseline as committed at this revision")
     parser.add_argument("--settings", nargs="+", required=True)
     parser.add_argument("--authors", default=None, help="rows of the authors' code (results/reference_runs.csv)")
     args = parser.parse_args()
 
-    baseline = runs(read_rows(args.baseline), "", args.baseline_code)
+    baseline_rows = read_rows(args.baseline) if args.baseline_at is None else rows_at(args.baseline, args.baseline_at)
+    baseline = runs(baseline_rows, "", args.baseline_code)
     rows = read_rows(args.runs)
     # a pipe in a setting would end the Markdown cell
-    switched = [(setting.replace("|", "\\|"), runs(rows, setting, args.code)) for setting in args.settings]
+    switched = [(setting.replace("|", "\\|") or "faithful row", runs(rows, setting, args.code)) for setting in args.settings]
     header = ["| row | " + " | ".join(f"{d} {s}-shot" for d, s in COLUMNS) + " | p (paired runs) |",
               "|---|" + "---|" * (len(COLUMNS) + 1)]
 
