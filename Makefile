@@ -85,6 +85,7 @@ benchmarks: $(STAMP) data
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/pretrain_epoch.py
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/pretrain_epoch.py --flops 4
 	$(BIN)/python benchmarks/representation_check.py
+	$(BIN)/python benchmarks/decoder_differential.py
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
 lock:

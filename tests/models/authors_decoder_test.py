@@ -1,5 +1,6 @@
 """The authors' REDUCE input and initial decoder state (proto_parser_authors's reduce_input and decoder_init, ReduceInputStackDecoder)."""
 import json
+import os
 
 import _jsonnet
 import pytest
@@ -13,6 +14,7 @@ from allennlp.models.archival import load_archive
 from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 
 import fewshot_parser  # noqa: F401
+from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.models.authors_parser import encode_with_last_cells
 from fewshot_parser.modules.reduce_input_decoder import ReduceInputStackDecoder
 from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
@@ -177,3 +179,21 @@ def test_our_stack_decoder_switch_also_takes_back_the_details():
     config = rendered_experiment("experiments/switches/stack_decoder_geo_2shot.jsonnet")["model"]
     assert config["type"] == "proto_parser_classified_entities" and "decoder" not in config
     assert "reduce_input" not in config and "decoder_init" not in config
+
+
+def test_the_decoder_computes_what_the_authors_decoder_computes_on_the_same_weights():
+    """benchmarks/decoder_differential.py: the authors' `decode` against ours, biases aside (needs their code)."""
+    import importlib.util
+    import shutil
+
+    path = os.path.join(PROJECT_ROOT, "benchmarks", "decoder_differential.py")
+    spec = importlib.util.spec_from_file_location("decoder_differential", path)
+    differential = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(differential)
+    if not os.path.isdir(os.path.join(differential.DEFAULT_REFERENCE, "src")) or shutil.which("patch") is None:
+        pytest.skip("the authors' code (../shared/reference_impl) or `patch` is not here")
+    results = differential.compare(differential.DEFAULT_REFERENCE, num_sequences=5, length=12, seed=3)
+    assert all(reductions > 0 for reductions, _ in results[False])  # every sequence reads REDUCEs
+    assert max(difference for _, difference in results[False]) < 1e-6
+    # Our two biases are the difference that is left, so the comparison is not blind to a change.
+    assert max(difference for _, difference in results[True]) > 1e-3
