@@ -9,19 +9,17 @@ The last line is the authors' code run here (`benchmarks/reference_runs.py`), wh
 """
 import argparse
 import csv
-import io
 import os
 import statistics
-import subprocess
+import sys
 from typing import Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from fewshot_parser.common.results_io import committed_rows  # noqa: E402
+
 COLUMNS: List[Tuple[str, int]] = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
-
-
-def rows_at(commit: str, path: str = "results/runs.csv") -> List[Dict[str, str]]:
-    text = subprocess.run(["git", "-C", ROOT, "show", f"{commit}:{path}"], capture_output=True, text=True, check=True).stdout
-    return list(csv.DictReader(io.StringIO(text)))
 
 
 def line(label: str, rows: List[Dict[str, str]], system: str, setting: Optional[str]) -> str:
@@ -44,7 +42,7 @@ def main() -> None:
     print("| results/runs.csv at | code of the runs | " + " | ".join(f"{d} {k}" for d, k in COLUMNS) + " |")
     print("|---|---|" + "---|" * len(COLUMNS))
     for commit in args.commits:
-        rows = rows_at(commit)
+        rows = committed_rows("results/runs.csv", commit)
         versions = sorted({r.get("code_version", "")[:7] or "none recorded" for r in rows
                            if r["system"] == args.system and r.get("setting", "") == args.setting})
         print(line(f"{commit} | {', '.join(versions) or '–'}", rows, args.system, args.setting))

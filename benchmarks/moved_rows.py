@@ -8,21 +8,22 @@ changed), how many of those changed their number, and the cell mean before and a
 """
 import argparse
 import csv
-import io
 import os
 import statistics
-import subprocess
+import sys
 from collections import defaultdict
 from typing import Dict, List, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from fewshot_parser.common.results_io import committed_rows  # noqa: E402
+
 Key = Tuple[str, str, str, str, str]
 
 
 def rows_at(commit: str, path: str) -> Dict[Key, Dict[str, str]]:
-    text = subprocess.run(["git", "-C", ROOT, "show", f"{commit}:{path}"], capture_output=True, text=True,
-                          check=True).stdout
-    return {key(row): row for row in csv.DictReader(io.StringIO(text))}
+    return {key(row): row for row in committed_rows(path, commit)}
 
 
 def rows_now(path: str) -> Dict[Key, Dict[str, str]]:

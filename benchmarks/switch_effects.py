@@ -22,31 +22,16 @@ the Wilcoxon p-value over the evaluation sets both have.
 """
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from fewshot_parser.commands.report import OURS, reference_rows, wilcoxon_p  # noqa: E402
 from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
+from fewshot_parser.common.results_io import committed_rows  # noqa: E402
 
 COLUMNS = [("jobs", "1"), ("geo", "1"), ("jobs", "2"), ("geo", "2")]
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def rows_at(path: str, revision: str) -> List[Dict[str, str]]:
-    """The result rows of `path` as committed at `revision` of this repository."""
-    relative = os.path.relpath(os.path.abspath(path), ROOT)
-    shown = subprocess.run(["git", "-C", ROOT, "show", f"{revision}:{relative}"], capture_output=True, text=True)
-    if shown.returncode != 0:
-        raise SystemExit(f"switch_effects.py: --baseline-at {revision}: {shown.stderr.strip()}")
-    with tempfile.TemporaryDirectory() as folder:
-        copy = os.path.join(folder, os.path.basename(path))
-        with open(copy, "w") as handle:
-            handle.write(shown.stdout)
-        return read_rows(copy)
 
 
 def runs(rows: List[Dict[str, str]], setting: str, code: str) -> Dict[Tuple[str, str, str], float]:
@@ -67,7 +52,7 @@ def main() -> None:
     parser.add_argument("--authors", default=None, help="rows of the authors' code (results/reference_runs.csv)")
     args = parser.parse_args()
 
-    baseline_rows = read_rows(args.baseline) if args.baseline_at is None else rows_at(args.baseline, args.baseline_at)
+    baseline_rows = read_rows(args.baseline) if args.baseline_at is None else committed_rows(args.baseline, args.baseline_at)
     baseline = runs(baseline_rows, "", args.baseline_code)
     rows = read_rows(args.runs)
     # a pipe in a setting would end the Markdown cell

@@ -4,7 +4,9 @@ without the columns the report needs, or a row whose numbers do not parse is a `
 the file and line, before any table is written.
 """
 import csv
+import io
 import os
+import subprocess
 from typing import Dict, List, Sequence
 
 from fewshot_parser.common.errors import UserError
@@ -36,6 +38,20 @@ def read_result_rows(path: str) -> List[Dict[str, str]]:
     except csv.Error as error:
         raise UserError(f"{path}: malformed CSV: {error}") from error
     return rows
+
+
+def committed_rows(path: str, revision: str) -> List[Dict[str, str]]:
+    """
+    The rows of the results file `path` (a path inside this repository) as committed at `revision`,
+    unchecked, for comparing a file with its history; a revision or path git does not know is a
+    `UserError`.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    relative = os.path.relpath(os.path.abspath(os.path.join(root, path)), root)
+    shown = subprocess.run(["git", "-C", root, "show", f"{revision}:{relative}"], capture_output=True, text=True)
+    if shown.returncode != 0:
+        raise UserError(f"{path} at {revision}: {shown.stderr.strip()}")
+    return list(csv.DictReader(io.StringIO(shown.stdout)))
 
 
 def _check_row(path: str, line: int, row: Dict[str, str]) -> None:

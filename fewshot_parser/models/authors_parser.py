@@ -118,6 +118,8 @@ class AuthorsProtoParser(UnrestrictedProtoParser):
             module = getattr(self._encoder, "_module", None)
             if decoder_init == "last_cells" and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
                 raise ConfigurationError("proto_parser_authors: decoder_init 'last_cells' needs a one-layer 'lstm' encoder")
+            # Built after the input-feeding decoder, not instead of it, so that every parameter draws
+            # from the random generator in the order the recorded faithful rows were made with.
             feeding = self._decoder
             self._decoder = ReduceInputStackDecoder(
                 feeding.attention_key.in_features, feeding.action_dim, feeding.hidden_dim,
