@@ -97,9 +97,12 @@ local words = import 'words.libsonnet';
     //   reduce_input: 'states' (a REDUCE reads the mean of its children's decoder states, ours) or
     //     'inputs' (a linear map of the mean of its children's inputs and its own, the authors');
     //   decoder_init: 'mean' (h_0 from the mean encoder output, ours) or 'last_cells' (from the
-    //     encoder's last memory cells, the authors'). System `our-decoder-details` sets both back to ours.
+    //     encoder's last memory cells, the authors');
+    //   decoder_bias: true (the maps to the attentional vector and of a REDUCE have a bias, ours) or
+    //     false (they have none, the authors'). System `our-decoder-details` sets all three back to ours.
     reduce_input: 'states',
     decoder_init: 'mean',
+    decoder_bias: true,
     // How entity slots are filled (docs/reproduction.md rows 16 and 36): 'copy', a copy of an utterance
     // position (ours), or 'classified', a choice among the entity values of the training and support
     // sets, the copy distribution serving as the slot's attention and its loss as the entity attention
@@ -108,6 +111,11 @@ local words = import 'words.libsonnet';
     // authors' models (loss_reduction 'example', or any non-paper decoder, similarity or dropout unit)
     // and no unified slots.
     entity_slots: 'copy',
+    // For classified entity slots: 'own', the slots' attention key and attentional map are their own
+    // (ours), or 'decoder', they are the template decoder's, as the authors' entity steps read out
+    // through the decoder's (models/classified_entities.py; system `own-entity-readout` is ours in the
+    // faithful row).
+    entity_readout: 'own',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -228,9 +236,14 @@ local words = import 'words.libsonnet';
     // encoder's last memory cells (row 7, note 5; modules/reduce_input_decoder.py).
     reduce_input: 'inputs',
     decoder_init: 'last_cells',
+    // att_vec_linear and input_stack_reduce_linear have no bias (row 7, note 5).
+    decoder_bias: false,
     // Entity slots name one of the entity values of the training and support sets, with the entity
     // attention loss on the copy distribution (rows 16 and 36; models/classified_entities.py).
     entity_slots: 'classified',
+    // Their entity steps attend with the decoder's key and read out through its att_vec_linear and
+    // dropout (rows 16, 36; models/classified_entities.py).
+    entity_readout: 'decoder',
   },
 
   // The callback that gives the model P(a | x) before training, as `conditional_counts` says.
@@ -298,10 +311,12 @@ local words = import 'words.libsonnet';
     + (if pretraining && s.meta_regularization then { meta_regularization: true } else {})
     + (assert std.member(['states', 'inputs'], s.reduce_input) : 'reduce_input must be \'states\' or \'inputs\', not ' + s.reduce_input;
        assert std.member(['mean', 'last_cells'], s.decoder_init) : 'decoder_init must be \'mean\' or \'last_cells\', not ' + s.decoder_init;
-       if s.reduce_input == 'states' && s.decoder_init == 'mean' then {} else (
+       assert std.isBoolean(s.decoder_bias) : 'decoder_bias must be true or false';
+       if s.reduce_input == 'states' && s.decoder_init == 'mean' && s.decoder_bias then {} else (
          assert s.decoder == 'authors' :
-           'reduce_input and decoder_init are details of the authors\' decoder: they need decoder \'authors\'';
-         { reduce_input: s.reduce_input, decoder_init: s.decoder_init }))
+           'reduce_input, decoder_init and decoder_bias are details of the authors\' decoder: they need decoder \'authors\'';
+         { reduce_input: s.reduce_input, decoder_init: s.decoder_init }
+         + (if s.decoder_bias then {} else { decoder_bias: false })))
     + (assert std.member(['copy', 'classified'], s.entity_slots) : 'entity_slots must be \'copy\' or \'classified\', not ' + s.entity_slots;
        if s.entity_slots == 'copy' then {} else {
          // The same model with classified entity slots (models/classified_entities.py).
@@ -315,7 +330,11 @@ local words = import 'words.libsonnet';
              + ') and no unified slots, not ' + super.type + (if s.unify_slots then ' with unified slots' else '');
            classified[super.type]
          ),
-       }) + {
+       })
+    + (assert std.member(['own', 'decoder'], s.entity_readout) : 'entity_readout must be \'own\' or \'decoder\', not ' + s.entity_readout;
+       if s.entity_readout == 'own' then {} else (
+         assert s.entity_slots == 'classified' : 'entity_readout \'decoder\' is for classified entity slots (entity_slots \'classified\')';
+         { entity_readout: 'decoder' })) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

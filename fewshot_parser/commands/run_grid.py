@@ -71,7 +71,8 @@ SYSTEMS: Dict[str, tuple] = {
     "eval-prototypes": ("ProtoParser", "prototypes without dropout", "experiments/switches/eval_prototypes_{dataset}_{shot}shot.jsonnet"),
     "label-candidates": ("ProtoParser", "label attention candidates", "experiments/switches/label_candidates_{dataset}_{shot}shot.jsonnet"),
     "copy-entities": ("ProtoParser", "copied entity slots", "experiments/switches/copy_entities_{dataset}_{shot}shot.jsonnet"),
-    "our-decoder-details": ("ProtoParser", "our REDUCE input and h_0", "experiments/switches/our_decoder_details_{dataset}_{shot}shot.jsonnet"),
+    "our-decoder-details": ("ProtoParser", "our REDUCE input, h_0 and biases", "experiments/switches/our_decoder_details_{dataset}_{shot}shot.jsonnet"),
+    "own-entity-readout": ("ProtoParser", "own entity readout", "experiments/switches/own_entity_readout_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -6,7 +6,8 @@ ProtoParser with more behaviours of the authors' code, each a switch (docs/repro
   (`modules/feeding_decoder.py`); prototypes and new-predicate rows then set only output rows. Two
   details of that decoder (row 7, note 5) are switches of their own (`modules/reduce_input_decoder.py`):
   `reduce_input: "inputs"`, a REDUCE reads a linear map of its children's inputs, and
-  `decoder_init: "last_cells"`, h_0 comes from the encoder's last memory cells.
+  `decoder_init: "last_cells"`, h_0 comes from the encoder's last memory cells. `decoder_bias: false`
+  drops the bias of the attentional-vector and REDUCE maps, as theirs have none.
 * `similarity: "parts"`: the string-similarity feature compares a word with the `_` parts of a
   predicate's name, expanded by the authors' table of part words (`modules/predicate_parts.py`).
 * `predicate_dropout_unit: "action"`: in a meta batch each action row of the meta-support set
@@ -72,6 +73,9 @@ class AuthorsProtoParser(UnrestrictedProtoParser):
         For the `"authors"` decoder: `"mean"`, h_0 from the mean encoder output (ours);
         `"last_cells"`, `h_0 = tanh(W c_enc)` from the encoder's last cells (the authors'; needs the
         one-layer `lstm` encoder).
+    decoder_bias : `bool`, optional (default = `True`)
+        For the `"authors"` decoder: whether the map to the attentional vector and the REDUCE map have
+        a bias term (ours) or not (`false`, the authors').
     similarity : `str`, optional (default = `"name"`)
         `"name"`: the whole predicate name (and `lexicon` words), as `proto_parser`. `"parts"`: the
         authors' `_` parts with their part table (the `lexicon` option is then not used).
@@ -92,6 +96,7 @@ class AuthorsProtoParser(UnrestrictedProtoParser):
         predicate_dropout_unit: str = "predicate",
         reduce_input: str = "states",
         decoder_init: str = "mean",
+        decoder_bias: bool = True,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -112,9 +117,11 @@ class AuthorsProtoParser(UnrestrictedProtoParser):
                 stack.attention_key.in_features, stack.action_dim, stack.hidden_dim,
                 vocab.get_vocab_size(ACTION_NAMESPACE), decoder_input_dim, stack.dropout.p, stack.input_dropout.p > 0,
             )
-        if (reduce_input, decoder_init) != ("states", "mean"):
+        if (reduce_input, decoder_init, decoder_bias) != ("states", "mean", True):
             if decoder != "authors":
-                raise ConfigurationError("proto_parser_authors: reduce_input and decoder_init are details of decoder 'authors'; set it")
+                raise ConfigurationError(
+                    "proto_parser_authors: reduce_input, decoder_init and decoder_bias are details of decoder 'authors'; set it"
+                )
             module = getattr(self._encoder, "_module", None)
             if decoder_init == "last_cells" and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
                 raise ConfigurationError("proto_parser_authors: decoder_init 'last_cells' needs a one-layer 'lstm' encoder")
@@ -124,7 +131,7 @@ class AuthorsProtoParser(UnrestrictedProtoParser):
             self._decoder = ReduceInputStackDecoder(
                 feeding.attention_key.in_features, feeding.action_dim, feeding.hidden_dim,
                 vocab.get_vocab_size(ACTION_NAMESPACE), decoder_input_dim, feeding.dropout.p,
-                feeding.input_dropout.p > 0, reduce_input, decoder_init,
+                feeding.input_dropout.p > 0, reduce_input, decoder_init, decoder_bias,
             )
         self.decoder_kind = decoder
         self.decoder_init = decoder_init

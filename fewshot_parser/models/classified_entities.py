@@ -11,6 +11,11 @@ value (row 36). The values come from the `fewshot_entity_values` reader wrapper
 (`data/dataset_readers/entity_values.py`): the training set's, extended by the support set's at
 fine-tuning.
 
+With `entity_readout: "decoder"` the slots read out as the authors' entity steps do, through the template
+decoder's layers: the copy distribution (the slot's attention) uses the decoder's attention key, and the
+attentional vector the decoder's map and dropout. `"own"` gives the slots layers of their own. The slot
+state itself still comes from our slot LSTM (docs/reproduction.md, "What still differs").
+
 `ClassifiedEntities` holds the behaviour, so that it sits on each model the faithful configs and their
 switch systems use: the faithful `proto_parser_example_loss` (per-example loss sums) and the per-step
 means of `proto_parser_authors` (system `step-loss`), one registered class each.
@@ -18,6 +23,7 @@ means of `proto_parser_authors` (system `step-loss`), one registered class each.
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
 from allennlp.models import Model
 
@@ -35,14 +41,37 @@ class ClassifiedEntities:
     carry `entity_values`) and typed or untyped slots (not unified ones). The value loss is reduced as
     the base model reduces its slot loss: per-example sums averaged over the batch on
     `proto_parser_example_loss` and its subclasses, a mean over entity slots otherwise.
+
+    # Parameters
+
+    entity_readout : `str`, optional (default = `"own"`)
+        `"own"`: the entity slots have their own attention key and attentional map. `"decoder"`: they
+        share the template decoder's (`attention_key`, `output` and its dropout), as the authors' code.
     """
 
-    def __init__(self, vocab: Vocabulary, **kwargs: Any) -> None:
+    def __init__(self, vocab: Vocabulary, entity_readout: str = "own", **kwargs: Any) -> None:
         super().__init__(vocab, **kwargs)
+        if entity_readout not in ("own", "decoder"):
+            raise ConfigurationError(f"entity_readout must be one of ['own', 'decoder'], not {entity_readout!r}")
         copy_key = self._slot_filler.copy_key
         self._entity_classifier = EntityClassifier(
             copy_key.out_features, copy_key.in_features, vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
         )
+        if entity_readout == "decoder":
+            # Built first and then replaced, so that every other parameter draws from the random
+            # generator as with layers of their own.
+            decoder = self._decoder
+            if decoder.attention_key.weight.shape != copy_key.weight.shape:
+                raise ConfigurationError(
+                    f"entity_readout 'decoder': the decoder's attention key is {tuple(decoder.attention_key.weight.shape)}, "
+                    f"the entity slots need {tuple(copy_key.weight.shape)} (decoder and action sizes must agree)"
+                )
+            try:
+                self._entity_classifier.share(decoder.output, decoder.dropout)
+            except ValueError as error:
+                raise ConfigurationError(f"entity_readout 'decoder': {error}") from None
+            self._slot_filler.copy_key = decoder.attention_key
+        self.entity_readout = entity_readout
         # The gold values of the batch whose slot loss is being computed (set by `forward`, `meta_loss`).
         self._gold_values: Optional[torch.Tensor] = None
         self._value_tokens: Optional[List[str]] = None

@@ -4,6 +4,9 @@ An entity slot filled by classification over a vocabulary of entity values, as i
 vector `tanh(W [state; context])` scores every known value (a bias-free output layer), and the
 prediction is the best value other than padding and unknown. A value missing from that vocabulary (an
 entity seen neither in training nor in the support set) can never be predicted.
+
+`share(output, dropout)` makes the classifier read out through the template decoder's own map to the
+attentional vector and its dropout, as the authors' entity steps do (their shared `step`).
 """
 import torch
 from torch import nn
@@ -28,6 +31,17 @@ class EntityClassifier(nn.Module):
         super().__init__()
         self.attentional = nn.Linear(state_dim + encoder_dim, state_dim, bias=False)
         self.readout = nn.Linear(state_dim, max(num_values, _RESERVED), bias=False)
+        self.dropout: nn.Module = nn.Identity()
+
+    def share(self, output: nn.Linear, dropout: nn.Module) -> None:
+        """Reads out through `output` (the decoder's attentional map, shared) and applies `dropout` to the vector."""
+        if (output.in_features, output.out_features) != (self.attentional.in_features, self.attentional.out_features):
+            raise ValueError(
+                f"the decoder's attentional map is {output.in_features} -> {output.out_features}; entity slots need "
+                f"{self.attentional.in_features} -> {self.attentional.out_features}"
+            )
+        self.attentional = output
+        self.dropout = dropout
 
     def forward(self, states: torch.Tensor, attention: torch.Tensor, encoded: torch.Tensor) -> torch.Tensor:
         """
@@ -37,7 +51,7 @@ class EntityClassifier(nn.Module):
         Returns `(rows, slots, num_values)` log-probabilities; padding and unknown get none.
         """
         context = torch.bmm(attention, encoded)
-        vector = torch.tanh(self.attentional(torch.cat([states, context], dim=-1)))
+        vector = self.dropout(torch.tanh(self.attentional(torch.cat([states, context], dim=-1))))
         scores = self.readout(vector)
         reserved = torch.arange(scores.size(-1), device=scores.device) < _RESERVED
         scores = scores.masked_fill(reserved, torch.finfo(scores.dtype).min)

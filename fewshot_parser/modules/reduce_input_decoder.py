@@ -9,6 +9,8 @@ The two details of the authors' template decoder that `InputFeedingStackDecoder`
 * `initial_state="last_cells"`: `h_0 = tanh(W c_enc)` from the encoder's last memory cells (both
   directions), `c_0 = 0`. Ours (`"mean"`) uses the mean encoder output. The cells are handed over by
   the model through `encoder_cells` before each decoding of a batch.
+* `bias=False`: the map to the attentional vector (`output`) and the REDUCE map (`reduce`) have no
+  bias term, as the authors' `att_vec_linear` and `input_stack_reduce_linear`. Ours have one.
 
 Decoding stays greedy, as for `InputFeedingStackDecoder`: the children's inputs are kept per decoder
 state, in the same order as the states, which one hypothesis per example never reorders.
@@ -31,12 +33,14 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         `"inputs"` (the authors') or `"states"` (ours, as `InputFeedingStackDecoder`).
     initial_state : `str`, optional (default = `"last_cells"`)
         `"last_cells"` (the authors') or `"mean"` (ours).
+    bias : `bool`, optional (default = `False`)
+        Whether `output` and `reduce` have a bias term (ours) or not (the authors').
     """
 
     def __init__(
         self, encoder_dim: int, action_dim: int, hidden_dim: int, num_actions: int, input_dim: int = 128,
         dropout: float = 0.0, input_dropout: bool = True, reduce_input: str = "inputs",
-        initial_state: str = "last_cells",
+        initial_state: str = "last_cells", bias: bool = False,
     ) -> None:
         super().__init__(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
         for name, value, allowed in (("reduce_input", reduce_input, ("inputs", "states")),
@@ -48,7 +52,10 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         if reduce_input == "inputs":
             width = input_dim + action_dim
             self.cell = nn.LSTMCell(width, hidden_dim)
-            self.reduce = nn.Linear(2 * width, width)
+            self.reduce = nn.Linear(2 * width, width, bias=bias)
+        if not bias:
+            # Replaces the parent's layer in place, so the parameters keep their order.
+            self.output = nn.Linear(self.output.in_features, self.output.out_features, bias=False)
         # Set by the model before each decoding: `(batch, encoder_dim)` last encoder cells.
         self.encoder_cells: Optional[torch.Tensor] = None
         # While a batch is decoded: the LSTM input of every decoder state so far (state 0: zeros).

@@ -21,7 +21,7 @@ from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixtu
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 SWITCHES = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6,
-            "reduce_input": "inputs", "decoder_init": "last_cells"}
+            "reduce_input": "inputs", "decoder_init": "last_cells", "decoder_bias": False}
 
 
 def test_encoder_outputs_are_the_wrappers_and_cells_are_each_examples_last_cells():
@@ -143,6 +143,22 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
             if details != ("inputs", "last_cells"):
                 assert not torch.allclose(first, projections, atol=1e-4), details
 
+    def test_the_authors_maps_have_no_bias_and_ours_have_one(self):
+        authors, ours = self.parser(), self.parser(decoder_bias=True)
+        assert authors._decoder.output.bias is None and authors._decoder.reduce.bias is None
+        assert ours._decoder.output.bias is not None and ours._decoder.reduce.bias is not None
+        # The same parameters otherwise, in the same order.
+        names = [n for n, _ in ours.named_parameters() if n not in ("_decoder.output.bias", "_decoder.reduce.bias")]
+        assert [n for n, _ in authors.named_parameters()] == names
+        # Only the bias separates the two: with it zeroed, the same weights give the same vectors.
+        tensors = self.tensors()
+        with torch.no_grad():
+            for name, parameter in ours.named_parameters():
+                parameter.copy_(dict(authors.named_parameters()).get(name, torch.zeros_like(parameter)))
+            assert torch.allclose(authors.teacher_forced(tensors)[0].projections, ours.teacher_forced(tensors)[0].projections, atol=1e-6)
+            ours._decoder.output.bias.fill_(0.5)
+            assert not torch.allclose(authors.teacher_forced(tensors)[0].projections, ours.teacher_forced(tensors)[0].projections, atol=1e-3)
+
     def test_wrong_settings_are_configuration_errors(self):
         with pytest.raises(ConfigurationError, match="details of decoder 'authors'"):
             self.parser(decoder="stack")
@@ -165,20 +181,21 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
         assert isinstance(decoder, ReduceInputStackDecoder) and decoder.reduce_input == "inputs"
 
 
-def test_the_faithful_config_is_the_switch_system_with_only_the_two_details_added():
+def test_the_faithful_config_is_the_switch_system_with_only_the_three_details_added():
     faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
     switched = rendered_experiment("experiments/switches/our_decoder_details_geo_2shot.jsonnet")
     assert switched.pop("pretrained_archive") == "p/geo-our-decoder-details/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert (config.pop("reduce_input"), config.pop("decoder_init")) == ("inputs", "last_cells")
+        details = (config.pop("reduce_input"), config.pop("decoder_init"), config.pop("decoder_bias"))
+        assert details == ("inputs", "last_cells", False)
     assert switched == faithful
 
 
 def test_our_stack_decoder_switch_also_takes_back_the_details():
     config = rendered_experiment("experiments/switches/stack_decoder_geo_2shot.jsonnet")["model"]
     assert config["type"] == "proto_parser_classified_entities" and "decoder" not in config
-    assert "reduce_input" not in config and "decoder_init" not in config
+    assert "reduce_input" not in config and "decoder_init" not in config and "decoder_bias" not in config
 
 
 def test_the_decoder_computes_what_the_authors_decoder_computes_on_the_same_weights():

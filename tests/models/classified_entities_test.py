@@ -2,6 +2,7 @@
 Entity slots classified over known values (ClassifiedEntities on the faithful model and on
 proto_parser_authors, also with the authors' decoder details; fewshot_entity_values; EntityClassifier).
 """
+import copy
 import json
 import os
 
@@ -9,6 +10,7 @@ import _jsonnet
 import pytest
 import torch
 from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, DatasetReader
 from allennlp.models import Model
@@ -22,10 +24,12 @@ from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
 SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
-# The same behaviour on the model of system `step-loss`, and with the authors' decoder and its two details (faithful defaults).
+# The same behaviour on the model of system `step-loss`, and with the authors' decoder, its three details and
+# the decoder's readout for entity slots (faithful defaults).
 STEP_SWITCH = {"type": "proto_parser_authors_classified_entities", "restrict_training": False, "restrict_decoding": False}
 DECODER_SWITCH = {"type": "proto_parser_classified_entities", "decoder": "authors", "decoder_input_dim": 6,
-                  "reduce_input": "inputs", "decoder_init": "last_cells", "restrict_training": False, "restrict_decoding": False}
+                  "reduce_input": "inputs", "decoder_init": "last_cells", "decoder_bias": False, "entity_readout": "decoder", "decoder_dim": 8,
+                  "restrict_training": False, "restrict_decoding": False}
 
 
 def wrapped(reader: dict) -> dict:
@@ -129,8 +133,14 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
             return entity_choice, variable_choice
 
         self.model._predict_slots = recording
-        output = self.model(**self.tensors())
+        tensors = self.tensors()
+        output = self.model(**tensors)
         assert len(output["logical_form"]) == len(self.instances)
+        # The gold templates too, so that entity slots are filled whatever an untrained search takes.
+        with torch.no_grad():
+            decoded, encoded, mask = self.model.teacher_forced(tensors)
+            actions = tensors["actions"]
+            self.model._predict_slots(actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
         assert chosen, "no entity slot was decoded"
         assert all(2 <= value < self.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE) for value in chosen)
 
@@ -159,6 +169,30 @@ class TestClassifiedEntitiesOnPerStepMeans(TestClassifiedEntitiesProtoParser):
 
 class TestClassifiedEntitiesOnTheAuthorsDecoder(TestClassifiedEntitiesProtoParser):
     switch = DECODER_SWITCH
+
+    def test_entity_slots_read_out_through_the_decoders_layers(self):
+        model = self.model
+        assert model._entity_classifier.attentional is model._decoder.output
+        assert model._entity_classifier.dropout is model._decoder.dropout
+        assert model._slot_filler.copy_key is model._decoder.attention_key
+        names = [name for name, _ in model.named_parameters()]
+        assert not any(n.startswith("_entity_classifier.attentional") or n.startswith("_slot_filler.copy_key") for n in names)
+        # A change of the decoder's map changes the entity values' scores.
+        tensors = self.tensors()
+        model.eval()
+        with torch.no_grad():
+            before = model(**tensors)["loss"]
+            model._decoder.output.weight.mul_(2.0)
+            assert not torch.isclose(model(**tensors)["loss"], before)
+
+    def test_own_readout_keeps_layers_of_its_own(self):
+        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
+        config.update({**DECODER_SWITCH, "entity_readout": "own"})
+        model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
+        assert model._entity_classifier.attentional is not model._decoder.output
+        assert model._slot_filler.copy_key is not model._decoder.attention_key
+        with pytest.raises(ConfigurationError, match="entity_readout must be one of"):
+            Model.from_params(vocab=self.vocab, params=Params({**config, "entity_readout": "shared"}))
 
 
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
@@ -196,12 +230,25 @@ def test_the_faithful_config_is_the_copy_switch_with_only_the_model_type_and_rea
         config["dataset_reader"] = reader["reader"]
     for config in (copied["model"], copied["pretraining"]["model"]):
         assert config.pop("type") == "proto_parser_example_loss"
+    for config in (faithful["model"], faithful["pretraining"]["model"]):
+        assert config.pop("entity_readout") == "decoder"
     assert copied == faithful
+
+
+def test_the_faithful_config_is_the_own_readout_switch_with_only_the_readout_added():
+    faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
+    own = rendered_experiment("experiments/switches/own_entity_readout_geo_1shot.jsonnet")
+    assert own.pop("pretrained_archive") == "p/geo-own-entity-readout/model.tar.gz"
+    faithful.pop("pretrained_archive")
+    for config in (faithful["model"], faithful["pretraining"]["model"]):
+        assert config.pop("entity_readout") == "decoder"
+    assert own == faithful
 
 
 @pytest.mark.parametrize("system,model_type", [
     ("step_loss", "proto_parser_authors_classified_entities"),
     ("our_decoder_details", "proto_parser_classified_entities"),
+    ("own_entity_readout", "proto_parser_classified_entities"),
 ])
 def test_switch_systems_of_the_faithful_row_keep_classified_slots_on_their_own_model(system, model_type):
     config = rendered_experiment(f"experiments/switches/{system}_jobs_2shot.jsonnet")
