@@ -80,8 +80,10 @@ local words = import 'words.libsonnet';
     //   string_similarity: 'name' (the whole predicate name) or 'parts' (its `_` parts, expanded by
     //     the authors' part table; modules/predicate_parts.py);
     //   predicate_dropout_unit: 'predicate' (Algorithm 1) or 'action' (a Bernoulli draw per action row);
-    //   meta_sampling: 'random' (30 random templates per meta batch) or 'walk' (a shuffled pass over
-    //     every template; data/data_loaders/template_walk.py).
+    //   meta_sampling: 'random' (30 random templates per meta batch), 'walk' (a shuffled pass over
+    //     every template, a new one each epoch; data/data_loaders/template_walk.py) or 'continuing_walk'
+    //     (the pass runs on across epochs, as the authors' does; data/data_loaders/continuing_walk.py,
+    //     system `continuing-walk`).
     // Any non-default model switch makes the model `proto_parser_authors` (models/authors_parser.py).
     decoder: 'stack',
     string_similarity: 'name',
@@ -377,7 +379,11 @@ local words = import 'words.libsonnet';
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
-      type: if s.meta_sampling == 'walk' then 'fewshot_template_walk' else 'fewshot_episodes',
+      type: (
+        local types = { random: 'fewshot_episodes', walk: 'fewshot_template_walk', continuing_walk: 'fewshot_continuing_template_walk' };
+        assert std.objectHas(types, s.meta_sampling) : 'meta_sampling must be one of ' + std.join(', ', std.objectFields(types)) + ', not ' + s.meta_sampling;
+        types[s.meta_sampling]
+      ),
       batch_size: 64,
       meta_templates: s.meta_templates,
       meta_queries_per_template: s.meta_queries_per_template[dataset],

@@ -73,6 +73,8 @@ SYSTEMS: Dict[str, tuple] = {
     "copy-entities": ("ProtoParser", "copied entity slots", "experiments/switches/copy_entities_{dataset}_{shot}shot.jsonnet"),
     "our-decoder-details": ("ProtoParser", "our REDUCE input, h_0 and biases", "experiments/switches/our_decoder_details_{dataset}_{shot}shot.jsonnet"),
     "own-entity-readout": ("ProtoParser", "own entity readout", "experiments/switches/own_entity_readout_{dataset}_{shot}shot.jsonnet"),
+    # An authors' behaviour not yet made the faithful default (measured first as its own row).
+    "continuing-walk": ("ProtoParser", "authors' walk across epochs", "experiments/switches/continuing_walk_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -158,6 +158,37 @@ def test_template_walk_visits_every_template_once_per_pass():
     assert all(set(b) == {"meta_support", "meta_query"} for b in batches[1::2])
 
 
+def _meta_templates(batches) -> list:
+    """The meta-support templates of each meta batch, in order."""
+    return [[m["template"] for m in b["meta_support"]["metadata"]] for b in batches if "meta_support" in b]
+
+
+@pytest.mark.parametrize("loader_type,continues", [("fewshot_template_walk", False), ("fewshot_continuing_template_walk", True)])
+def test_the_authors_walk_runs_on_across_epochs_and_ours_starts_a_new_pass(loader_type, continues):
+    params = {"type": loader_type, "batch_size": 4, "meta_templates": 2, "meta_queries_per_template": 3}
+    random.seed(7)
+    loader = fixture_loader(dict(params))
+    groups = loader._every_template()
+    first = _meta_templates(list(loader))
+    left = list(loader._walk)  # the part of the pass the first epoch did not reach
+    assert left, "the fixture's epoch should end in the middle of a pass"
+    epoch = iter(loader)
+    # The authors' walk goes on from where the first epoch left it; ours starts a new pass.
+    assert (loader._walk == left) == continues and (loader._walk == []) != continues
+    while "meta_support" not in next(epoch):  # up to the second epoch's first meta batch
+        pass
+    walk = list(loader._walk)
+    later = _meta_templates(list(loader))
+    # Resuming replays the completed epochs through the loader, so the walk is a function of the seed.
+    random.seed(7)
+    again = fixture_loader(dict(params))
+    assert _meta_templates(list(again)) == first
+    epoch = iter(again)
+    while "meta_support" not in next(epoch):
+        pass
+    assert again._walk == walk and _meta_templates(list(again)) == later
+
+
 def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
     faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))

@@ -393,6 +393,27 @@ def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkey
     assert same == random_state
 
 
+def test_an_interrupted_pretraining_with_the_authors_continuing_walk_resumes_exactly(tmp_path, monkeypatch):
+    """The walk that runs on across epochs is rebuilt by the trainer's replay of the completed epochs."""
+    from allennlp.training.checkpointer import Checkpointer
+
+    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretraining = _fixture_pretraining(epochs=4, random_state=True)
+    pretraining["data_loader"]["type"] = "fewshot_continuing_template_walk"
+    whole = ensure_pretrained(str(tmp_path / "whole" / "model.tar.gz"), json.loads(json.dumps(pretraining)))
+    save = _die_after_checkpoint(monkeypatch, epoch=2)
+    target = str(tmp_path / "resumed" / "model.tar.gz")
+    with pytest.raises(KeyboardInterrupt):
+        ensure_pretrained(target, json.loads(json.dumps(pretraining)))
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save)
+    ensure_pretrained(target, json.loads(json.dumps(pretraining)))
+    first = load_archive(whole).model.state_dict()
+    resumed = load_archive(target).model.state_dict()
+    assert all(torch.equal(value, resumed[name]) for name, value in first.items())
+
+
 def test_a_changed_pretraining_config_starts_over(tmp_path, monkeypatch):
     from allennlp.training.checkpointer import Checkpointer
 
