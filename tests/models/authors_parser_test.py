@@ -202,10 +202,11 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
 
 
 @pytest.mark.parametrize("system, changed", [
-    ("stack_decoder", {"decoder": None, "action_dim": None, "reduce_input": None, "decoder_init": None}),
+    ("stack_decoder", {"decoder": None, "action_dim": None, "reduce_input": None, "decoder_init": None, "decoder_bias": None}),
     ("name_strsim", {"similarity": None}),
     ("predicate_dropout", {"predicate_dropout_unit": None}),
     ("random_meta", {}),
+    ("continuing_walk", {}),
 ])
 def test_each_switch_system_changes_only_its_behaviour(system, changed):
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
@@ -219,7 +220,8 @@ def test_each_switch_system_changes_only_its_behaviour(system, changed):
     for config in (switched["model"], switched["pretraining"]["model"]):
         for key in changed:
             assert config.pop(key, 128) == 128  # only action_dim is rendered by both (ours: 128)
-    if system == "random_meta":
-        assert switched["pretraining"]["data_loader"].pop("type") == "fewshot_episodes"
-        faithful["pretraining"]["data_loader"].pop("type")
+    loaders = {"random_meta": "fewshot_episodes", "continuing_walk": "fewshot_continuing_template_walk"}
+    if system in loaders:
+        assert switched["pretraining"]["data_loader"].pop("type") == loaders[system]
+        assert faithful["pretraining"]["data_loader"].pop("type") == "fewshot_template_walk"
     assert switched == faithful
