@@ -118,6 +118,12 @@ local words = import 'words.libsonnet';
     // through the decoder's (models/classified_entities.py; system `own-entity-readout` is ours in the
     // faithful row).
     entity_readout: 'own',
+    // Where slot states come from (docs/reproduction.md note 3): 'ours', slot LSTMs started from the step's
+    // attentional vector, reading the slot's type or position; 'authors', entity slots continue from the
+    // decoder state of their step and variable slots form one chain per example, both reading out through
+    // the decoder (models/authors_slots.py; system `authors-slot-states`). 'authors' needs the faithful
+    // model: the authors' decoder and classified entity slots reading out through it.
+    slot_states: 'ours',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -336,7 +342,16 @@ local words = import 'words.libsonnet';
     + (assert std.member(['own', 'decoder'], s.entity_readout) : 'entity_readout must be \'own\' or \'decoder\', not ' + s.entity_readout;
        if s.entity_readout == 'own' then {} else (
          assert s.entity_slots == 'classified' : 'entity_readout \'decoder\' is for classified entity slots (entity_slots \'classified\')';
-         { entity_readout: 'decoder' })) + {
+         { entity_readout: 'decoder' }))
+    + (assert std.member(['ours', 'authors'], s.slot_states) : 'slot_states must be \'ours\' or \'authors\', not ' + s.slot_states;
+       if s.slot_states == 'ours' then {} else {
+         type: (
+           assert s.entity_readout == 'decoder' && super.type == 'proto_parser_classified_entities' :
+             'slot_states \'authors\' is for the faithful model (proto_parser_classified_entities with entity_readout \'decoder\'), not '
+             + super.type + ' with entity_readout \'' + s.entity_readout + '\'';
+           'proto_parser_authors_slots'
+         ),
+       }) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

@@ -75,6 +75,7 @@ SYSTEMS: Dict[str, tuple] = {
     "own-entity-readout": ("ProtoParser", "own entity readout", "experiments/switches/own_entity_readout_{dataset}_{shot}shot.jsonnet"),
     # An authors' behaviour not yet made the faithful default (measured first as its own row).
     "continuing-walk": ("ProtoParser", "authors' walk across epochs", "experiments/switches/continuing_walk_{dataset}_{shot}shot.jsonnet"),
+    "authors-slot-states": ("ProtoParser", "authors' slot states", "experiments/switches/authors_slot_states_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
