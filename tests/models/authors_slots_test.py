@@ -228,3 +228,17 @@ def test_a_tiny_experiment_pretrains_with_meta_batches_and_finetunes_with_grown_
     size = model.vocab.get_vocab_size("variables")
     assert model._slot_states.variable_readout.out_features == model._slot_states.variable_embedding.num_embeddings == size
     assert not model._slot_filler.variable_output.weight.requires_grad
+
+
+@pytest.mark.parametrize("setting,message", [
+    ("entity_readout: 'own'", "is for the faithful model"),
+    ("slot_states: 'theirs'", "slot_states must be 'ours' or 'authors'"),
+])
+def test_the_jsonnet_switch_names_what_it_needs(setting, message):
+    snippet = (
+        "local f = import 'experiments/common/fewshot.libsonnet';\n"
+        f"f.experiment('geo', 1, f.authors + {{ slot_states: 'authors' }} + {{ {setting} }})"
+    )
+    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    with pytest.raises(RuntimeError, match=message):
+        _jsonnet.evaluate_snippet(os.path.join(PROJECT_ROOT, "snippet.jsonnet"), snippet, ext_vars=ext)
