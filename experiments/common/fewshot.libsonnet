@@ -82,8 +82,8 @@ local words = import 'words.libsonnet';
     //   predicate_dropout_unit: 'predicate' (Algorithm 1) or 'action' (a Bernoulli draw per action row);
     //   meta_sampling: 'random' (30 random templates per meta batch), 'walk' (a shuffled pass over
     //     every template, a new one each epoch; data/data_loaders/template_walk.py) or 'continuing_walk'
-    //     (the pass runs on across epochs, as the authors' does; data/data_loaders/continuing_walk.py,
-    //     system `continuing-walk`).
+    //     (the pass runs on across epochs, as the authors' does; data/data_loaders/continuing_walk.py;
+    //     the faithful default, `restarting-walk` is 'walk' in the faithful row).
     // Any non-default model switch makes the model `proto_parser_authors` (models/authors_parser.py).
     decoder: 'stack',
     string_similarity: 'name',
@@ -121,8 +121,9 @@ local words = import 'words.libsonnet';
     // Where slot states come from (docs/reproduction.md note 3): 'ours', slot LSTMs started from the step's
     // attentional vector, reading the slot's type or position; 'authors', entity slots continue from the
     // decoder state of their step and variable slots form one chain per example, both reading out through
-    // the decoder (models/authors_slots.py; system `authors-slot-states`). 'authors' needs the faithful
-    // model: the authors' decoder and classified entity slots reading out through it.
+    // the decoder (models/authors_slots.py; the faithful default, system `our-slot-states` is 'ours' in the
+    // faithful row). 'authors' needs the faithful model: the authors' decoder and classified entity slots
+    // reading out through it.
     slot_states: 'ours',
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
@@ -227,8 +228,9 @@ local words = import 'words.libsonnet';
     string_similarity: 'parts',
     // model/proto_dropout.py: one Bernoulli(0.5) draw per action row (row 23).
     predicate_dropout_unit: 'action',
-    // components/dataset.py batch_iter: a shuffled pass over every template, 30 per meta batch (row 22).
-    meta_sampling: 'walk',
+    // components/dataset.py batch_iter: a shuffled pass over every template, 30 per meta batch, that runs
+    // on across epochs (row 22, note 13; system `restarting-walk` starts a new pass each epoch).
+    meta_sampling: 'continuing_walk',
     // dropout_few_shot_exp.py sums each loss term over an example's steps and averages over the batch
     // (row 13; models/example_loss.py).
     loss_reduction: 'example',
@@ -252,6 +254,10 @@ local words = import 'words.libsonnet';
     // Their entity steps attend with the decoder's key and read out through its att_vec_linear and
     // dropout (rows 16, 36; models/classified_entities.py).
     entity_readout: 'decoder',
+    // few_shot_seq2seq.py: an entity slot's LSTM continues from the decoder state of its step, the
+    // variable slots of an example form one chain, both read out through the decoder (note 3;
+    // models/authors_slots.py; system `our-slot-states` gives them our slot LSTMs).
+    slot_states: 'authors',
   },
 
   // The callback that gives the model P(a | x) before training, as `conditional_counts` says.
@@ -346,9 +352,9 @@ local words = import 'words.libsonnet';
     + (assert std.member(['ours', 'authors'], s.slot_states) : 'slot_states must be \'ours\' or \'authors\', not ' + s.slot_states;
        if s.slot_states == 'ours' then {} else {
          type: (
-           assert s.entity_readout == 'decoder' && super.type == 'proto_parser_classified_entities' :
-             'slot_states \'authors\' is for the faithful model (proto_parser_classified_entities with entity_readout \'decoder\'), not '
-             + super.type + ' with entity_readout \'' + s.entity_readout + '\'';
+           assert s.entity_readout == 'decoder' && super.type == 'proto_parser_classified_entities' && s.decoder == 'authors' :
+             'slot_states \'authors\' is for the faithful model (proto_parser_classified_entities with decoder \'authors\' and entity_readout \'decoder\'), not '
+             + super.type + ' with decoder \'' + s.decoder + '\' and entity_readout \'' + s.entity_readout + '\'';
            'proto_parser_authors_slots'
          ),
        }) + {

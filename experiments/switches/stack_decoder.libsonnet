@@ -1,3 +1,4 @@
 // The faithful configuration with our stack-LSTM decoder instead of the authors' (no input feeding, input rows tied to the output rows,
 // a REDUCE reads its children's states, h_0 from the mean encoder output, maps with a bias) (docs/reproduction.md row 7). Own pre-trained archive.
-{ variant: 'stack-decoder', decoder: 'stack', reduce_input: 'states', decoder_init: 'mean', decoder_bias: true }
+// The authors' slot states continue from the authors' decoder, so the slot states are ours too.
+{ variant: 'stack-decoder', decoder: 'stack', reduce_input: 'states', decoder_init: 'mean', decoder_bias: true, slot_states: 'ours' }

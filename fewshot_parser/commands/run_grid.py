@@ -65,7 +65,7 @@ SYSTEMS: Dict[str, tuple] = {
     "name-strsim": ("ProtoParser", "whole-name string similarity", "experiments/switches/name_strsim_{dataset}_{shot}shot.jsonnet"),
     "predicate-dropout": ("ProtoParser", "predicate-wise dropout", "experiments/switches/predicate_dropout_{dataset}_{shot}shot.jsonnet"),
     "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
-    # Six more of ours instead of the authors' (the faithful defaults since the authors' were made so).
+    # More of ours instead of the authors' (the faithful defaults since the authors' were made so).
     "step-loss": ("ProtoParser", "per-step loss means", "experiments/switches/step_loss_{dataset}_{shot}shot.jsonnet"),
     "presence-counts": ("ProtoParser", "presence counts", "experiments/switches/presence_counts_{dataset}_{shot}shot.jsonnet"),
     "eval-prototypes": ("ProtoParser", "prototypes without dropout", "experiments/switches/eval_prototypes_{dataset}_{shot}shot.jsonnet"),
@@ -73,9 +73,8 @@ SYSTEMS: Dict[str, tuple] = {
     "copy-entities": ("ProtoParser", "copied entity slots", "experiments/switches/copy_entities_{dataset}_{shot}shot.jsonnet"),
     "our-decoder-details": ("ProtoParser", "our REDUCE input, h_0 and biases", "experiments/switches/our_decoder_details_{dataset}_{shot}shot.jsonnet"),
     "own-entity-readout": ("ProtoParser", "own entity readout", "experiments/switches/own_entity_readout_{dataset}_{shot}shot.jsonnet"),
-    # An authors' behaviour not yet made the faithful default (measured first as its own row).
-    "continuing-walk": ("ProtoParser", "authors' walk across epochs", "experiments/switches/continuing_walk_{dataset}_{shot}shot.jsonnet"),
-    "authors-slot-states": ("ProtoParser", "authors' slot states", "experiments/switches/authors_slot_states_{dataset}_{shot}shot.jsonnet"),
+    "restarting-walk": ("ProtoParser", "walk restarting each epoch", "experiments/switches/restarting_walk_{dataset}_{shot}shot.jsonnet"),
+    "our-slot-states": ("ProtoParser", "our slot states", "experiments/switches/our_slot_states_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")

@@ -5,8 +5,8 @@ the example (`modules/authors_slot_states.py`). Both read out through the templa
 attentional map and dropout; entity states feed the entity classifier of `ClassifiedEntities`, variable
 states a bias-free layer over the variable names.
 
-A switch of its own (`slot_states: 'authors'`, system `authors-slot-states`), on the faithful model only:
-it needs the authors' decoder, classified entity slots reading out through the decoder, and no unified slots.
+The faithful default (`slot_states: 'authors'`; system `our-slot-states` turns it back to our slot LSTMs).
+It needs the authors' decoder, classified entity slots reading out through the decoder, and no unified slots.
 """
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -190,8 +190,8 @@ class AuthorsSlots:
         self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
         encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
     ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
-        """The parent's entity values; variable names decoded greedily along each row's chain, slot by slot."""
-        entity_choice, _ = super()._predict_slots(actions, real, projections, encoded, source_mask, source_types)
+        """The entity values as the parent; variable names decoded greedily along each row's chain, slot by slot."""
+        entity_choice = self._predict_entity_values(actions, real, projections, encoded, source_mask, source_types)
         num_rows, num_steps = actions.shape
         counts = (self.space()["num_variables"][actions] * real).flatten()
         step_keys = counts.nonzero().squeeze(-1)

@@ -14,7 +14,7 @@ fine-tuning.
 With `entity_readout: "decoder"` the slots read out as the authors' entity steps do, through the template
 decoder's layers: the copy distribution (the slot's attention) uses the decoder's attention key, and the
 attentional vector the decoder's map and dropout. `"own"` gives the slots layers of their own. The slot
-state itself still comes from our slot LSTM (docs/reproduction.md, "What still differs").
+state comes from our slot LSTM, or with `slot_states: "authors"` from the decoder (models/authors_slots.py).
 
 `ClassifiedEntities` holds the behaviour, so that it sits on each model the faithful configs and their
 switch systems use: the faithful `proto_parser_example_loss` (per-example loss sums) and the per-step
@@ -159,6 +159,13 @@ class ClassifiedEntities:
     ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
         """The parent's variable choices; entity choices are indices of the best values."""
         _, variable_choice = super()._predict_slots(actions, real, projections, encoded, source_mask, source_types)
+        return self._predict_entity_values(actions, real, projections, encoded, source_mask, source_types), variable_choice
+
+    def _predict_entity_values(
+        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
+        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+    ) -> Dict[Tuple[int, int], List[int]]:
+        """The index of the best value of each entity slot, by `(row, step)` of the decoded `actions`."""
         num_steps = actions.size(1)
         entity_choice: Dict[Tuple[int, int], List[int]] = {}
         keys = ((self.space()["entity_types"][actions, 0] != 0) & real).flatten().nonzero().squeeze(-1)
@@ -168,7 +175,7 @@ class ClassifiedEntities:
             ).argmax(-1)
             for key, values in zip(keys.tolist(), best.tolist()):
                 entity_choice[divmod(key, num_steps)] = values
-        return entity_choice, variable_choice
+        return entity_choice
 
     def _steps(
         self, sequence: List[int], row: int, utterance: List[str],

@@ -193,9 +193,9 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
     faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))
     model = faithful["pretraining"]["model"]
-    assert model["type"] == "proto_parser_classified_entities" and model["action_dim"] == 256
+    assert model["type"] == "proto_parser_authors_slots" and model["action_dim"] == 256
     assert (model["decoder"], model["similarity"], model["predicate_dropout_unit"]) == ("authors", "parts", "action")
-    assert faithful["pretraining"]["data_loader"]["type"] == "fewshot_template_walk"
+    assert faithful["pretraining"]["data_loader"]["type"] == "fewshot_continuing_template_walk"
     best = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/words/contextual_geo_1shot.jsonnet", ext_vars=ext))
     assert best["pretraining"]["model"]["type"] == "proto_parser"
     assert best["pretraining"]["data_loader"]["type"] == "fewshot_episodes"
@@ -206,7 +206,7 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
     ("name_strsim", {"similarity": None}),
     ("predicate_dropout", {"predicate_dropout_unit": None}),
     ("random_meta", {}),
-    ("continuing_walk", {}),
+    ("restarting_walk", {}),
 ])
 def test_each_switch_system_changes_only_its_behaviour(system, changed):
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
@@ -214,14 +214,18 @@ def test_each_switch_system_changes_only_its_behaviour(system, changed):
     switched = json.loads(_jsonnet.evaluate_file(f"{PROJECT_ROOT}/experiments/switches/{system}_jobs_2shot.jsonnet", ext_vars=ext))
     assert switched.pop("pretrained_archive") == f"p/jobs-{system.replace('_', '-')}/model.tar.gz"
     faithful.pop("pretrained_archive")
+    # Our stack decoder cannot carry the authors' slot states, so that switch has ours too.
+    model_type = "proto_parser_classified_entities" if system == "stack_decoder" else "proto_parser_authors_slots"
     for config in (faithful["model"], faithful["pretraining"]["model"]):
+        assert config.pop("type") == "proto_parser_authors_slots"
         for key in changed:
             config.pop(key)
     for config in (switched["model"], switched["pretraining"]["model"]):
+        assert config.pop("type") == model_type
         for key in changed:
             assert config.pop(key, 128) == 128  # only action_dim is rendered by both (ours: 128)
-    loaders = {"random_meta": "fewshot_episodes", "continuing_walk": "fewshot_continuing_template_walk"}
+    loaders = {"random_meta": "fewshot_episodes", "restarting_walk": "fewshot_template_walk"}
     if system in loaders:
         assert switched["pretraining"]["data_loader"].pop("type") == loaders[system]
-        assert faithful["pretraining"]["data_loader"].pop("type") == "fewshot_template_walk"
+        assert faithful["pretraining"]["data_loader"].pop("type") == "fewshot_continuing_template_walk"
     assert switched == faithful

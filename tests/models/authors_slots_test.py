@@ -197,14 +197,14 @@ def test_the_switch_refuses_settings_it_is_not_built_for():
         Model.from_params(vocab=vocab, params=Params({**config, "decoder": "stack"}))
 
 
-def test_the_switch_config_is_the_faithful_config_with_only_the_model_type_changed():
+def test_the_faithful_config_has_the_authors_slot_states_and_our_slot_states_is_the_same_but_the_model_type():
     faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/authors_slot_states_geo_2shot.jsonnet")
-    assert switched.pop("pretrained_archive") == "p/geo-authors-slot-states/model.tar.gz"
+    switched = rendered_experiment("experiments/switches/our_slot_states_geo_2shot.jsonnet")
+    assert switched.pop("pretrained_archive") == "p/geo-our-slot-states/model.tar.gz"
     faithful.pop("pretrained_archive")
-    for config in (switched["model"], switched["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_authors_slots"
     for config in (faithful["model"], faithful["pretraining"]["model"]):
+        assert config.pop("type") == "proto_parser_authors_slots"
+    for config in (switched["model"], switched["pretraining"]["model"]):
         assert config.pop("type") == "proto_parser_classified_entities"
     assert switched == faithful
 

@@ -224,7 +224,7 @@ def test_the_faithful_config_is_the_copy_switch_with_only_the_model_type_and_rea
     assert copied.pop("pretrained_archive") == "p/geo-copy-entities/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful, faithful["pretraining"]):
-        assert config["model"].pop("type") == "proto_parser_classified_entities"
+        assert config["model"].pop("type") == "proto_parser_authors_slots"
         reader = config.pop("dataset_reader")
         assert reader["type"] == "fewshot_entity_values"
         config["dataset_reader"] = reader["reader"]
@@ -242,12 +242,15 @@ def test_the_faithful_config_is_the_own_readout_switch_with_only_the_readout_add
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
         assert config.pop("entity_readout") == "decoder"
+        assert config.pop("type") == "proto_parser_authors_slots"
+    for config in (own["model"], own["pretraining"]["model"]):  # the authors' slot states need the decoder's readout
+        assert config.pop("type") == "proto_parser_classified_entities"
     assert own == faithful
 
 
 @pytest.mark.parametrize("system,model_type", [
     ("step_loss", "proto_parser_authors_classified_entities"),
-    ("our_decoder_details", "proto_parser_classified_entities"),
+    ("our_decoder_details", "proto_parser_authors_slots"),
     ("own_entity_readout", "proto_parser_classified_entities"),
 ])
 def test_switch_systems_of_the_faithful_row_keep_classified_slots_on_their_own_model(system, model_type):

@@ -86,9 +86,9 @@ class TestExampleLossProtoParser(ModelTestCase):
         switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/step_loss_geo_2shot.jsonnet", ext_vars=ext))
         assert switched.pop("pretrained_archive") == "p/geo-step-loss/model.tar.gz"
         faithful.pop("pretrained_archive")
-        # Both keep the authors' classified entity slots, each on its own model.
+        # Both keep the authors' classified entity slots, each on its own model (the switch with our slot states).
         for config in (faithful["model"], faithful["pretraining"]["model"]):
-            assert config.pop("type") == "proto_parser_classified_entities"
+            assert config.pop("type") == "proto_parser_authors_slots"
         for config in (switched["model"], switched["pretraining"]["model"]):
             assert config.pop("type") == "proto_parser_authors_classified_entities"
         assert switched == faithful

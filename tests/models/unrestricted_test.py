@@ -117,7 +117,7 @@ def test_the_faithful_configs_score_every_action_and_applicable_only_changes_onl
 
     faithful, switched = render("geo_1shot.jsonnet"), render("switches/applicable_only_geo_1shot.jsonnet")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config["type"] == "proto_parser_classified_entities"  # the faithful model (per-example loss sums)
+        assert config["type"] == "proto_parser_authors_slots"  # the faithful model (per-example loss sums)
         assert config.pop("restrict_training") is False and config.pop("restrict_decoding") is False
     for config in (switched["model"], switched["pretraining"]["model"]):
         assert config.pop("restrict_training") is True and config.pop("restrict_decoding") is True

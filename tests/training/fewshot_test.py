@@ -439,7 +439,7 @@ def test_experiment_configs_separate_pretraining_and_finetuning(name):
     config = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", f"{name}.jsonnet"), ext_vars=ext))
     assert config["type"] == "fewshot_pretrain_finetune"
     assert config["model"]["smoothing_k"] == 0 and config["pretraining"]["model"]["smoothing_k"] > 0
-    assert config["pretraining"]["data_loader"]["type"] == "fewshot_template_walk"  # the authors' meta batches
+    assert config["pretraining"]["data_loader"]["type"] == "fewshot_continuing_template_walk"  # the authors' meta batches
     assert "shuffle_3_shot" in config["train_data_path"] and config["train_data_path"].endswith("support.txt")
     assert config["test_data_path"].endswith("query.txt")
     assert config["pretraining"]["train_data_path"].endswith("train.txt")
