@@ -71,3 +71,31 @@ def train_fixture_experiment(tmp_path, monkeypatch, overrides: dict) -> str:
     train_model_from_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"), str(tmp_path / "run"),
                           overrides=json.dumps(overrides))
     return pretrained
+
+
+def fixture_model_config(test_dir: str, name: str, model: dict, reader: dict = None) -> str:
+    """
+    Writes the ProtoParser fixture experiment (fixtures/proto_parser) with `model`'s settings over its
+    model's (and `reader` for its reader, when given) to `test_dir/name`; returns the path.
+    """
+    import json
+
+    import _jsonnet
+
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "proto_parser", "experiment.jsonnet")))
+    if reader is not None:
+        config["dataset_reader"] = reader
+    config["model"].update(model)
+    path = os.path.join(test_dir, name)
+    with open(path, "w") as handle:
+        json.dump(config, handle)
+    return path
+
+
+def indexed_tensors(instances, vocab) -> dict:
+    """The tensors of `instances` as one batch indexed with `vocab`."""
+    from allennlp.data import Batch
+
+    batch = Batch(instances)
+    batch.index_instances(vocab)
+    return batch.as_tensor_dict()

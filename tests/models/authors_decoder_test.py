@@ -8,7 +8,6 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
@@ -17,7 +16,7 @@ import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.models.authors_parser import encode_with_last_cells
 from fewshot_parser.modules.reduce_input_decoder import ReduceInputStackDecoder
-from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
+from tests import FIXTURES_ROOT, fixture_split, indexed_tensors, rendered_experiment, train_fixture_experiment
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 SWITCHES = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6,
@@ -54,9 +53,7 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
         return Model.from_params(vocab=self.vocab, params=Params(config)).eval()
 
     def tensors(self):
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        return batch.as_tensor_dict()
+        return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load(self):
         overrides = {f"model.{key}": value for key, value in SWITCHES.items()}

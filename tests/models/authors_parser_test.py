@@ -9,7 +9,6 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
@@ -17,7 +16,7 @@ from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.modules.alignment import string_similarity_matrix
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix, predicate_parts
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split, indexed_tensors
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 ALL_ON = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6, "similarity": "parts",
@@ -36,9 +35,7 @@ class TestAuthorsProtoParser(ModelTestCase):
         return Model.from_params(vocab=self.vocab, params=Params(config))
 
     def tensors(self):
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        return batch.as_tensor_dict()
+        return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load_with_every_switch_on(self):
         self.ensure_model_can_train_save_and_load(

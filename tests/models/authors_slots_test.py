@@ -13,13 +13,12 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.modules.authors_slot_states import AuthorsSlotStates
-from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment
 
 READER = {"type": "fewshot_entity_values",
           "reader": {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}}
@@ -37,19 +36,12 @@ def model_config() -> dict:
 class TestAuthorsSlots(ModelTestCase):
     def setup_method(self):
         super().setup_method()
-        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))
-        config["dataset_reader"] = READER
-        config["model"].update(SWITCH)
-        self.config_path = os.path.join(self.TEST_DIR, "authors_slots.json")
-        with open(self.config_path, "w") as handle:
-            json.dump(config, handle)
+        self.config_path = fixture_model_config(str(self.TEST_DIR), "authors_slots.json", SWITCH, READER)
         os.chdir(PROJECT_ROOT)
         self.set_up_model(self.config_path, fixture_split("geo", "train"))
 
     def tensors(self):
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        return batch.as_tensor_dict()
+        return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load(self):
         # `_gate` belongs to lexical linking, which this config leaves off.
@@ -102,7 +94,7 @@ class TestAuthorsSlots(ModelTestCase):
         return decoded.projections, scores, b[ranked], steps[ranked]
 
     def test_the_variable_chain_runs_on_across_actions_and_never_looks_ahead(self):
-        model = self.model.eval()
+        self.model.eval()
         tensors = self.tensors()
         with torch.no_grad():
             projections, scores, rows, steps = self.chain(tensors)

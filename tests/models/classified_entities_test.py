@@ -12,7 +12,7 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch, DatasetReader
+from allennlp.data import DatasetReader
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
@@ -20,7 +20,7 @@ import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.modules.entity_classifier import EntityClassifier
-from tests import FIXTURES_ROOT, fixture_split, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
 SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
@@ -78,19 +78,13 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
 
     def setup_method(self):
         super().setup_method()
-        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))
-        config["dataset_reader"] = wrapped(config["dataset_reader"])
-        config["model"].update(self.switch)
-        self.config_path = os.path.join(self.TEST_DIR, "classified.json")
-        with open(self.config_path, "w") as handle:
-            json.dump(config, handle)
+        reader = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["dataset_reader"]
+        self.config_path = fixture_model_config(str(self.TEST_DIR), "classified.json", self.switch, wrapped(reader))
         os.chdir(PROJECT_ROOT)
         self.set_up_model(self.config_path, fixture_split("geo", "train"))
 
     def tensors(self):
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        return batch.as_tensor_dict()
+        return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load(self):
         # `_gate` belongs to lexical linking, which this config leaves off (as in authors_decoder_test.py).

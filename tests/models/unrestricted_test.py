@@ -7,13 +7,12 @@ import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
-from allennlp.data import Batch
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
 from fewshot_parser.modules.stack_decoder import applicable_mask
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, indexed_tensors
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 
@@ -31,9 +30,7 @@ class TestUnrestrictedProtoParser(ModelTestCase):
         return model
 
     def tensors(self):
-        batch = Batch(self.instances)
-        batch.index_instances(self.vocab)
-        return batch.as_tensor_dict()
+        return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load(self):
         overrides = json.dumps({"model.type": "proto_parser_unrestricted"})
