@@ -192,13 +192,13 @@ def final_as_ours(sequence: List[str], root_children: int, formalism: str) -> Li
 # -- our side ------------------------------------------------------------------------------------------
 
 
-def render_config(dataset: str, shot: int, shuffle: int) -> Dict:
-    """The faithful experiment config of a dataset and shot, for one split."""
+def render_config(dataset: str, shot: int, shuffle: int, config: str = "experiments/{dataset}_{shot}shot.jsonnet") -> Dict:
+    """An experiment config (default: the faithful one) of a dataset and shot, for one split."""
     import _jsonnet
 
     ext_vars = {"FEWSHOT_SPLIT": str(shuffle), "FEWSHOT_DATA_DIR": "data", "FEWSHOT_SEED": "13",
                 "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
-    path = os.path.join(ROOT, "experiments", f"{dataset}_{shot}shot.jsonnet")
+    path = os.path.join(ROOT, config.format(dataset=dataset, shot=shot))
     return json.loads(_jsonnet.evaluate_file(path, ext_vars=ext_vars))
 
 
@@ -210,20 +210,21 @@ def canonical_ours(action: str) -> str:
     return " ".join(ENTITY if t.startswith("<e:") else t for t in pattern.split())
 
 
-def our_examples(dataset: str, shot: int, shuffle: int, data_dir: str) -> Dict:
-    """Our gold action sequences of the split's files, from the faithful config's reader."""
+def our_examples(dataset: str, shot: int, shuffle: int, data_dir: str,
+                 config_path: str = "experiments/{dataset}_{shot}shot.jsonnet") -> Dict:
+    """Our gold action sequences of the split's files, from the pre-training reader of a config (default: the faithful one)."""
     os.environ["FEWSHOT_DATA_DIR"] = data_dir
     import fewshot_parser  # noqa: F401  (registers the readers)
     from allennlp.common import Params
     from allennlp.data import DatasetReader
     from fewshot_parser.data.examples import read_examples
 
-    config = render_config(dataset, shot, shuffle)
-    reader = DatasetReader.from_params(Params(config["dataset_reader"]))
+    config = render_config(dataset, shot, shuffle, config_path)
+    reader = DatasetReader.from_params(Params(config["pretraining"]["dataset_reader"]))
     system = reader.transition_system
     paths = {"train": config["pretraining"]["train_data_path"], "support": config["train_data_path"],
              "query": config["test_data_path"]}
-    out: Dict = {"reader": config["dataset_reader"]}
+    out: Dict = {"reader": config["pretraining"]["dataset_reader"]}
     for part in PARTS:
         examples = []
         for example in read_examples(paths[part], reader.formalism):
