@@ -175,6 +175,16 @@ def test_coverage_sup_variant_adds_only_the_supervised_attention():
         assert sup == base
 
 
+def test_coverage_sup_ens5_is_five_coverage_sup_members_from_its_archive():
+    """coverage-sup-ens5: coverage-sup's pre-training and archive, its fine-tuned model five times, by vote."""
+    ensemble, single = evaluate("ensemble/coverage_sup_ens5_geo_1shot.jsonnet"), evaluate("coverage/coverage_sup_geo_1shot.jsonnet")
+    model = ensemble.pop("model")
+    assert model["type"] == "fewshot_ensemble" and model["combine"] == "vote"
+    assert model["members"] == [single.pop("model")] * 5
+    assert (ensemble.pop("type"), single.pop("type")) == ("fewshot_ensemble_finetune", "fewshot_pretrain_finetune")
+    assert ensemble == single
+
+
 def test_coverage_glove_variant_changes_only_the_word_table():
     """coverage-glove: GloVe 50-d instead of the random 200-d word table beside the MiniLM."""
     glove, base = evaluate("coverage/coverage_glove_geo_2shot.jsonnet"), evaluate("coverage/coverage_geo_2shot.jsonnet")
