@@ -475,6 +475,14 @@ How the two sides are made comparable, and where they are not:
 """
 
 
+def emit_report(text: str, out: Optional[str]) -> None:
+    """Prints a Markdown report and, when `out` is given, also writes it there."""
+    print(text, end="")
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -523,11 +531,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
-    text = "\n".join(lines).rstrip() + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    emit_report("\n".join(lines).rstrip() + "\n", args.out)
     return 0
 
 

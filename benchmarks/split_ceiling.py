@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from representation_check import buildable, our_examples, render_config  # noqa: E402
+from representation_check import buildable, emit_report, our_examples, render_config  # noqa: E402
 
 COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 
@@ -132,11 +132,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     lines += ["## Mean spread over each system's complete columns", "",
               "| system | columns | ceiling std | EM std | EM / ceiling std | r(EM, ceiling), centred per column |",
               "|---|---|---|---|---|---|"] + summary
-    text = "\n".join(lines) + "\n"
-    print(text, end="")
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    emit_report("\n".join(lines) + "\n", args.out)
     return 0
 
 
