@@ -9,10 +9,11 @@ those actions, and it differs from split to split. For each grid system named, p
 shot) over shuffles 1-5 (or `--shuffles`), the script prints the ceiling of each split under that
 system's own reader, the row's exact match (from the results files), the row's share of its ceiling,
 and the population standard deviation of each over the splits (as `allennlp report` computes a
-row's spread). The last table averages the spreads over the columns a system has complete, and
-gives the correlation of exact match with the ceiling over all its (column, split) cells, each
-centred on its column's mean, i.e. how far the splits a row finds hard are the splits with fewer
-buildable LFs.
+row's spread), and the row's sampling floor: the spread that drawing each split's test queries
+alone would give a parser equally good on every split (`sampling_floor`). The last table averages
+the spreads over the columns a system has complete, and gives the correlation of exact match with
+the ceiling over all its (column, split) cells, each centred on its column's mean, i.e. how far the
+splits a row finds hard are the splits with fewer buildable LFs.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/split_ceiling.py --systems ours coverage coverage-sup \\
         --results results/runs.csv --out results/split_ceiling.md
@@ -135,8 +136,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 lines.append(f"| {dataset} {shot}-shot {kind} | " + " | ".join(f"{v:.1f}" for v in values)
                              + f" | {statistics.mean(values):.1f} | {statistics.pstdev(values):.1f} |")
             if "EM" in series:
-                floor = sampling_floor(statistics.mean(series["EM"]), [ceiling[s][1] for s in args.shuffles])
                 counts = [ceiling[s][1] for s in args.shuffles]
+                floor = sampling_floor(statistics.mean(series["EM"]), counts)
                 lines.append(f"| {dataset} {shot}-shot queries; std: EM sampling floor | " + " | ".join(map(str, counts))
                              + f" | {statistics.mean(counts):.0f} | {floor:.1f} |")
                 spreads["floor"].append(floor)
