@@ -163,6 +163,19 @@ def test_coverage_variant_changes_only_the_fine_tuned_models_decoding():
     assert coverage == base  # the same pre-training and fine-tuning, so the archive is shared
 
 
+def test_evidence_variant_changes_only_the_fine_tuned_models_decoding():
+    """Missing-evidence penalty: the coverage variant's model with the penalty's type and weight, and the
+    callback that counts the training set's evidence words."""
+    evidence, base = evaluate("evidence/evidence_atis_1shot.jsonnet"), evaluate("coverage/coverage_atis_1shot.jsonnet")
+    assert evidence["model"].pop("type") == "irnet_parser_entity_coverage_missing_evidence"
+    assert evidence["model"].pop("evidence_weight") > 0
+    base["model"].pop("type")
+    callbacks = evidence["trainer"]["callbacks"]
+    assert callbacks[-1] == {"type": "fewshot_evidence_statistics", "data_path": evidence["dataset_reader"]["training_data_path"]}
+    callbacks.pop()
+    assert evidence == base  # the same pre-training and fine-tuning, so the archive is shared
+
+
 def test_coverage_sup_variant_adds_only_the_supervised_attention():
     """coverage-sup: the coverage variant with supervised attention in pre-training and (geo, ATIS) fine-tuning."""
     for dataset, finetune_weight in (("jobs", None), ("geo", 1)):

@@ -67,6 +67,12 @@ local words = import 'words.libsonnet';
     // `beam` hypotheses and charge `weight` log-probability per utterance entity token an LF leaves
     // out. null decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
     entity_coverage: null,
+    // Missing-evidence penalty (not in the paper; fewshot_parser/models/missing_evidence.py): at each
+    // decoding step, a known action loses `weight` x the share of its training examples that had a word
+    // the utterance lacks, for words almost always seen with it (share >= `share`, lift >= `lift`, at
+    // least `min_count` examples; counted on the training set by `fewshot_evidence_statistics`). null
+    // decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
+    missing_evidence: null,
     // Whether the action distribution is normalised over the actions the stack can take, in training
     // and in decoding (the paper's Eq. 2). The authors' code scores every action: its training softmax
     // runs over the whole vocabulary, and its decoder drops an example whose best action cannot be
@@ -308,13 +314,18 @@ local words = import 'words.libsonnet';
          coverage_weight: s.entity_coverage.weight,
          beam_size: s.entity_coverage.beam,
        })
+    + (if s.missing_evidence == null || pretraining then {} else {
+         type: (if s.schema_encoding then 'irnet_parser' else 'proto_parser')
+               + (if s.entity_coverage != null then '_entity_coverage' else '') + '_missing_evidence',
+         evidence_weight: s.missing_evidence.weight,
+       } + { ['evidence_' + k]: s.missing_evidence[k] for k in ['share', 'lift', 'min_count'] if std.objectHas(s.missing_evidence, k) })
     + (local a = s.applicable_actions;
        local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
        local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
        local changed = { [k]: chosen[k] for k in std.objectFields(chosen) if chosen[k] != paper[k] };
        assert std.member(['step', 'example'], s.loss_reduction) : 'loss_reduction must be \'step\' or \'example\', not ' + s.loss_reduction;
        if a.training && a.decoding && changed == {} && s.loss_reduction == 'step' then {} else (
-         assert !s.schema_encoding && s.entity_coverage == null && s.beam_size == 1 :
+         assert !s.schema_encoding && s.entity_coverage == null && s.missing_evidence == null && s.beam_size == 1 :
            'applicable_actions, decoder, string_similarity, predicate_dropout_unit, loss_reduction: the authors\' behaviours are for the plain greedy proto_parser';
          { type: if s.loss_reduction == 'example' then 'proto_parser_example_loss'
                  else if changed == {} then 'proto_parser_unrestricted' else 'proto_parser_authors',
@@ -487,7 +498,8 @@ local words = import 'words.libsonnet';
           + (if s.finetune_statistics_with_train then { extra_data_path: data.train(dataset, shot, split) } else {}),
           $.prototype_callback(s),
           { type: 'fewshot_random_state' },
-        ] + $.candidates_callback(s),
+        ] + $.candidates_callback(s)
+          + (if s.missing_evidence == null then [] else [{ type: 'fewshot_evidence_statistics', data_path: data.train(dataset, shot, split) }]),
         run_confidence_checks: false,
       },
     }

@@ -10,3 +10,4 @@ from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.models.example_loss import ExampleLossProtoParser
 from fewshot_parser.models.classified_entities import ClassifiedEntitiesProtoParser
 from fewshot_parser.models.authors_slots import AuthorsSlotsProtoParser
+from fewshot_parser.models.missing_evidence import MissingEvidenceIRNetParser, MissingEvidenceProtoParser

@@ -6,3 +6,4 @@ from fewshot_parser.training.callbacks.glorot import GlorotInitCallback
 from fewshot_parser.training.callbacks.occurrence_statistics import OccurrenceStatisticsCallback
 from fewshot_parser.training.callbacks.train_mode_prototypes import TrainModePrototypeInitCallback
 from fewshot_parser.training.callbacks.authors_candidates import AuthorsAttentionCandidatesCallback
+from fewshot_parser.training.callbacks.evidence_statistics import EvidenceStatisticsCallback

@@ -1,0 +1,137 @@
+"""
+Exact match of fine-tuned ProtoParser archives decoded with the missing-evidence penalty
+(`fewshot_parser/models/missing_evidence.py`) at several weights. Decoding only: each archive is
+loaded once as its `*_missing_evidence` counterpart, given the evidence words of its training set,
+and evaluated on its query set per weight; weight 0 is the archive's own decoding.
+
+    python benchmarks/evidence_tuning.py --runs runs/tune_evidence/coverage --shuffle 0 \\
+        --columns atis_1 --weights 0 1 2 4 8 --out results/tuning_evidence/sweep.md
+
+Also lists, per column, how many known actions have evidence words, and those of the most frequent
+ones, so that a reader can see what the penalty acts on.
+"""
+import argparse
+import json
+import os
+import sys
+import tarfile
+from typing import Dict, List, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import torch  # noqa: E402
+from allennlp.common import logging as common_logging  # noqa: E402
+from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
+from allennlp.models.archival import load_archive  # noqa: E402
+from allennlp.training.util import evaluate  # noqa: E402
+
+import fewshot_parser  # noqa: E402,F401
+from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
+from fewshot_parser.models.missing_evidence import MissingEvidencePenalty  # noqa: E402
+from new_action_bias import COLUMNS, emit  # noqa: E402  (benchmarks/, the script's own folder)
+
+EVIDENCE_TYPES = {
+    "proto_parser": "proto_parser_missing_evidence",
+    "irnet_parser": "irnet_parser_missing_evidence",
+    "proto_parser_entity_coverage": "proto_parser_entity_coverage_missing_evidence",
+    "irnet_parser_entity_coverage": "irnet_parser_entity_coverage_missing_evidence",
+}
+
+
+def load_with_evidence(archive_path: str, train: str, share: float, lift: float, min_count: int):
+    """The archive's model as its missing-evidence counterpart, with the evidence words of `train`."""
+    for path in (archive_path, train):
+        if not os.path.isfile(path):
+            raise SystemExit(f"{path}: no such file")
+    with tarfile.open(archive_path) as tar:
+        model_type = json.load(tar.extractfile("config.json"))["model"].get("type", "proto_parser")
+    if model_type not in EVIDENCE_TYPES and model_type not in EVIDENCE_TYPES.values():
+        raise SystemExit(f"{archive_path}: model type {model_type!r} has no missing-evidence counterpart")
+    overrides = {"model.type": EVIDENCE_TYPES.get(model_type, model_type), "model.evidence_share": share,
+                 "model.evidence_lift": lift, "model.evidence_min_count": min_count}
+    archive = load_archive(archive_path, overrides=overrides)
+    model = archive.model
+    assert isinstance(model, MissingEvidencePenalty)
+    reader = archive.validation_dataset_reader
+    examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in reader.read(train)]
+    model.set_evidence_statistics(examples)
+    model.eval()
+    return archive, model
+
+
+def describe(model: MissingEvidencePenalty, train_examples: int, top: int = 8) -> str:
+    """How many actions have evidence words, and those of the actions with the most evidence."""
+    vocab = model.vocab
+    words, shares = model._evidence_words, model._evidence_shares
+    with_evidence = [a for a in range(words.size(0)) if (words[a] >= 0).any()]
+    rows = []
+    for a in sorted(with_evidence, key=lambda a: -float(shares[a].max()))[:top]:
+        chosen = [f"{vocab.get_token_from_index(int(w), 'tokens')} ({float(s):.2f})"
+                  for w, s in zip(words[a].tolist(), shares[a].tolist()) if w >= 0]
+        rows.append(f"`{vocab.get_token_from_index(a, ACTION_NAMESPACE)}`: {', '.join(chosen)}")
+    return (f"{len(with_evidence)} of {words.size(0)} actions have evidence words ({train_examples} training examples); "
+            "e.g. " + "; ".join(rows))
+
+
+def sweep(archive_path: str, query: str, train: str, weights: List[float], share: float, lift: float,
+          min_count: int) -> Tuple[Dict[float, float], str]:
+    """Exact match (%) on `query` for each weight, and the description of the evidence words."""
+    archive, model = load_with_evidence(archive_path, train, share, lift, min_count)
+    loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=64)
+    loader.index_with(model.vocab)
+    scores = {}
+    for weight in weights:
+        model.evidence_weight = weight
+        scores[weight] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
+        print(f"{archive_path}: weight {weight:g}: {scores[weight]:.2f}", file=sys.stderr, flush=True)
+    with open(train, encoding="utf-8") as handle:
+        size = sum(1 for line in handle if line.strip())
+    return scores, describe(model, size)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
+    parser.add_argument("--shuffle", type=int, default=0)
+    parser.add_argument("--weights", nargs="+", type=float, default=[0.0, 1.0, 2.0, 4.0, 8.0])
+    parser.add_argument("--share", type=float, default=0.8)
+    parser.add_argument("--lift", type=float, default=3.0)
+    parser.add_argument("--min-count", type=int, default=5)
+    parser.add_argument("--columns", nargs="+", default=[f"{d}_{k}" for d, k in COLUMNS],
+                        help="dataset_shot pairs to sweep (default: all six)")
+    parser.add_argument("--data-dir", default="data")
+    parser.add_argument("--out", help="write the Markdown table here as well as to stdout")
+    args = parser.parse_args()
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    common_logging.FILE_FRIENDLY_LOGGING = True
+    columns = [(d, int(k)) for d, k in (c.rsplit("_", 1) for c in args.columns)]
+    results, notes = {}, {}
+    for dataset, shot in columns:
+        split = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{shot}")
+        results[dataset, shot], notes[dataset, shot] = sweep(
+            os.path.join(args.runs, f"{dataset}_{shot}shot_s{args.shuffle}", "model.tar.gz"),
+            os.path.join(split, "query.txt"), os.path.join(split, "train.txt"), args.weights,
+            args.share, args.lift, args.min_count,
+        )
+    command = "python benchmarks/evidence_tuning.py " + " ".join(sys.argv[1:])
+    lines = [
+        f"# Missing-evidence penalty on shuffle {args.shuffle}: exact match (%) of `{args.runs}` per weight",
+        "",
+        f"Generated by `{command}`. Decoding only: the fine-tuned archives are the grid's; weight 0 is "
+        f"their own decoding. Evidence words: share >= {args.share:g}, lift >= {args.lift:g}, "
+        f"at least {args.min_count} training examples.",
+        "",
+        "| weight | " + " | ".join(f"{d} {s}-shot" for d, s in columns) + " | mean |",
+        "|---" * (len(columns) + 2) + "|",
+    ]
+    for weight in args.weights:
+        cells = [results[column][weight] for column in columns]
+        lines.append(f"| {weight:g} | " + " | ".join(f"{c:.2f}" for c in cells) + f" | {sum(cells) / len(cells):.2f} |")
+    lines.append("")
+    for dataset, shot in columns:
+        lines.append(f"- {dataset} {shot}-shot: {notes[dataset, shot]}")
+    emit("\n".join(lines) + "\n", args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+// The missing-evidence penalty (fewshot_parser/models/missing_evidence.py) on top of the coverage
+// variant: at each decoding step a known action loses `weight` x the largest share of its training
+// examples that had a word this utterance lacks (for words almost always seen with it and rare
+// otherwise: ATIS's `arrival_time` and "arrive"). Decoding only: pre-training and fine-tuning are the
+// coverage variant's, so its archive is shared. Weight: 2, the module's default, until it is chosen on
+// shuffle 0 (benchmarks/evidence_tuning.py).
+(import '../coverage/coverage.libsonnet') + {
+  missing_evidence: { weight: 2 },
+}

@@ -1,0 +1,45 @@
+from typing import TYPE_CHECKING, Any, Dict, List, Tuple
+
+from allennlp.common.checks import ConfigurationError
+from allennlp.training.callbacks.callback import TrainerCallback
+
+if TYPE_CHECKING:
+    from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
+
+
+@TrainerCallback.register("fewshot_evidence_statistics")
+class EvidenceStatisticsCallback(TrainerCallback):
+    """
+    Before fine-tuning, reads the training set and gives a parser with the missing-evidence penalty
+    (`models/missing_evidence.py`) the evidence words of its known actions. The counts are the
+    training set's alone: the support set is too small to attest an action, and its new actions
+    must have no evidence words.
+
+    Registered as a `TrainerCallback` with name "fewshot_evidence_statistics".
+
+    # Parameters
+
+    data_path : `str`
+        The training set, read with the trainer's dataset reader (an augmenting reader reads every
+        path but the support set unchanged).
+    """
+
+    def __init__(self, serialization_dir: str, data_path: str) -> None:
+        super().__init__(serialization_dir)
+        self.data_path = data_path
+
+    def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
+        model = trainer.model
+        if not hasattr(model, "set_evidence_statistics"):
+            raise ConfigurationError(
+                f"fewshot_evidence_statistics: the model ({type(model).__name__}) has no missing-evidence "
+                "penalty; use a *_missing_evidence model type"
+            )
+        examples: List[Tuple[List[str], List[str]]] = []
+        for instance in trainer.data_loader.reader.read(self.data_path):  # type: ignore[attr-defined]
+            metadata: Dict[str, Any] = instance["metadata"].metadata  # type: ignore
+            if "actions" in metadata:
+                examples.append((metadata["utterance"], metadata["actions"]))
+        if not examples:
+            raise ConfigurationError(f"fewshot_evidence_statistics: {self.data_path} has no examples with actions")
+        model.set_evidence_statistics(examples)  # type: ignore[operator]
