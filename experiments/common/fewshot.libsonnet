@@ -318,7 +318,7 @@ local words = import 'words.libsonnet';
          type: (if s.schema_encoding then 'irnet_parser' else 'proto_parser')
                + (if s.entity_coverage != null then '_entity_coverage' else '') + '_missing_evidence',
          evidence_weight: s.missing_evidence.weight,
-       } + { ['evidence_' + k]: s.missing_evidence[k] for k in ['share', 'lift', 'min_count'] if std.objectHas(s.missing_evidence, k) })
+       } + { ['evidence_' + k]: s.missing_evidence[k] for k in ['share', 'lift', 'min_count', 'actions'] if std.objectHas(s.missing_evidence, k) })
     + (local a = s.applicable_actions;
        local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
        local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };

@@ -24,6 +24,7 @@ from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.actions import GEN
 from fewshot_parser.models.entity_coverage import EntityCoverageReranking
 from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.proto_parser import ProtoParser
@@ -47,6 +48,12 @@ class MissingEvidencePenalty:
         Least ratio of that share to the word's share of all training examples.
     evidence_min_count : `int`, optional (default = `5`)
         Least training examples of an action for it to have evidence words.
+    evidence_actions : `str`, optional (default = `"gen"`)
+        Which actions can have evidence words: `"gen"`, those that write a subtree (a predicate with
+        its arguments), or `"all"`, also the REDUCE actions that combine subtrees. A REDUCE action's
+        words are mostly its children's: with `departure_time` left out of the training set, every
+        `( < <NT> ti0 )` had an `arrival_time` child, so "arrive" became the comparison's evidence
+        too, and penalising it removed the comparison from the new predicate's queries as well.
     **kwargs
         Everything else, as for the parser.
     """
@@ -58,6 +65,7 @@ class MissingEvidencePenalty:
         evidence_share: float = 0.8,
         evidence_lift: float = 3.0,
         evidence_min_count: int = 5,
+        evidence_actions: str = "gen",
         **kwargs: Any,
     ) -> None:
         if evidence_weight < 0:
@@ -69,7 +77,10 @@ class MissingEvidencePenalty:
                 "missing-evidence penalty: evidence_lift must be >= 1 and evidence_min_count >= 1, "
                 f"not {evidence_lift} and {evidence_min_count}"
             )
+        if evidence_actions not in ("gen", "all"):
+            raise ConfigurationError(f"missing-evidence penalty: evidence_actions must be 'gen' or 'all', not {evidence_actions!r}")
         super().__init__(vocab, **kwargs)  # type: ignore[call-arg]
+        self.evidence_actions = evidence_actions
         self.evidence_weight = evidence_weight
         self.evidence_share = evidence_share
         self.evidence_lift = evidence_lift
@@ -90,6 +101,11 @@ class MissingEvidencePenalty:
             pairs, vocab.get_vocab_size(ACTION_NAMESPACE), vocab.get_vocab_size("tokens"),
             self.evidence_share, self.evidence_lift, self.evidence_min_count, ignored,
         )
+        if self.evidence_actions == "gen":
+            actions = self.action_space.actions  # type: ignore[attr-defined]
+            eligible = torch.tensor([a is not None and a.kind == GEN for a in actions] + [False] * (words.size(0) - len(actions)))
+            words = words.masked_fill(~eligible.unsqueeze(1), -1)
+            shares = shares.masked_fill(~eligible.unsqueeze(1), 0.0)
         self._evidence_words, self._evidence_shares = words, shares
 
     def evidence_penalty(self, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:

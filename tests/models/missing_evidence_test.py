@@ -106,6 +106,23 @@ class TestMissingEvidenceParser(ModelTestCase):
             self.evidence_model(1.0, evidence_share=1.5)
 
 
+    def test_reduce_actions_get_evidence_words_only_with_all(self):
+        from fewshot_parser.logical_forms.actions import GEN
+
+        gen_only = self.evidence_model(2.0)
+        every = self.evidence_model(2.0, evidence_actions="all")
+        actions = gen_only.action_space.actions
+        has = lambda model, i: bool((model._evidence_words[i] >= 0).any())  # noqa: E731
+        reduce_rows = [i for i, a in enumerate(actions) if a is not None and a.kind != GEN]
+        assert any(has(every, i) for i in reduce_rows)  # the fixture has REDUCE actions with evidence
+        assert not any(has(gen_only, i) for i in reduce_rows)
+        for i, action in enumerate(actions):
+            if action is not None and action.kind == GEN:
+                assert torch.equal(gen_only._evidence_words[i], every._evidence_words[i][: gen_only._evidence_words.size(1)]) \
+                    or not has(every, i)
+        with pytest.raises(ConfigurationError, match="evidence_actions"):
+            self.evidence_model(2.0, evidence_actions="reduce")
+
 def test_fine_tuning_counts_the_training_set_and_the_archive_decodes_with_it(tmp_path, monkeypatch):
     """The fixture's pre-training and fine-tuning with `proto_parser_missing_evidence` and the
     `fewshot_evidence_statistics` callback: the archive holds the training set's evidence words,
@@ -141,6 +158,9 @@ def test_fine_tuning_counts_the_training_set_and_the_archive_decodes_with_it(tmp
              for i in reader.read(train)]
     words, _ = count_evidence(pairs, model.vocab.get_vocab_size(ACTION_NAMESPACE), model.vocab.get_vocab_size("tokens"),
                               0.8, 1.5, 2, [0, 1])
+    for i, action in enumerate(model.action_space.actions):  # evidence_actions 'gen': REDUCE actions have none
+        if action is None or action.kind != "GEN":
+            words[i] = -1
     assert torch.equal(words[:, : model._evidence_words.size(1)], model._evidence_words)
     metrics = json.load(open(tmp_path / "run" / "metrics.json"))
     from allennlp.data.data_loaders import MultiProcessDataLoader
@@ -150,3 +170,4 @@ def test_fine_tuning_counts_the_training_set_and_the_archive_decodes_with_it(tmp
     loader.index_with(model.vocab)
     model.eval()
     assert evaluate_model(model, loader, cuda_device=-1)["exact_match"] == pytest.approx(metrics["test_exact_match"])
+
