@@ -141,6 +141,9 @@ SYSTEMS: Dict[str, tuple] = {
     # The coverage variant with the missing-evidence penalty in decoding (experiments/evidence/).
     "coverage-evidence": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty",
                           "experiments/evidence/evidence_{dataset}_{shot}shot.jsonnet"),
+    # The missing-evidence variant as an ensemble of 5 that votes (experiments/ensemble/evidence_ens5.libsonnet).
+    "coverage-evidence-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, ensemble of 5",
+                               "experiments/ensemble/evidence_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
