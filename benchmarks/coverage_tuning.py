@@ -22,7 +22,7 @@ from allennlp.training.util import evaluate  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.models.entity_coverage import EntityCoverageReranking  # noqa: E402
-from new_action_bias import COLUMNS, emit  # noqa: E402  (benchmarks/, the script's own folder)
+from new_action_bias import add_column_arguments, emit, parsed_columns  # noqa: E402  (benchmarks/, the script's own folder)
 
 
 def sweep(archive_path: str, query: str, settings: List[Tuple[int, float]]) -> Dict[Tuple[int, float], float]:
@@ -51,14 +51,11 @@ def main() -> None:
     parser.add_argument("--shuffle", type=int, default=0)
     parser.add_argument("--beams", nargs="+", type=int, default=[1, 5, 10])
     parser.add_argument("--weights", nargs="+", type=float, default=[0.0, 1.0, 2.0, 5.0, 1000.0])
-    parser.add_argument("--columns", nargs="+", default=[f"{d}_{k}" for d, k in COLUMNS],
-                        help="dataset_shot pairs to sweep (default: all six)")
-    parser.add_argument("--data-dir", default="data")
-    parser.add_argument("--out", help="write the Markdown table here as well as to stdout")
+    add_column_arguments(parser)
     args = parser.parse_args()
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     common_logging.FILE_FRIENDLY_LOGGING = True
-    columns = [(d, int(k)) for d, k in (c.rsplit("_", 1) for c in args.columns)]
+    columns = parsed_columns(args.columns)
     settings = [(1, 0.0)] + [(b, w) for b in args.beams if b > 1 for w in args.weights]
     results = {
         (dataset, shot): sweep(

@@ -28,7 +28,7 @@ from allennlp.training.util import evaluate  # noqa: E402
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.models.missing_evidence import MissingEvidencePenalty  # noqa: E402
-from new_action_bias import COLUMNS, emit  # noqa: E402  (benchmarks/, the script's own folder)
+from new_action_bias import add_column_arguments, emit, parsed_columns, sweep_rows  # noqa: E402  (benchmarks/, the script's own folder)
 
 EVIDENCE_TYPES = {
     "proto_parser": "proto_parser_missing_evidence",
@@ -99,14 +99,11 @@ def main() -> None:
     parser.add_argument("--lift", type=float, default=3.0)
     parser.add_argument("--min-count", type=int, default=5)
     parser.add_argument("--actions", choices=["gen", "all"], default="gen", help="which actions can have evidence words")
-    parser.add_argument("--columns", nargs="+", default=[f"{d}_{k}" for d, k in COLUMNS],
-                        help="dataset_shot pairs to sweep (default: all six)")
-    parser.add_argument("--data-dir", default="data")
-    parser.add_argument("--out", help="write the Markdown table here as well as to stdout")
+    add_column_arguments(parser)
     args = parser.parse_args()
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     common_logging.FILE_FRIENDLY_LOGGING = True
-    columns = [(d, int(k)) for d, k in (c.rsplit("_", 1) for c in args.columns)]
+    columns = parsed_columns(args.columns)
     results, notes = {}, {}
     for dataset, shot in columns:
         split = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{shot}")
@@ -123,13 +120,7 @@ def main() -> None:
         f"their own decoding. Evidence words: share >= {args.share:g}, lift >= {args.lift:g}, "
         f"at least {args.min_count} training examples; actions: {args.actions}.",
         "",
-        "| weight | " + " | ".join(f"{d} {s}-shot" for d, s in columns) + " | mean |",
-        "|---" * (len(columns) + 2) + "|",
-    ]
-    for weight in args.weights:
-        cells = [results[column][weight] for column in columns]
-        lines.append(f"| {weight:g} | " + " | ".join(f"{c:.2f}" for c in cells) + f" | {sum(cells) / len(cells):.2f} |")
-    lines.append("")
+    ] + sweep_rows("weight", args.weights, results, columns) + [""]
     for dataset, shot in columns:
         lines.append(f"- {dataset} {shot}-shot: {notes[dataset, shot]}")
     emit("\n".join(lines) + "\n", args.out)
