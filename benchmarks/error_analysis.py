@@ -153,7 +153,10 @@ def main() -> None:
     print(text)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(f"Command: `python benchmarks/error_analysis.py --system {args.system}`\n\n{text}\n")
+            # The command as given, with a runs directory outside the checkout named by its role only.
+            given = " ".join("<the grid's runs directory>" if a == args.runs_dir and not os.path.abspath(a).startswith(ROOT) else a
+                             for a in sys.argv[1:])
+            handle.write(f"Command: `python benchmarks/error_analysis.py {given}`\n\n{text}\n")
 
 
 if __name__ == "__main__":
