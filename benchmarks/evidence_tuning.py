@@ -57,7 +57,7 @@ def load_with_evidence(archive_path: str, train: str, share: float, lift: float,
     examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in reader.read(train)]
     model.set_evidence_statistics(examples)
     model.eval()
-    return archive, model
+    return archive, model, len(examples)
 
 
 def describe(model: MissingEvidencePenalty, train_examples: int, top: int = 8) -> str:
@@ -77,7 +77,7 @@ def describe(model: MissingEvidencePenalty, train_examples: int, top: int = 8) -
 def sweep(archive_path: str, query: str, train: str, weights: List[float], share: float, lift: float,
           min_count: int, actions: str) -> Tuple[Dict[float, float], str]:
     """Exact match (%) on `query` for each weight, and the description of the evidence words."""
-    archive, model = load_with_evidence(archive_path, train, share, lift, min_count, actions)
+    archive, model, size = load_with_evidence(archive_path, train, share, lift, min_count, actions)
     loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=64)
     loader.index_with(model.vocab)
     scores = {}
@@ -85,8 +85,6 @@ def sweep(archive_path: str, query: str, train: str, weights: List[float], share
         model.evidence_weight = weight
         scores[weight] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
         print(f"{archive_path}: weight {weight:g}: {scores[weight]:.2f}", file=sys.stderr, flush=True)
-    with open(train, encoding="utf-8") as handle:
-        size = sum(1 for line in handle if line.strip())
     return scores, describe(model, size)
 
 
