@@ -19,8 +19,6 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import torch  # noqa: E402
-from allennlp.common import logging as common_logging  # noqa: E402
 from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
 from allennlp.models.archival import load_archive  # noqa: E402
 from allennlp.training.util import evaluate  # noqa: E402
@@ -28,7 +26,7 @@ from allennlp.training.util import evaluate  # noqa: E402
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.models.missing_evidence import MissingEvidencePenalty  # noqa: E402
-from new_action_bias import add_column_arguments, emit, parsed_columns, sweep_rows  # noqa: E402  (benchmarks/, the script's own folder)
+from new_action_bias import add_column_arguments, emit, sweep_columns, sweep_rows  # noqa: E402  (benchmarks/, the script's own folder)
 
 EVIDENCE_TYPES = {
     "proto_parser": "proto_parser_missing_evidence",
@@ -99,17 +97,10 @@ def main() -> None:
     parser.add_argument("--actions", choices=["gen", "all"], default="gen", help="which actions can have evidence words")
     add_column_arguments(parser)
     args = parser.parse_args()
-    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
-    common_logging.FILE_FRIENDLY_LOGGING = True
-    columns = parsed_columns(args.columns)
-    results, notes = {}, {}
-    for dataset, shot in columns:
-        split = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{shot}")
-        results[dataset, shot], notes[dataset, shot] = sweep(
-            os.path.join(args.runs, f"{dataset}_{shot}shot_s{args.shuffle}", "model.tar.gz"),
-            os.path.join(split, "query.txt"), os.path.join(split, "train.txt"), args.weights,
-            args.share, args.lift, args.min_count, args.actions,
-        )
+    columns, results, notes = sweep_columns(args, lambda archive, split: sweep(
+        archive, os.path.join(split, "query.txt"), os.path.join(split, "train.txt"), args.weights,
+        args.share, args.lift, args.min_count, args.actions,
+    ))
     command = "python benchmarks/evidence_tuning.py " + " ".join(sys.argv[1:])
     lines = [
         f"# Missing-evidence penalty on shuffle {args.shuffle}: exact match (%) of `{args.runs}` per weight",

@@ -88,6 +88,23 @@ def parsed_columns(columns: List[str]) -> List[Tuple[str, int]]:
     return [(d, int(k)) for d, k in (c.rsplit("_", 1) for c in columns)]
 
 
+def sweep_columns(args: argparse.Namespace, sweep_one: Callable[[str, str], Tuple[Dict[Any, float], str]]):
+    """
+    Runs `sweep_one(archive, split folder)` on the shuffle-`args.shuffle` run of every column of
+    `args.columns` in `args.runs` (threads from OMP_NUM_THREADS, default 1). Returns the columns and,
+    per column, the exact match per setting and the description `sweep_one` gave.
+    """
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    common_logging.FILE_FRIENDLY_LOGGING = True
+    columns = parsed_columns(args.columns)
+    results, notes = {}, {}
+    for dataset, shot in columns:
+        split = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{shot}")
+        archive = os.path.join(args.runs, f"{dataset}_{shot}shot_s{args.shuffle}", "model.tar.gz")
+        results[dataset, shot], notes[dataset, shot] = sweep_one(archive, split)
+    return columns, results, notes
+
+
 def sweep_rows(header: str, settings: Sequence[Any], results: Dict[Tuple[str, int], Dict[Any, float]],
                columns: Sequence[Tuple[str, int]], label: Callable[[Any], str] = lambda s: f"{s:g}") -> List[str]:
     """Markdown rows: one per setting, the exact match of each column and their mean."""

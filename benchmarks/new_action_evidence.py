@@ -25,14 +25,13 @@ from typing import Dict, List, Tuple
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import torch  # noqa: E402
-from allennlp.common import logging as common_logging  # noqa: E402
 from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
 from allennlp.training.util import evaluate  # noqa: E402
 
 from evidence_tuning import load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.logical_forms.actions import GEN  # noqa: E402
-from new_action_bias import add_column_arguments, emit, parsed_columns, sweep_rows  # noqa: E402
+from new_action_bias import add_column_arguments, emit, sweep_columns, sweep_rows  # noqa: E402
 
 
 def new_action_groups(model, reader, train: str, support: str) -> Tuple[torch.Tensor, torch.Tensor, List[str]]:
@@ -92,14 +91,7 @@ def main() -> None:
     parser.add_argument("--known-weight", type=float, default=4.0, help="the known actions' penalty weight")
     add_column_arguments(parser)
     args = parser.parse_args()
-    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
-    common_logging.FILE_FRIENDLY_LOGGING = True
-    columns = parsed_columns(args.columns)
-    results, notes = {}, {}
-    for dataset, shot in columns:
-        split = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{shot}")
-        archive = os.path.join(args.runs, f"{dataset}_{shot}shot_s{args.shuffle}", "model.tar.gz")
-        results[dataset, shot], notes[dataset, shot] = sweep(archive, split, args.weights, args.known_weight)
+    columns, results, notes = sweep_columns(args, lambda archive, split: sweep(archive, split, args.weights, args.known_weight))
     command = "python benchmarks/new_action_evidence.py " + " ".join(sys.argv[1:])
     lines = [
         f"# Evidence words for new actions on shuffle {args.shuffle}: exact match (%) of `{args.runs}` per weight",
