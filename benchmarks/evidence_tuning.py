@@ -36,8 +36,10 @@ EVIDENCE_TYPES = {
 }
 
 
-def load_with_evidence(archive_path: str, train: str, share: float, lift: float, min_count: int, actions: str):
-    """The archive's model as its missing-evidence counterpart, with the evidence words of `train`."""
+def load_with_evidence(archive_path: str, train: str, share: float, lift: float, min_count: int, actions: str,
+                       type_suffix: str = ""):
+    """The archive's model as its missing-evidence counterpart (with `type_suffix`: that type's
+    registered extension, e.g. `_slot_types`), with the evidence words of `train`."""
     for path in (archive_path, train):
         if not os.path.isfile(path):
             raise SystemExit(f"{path}: no such file")
@@ -45,7 +47,7 @@ def load_with_evidence(archive_path: str, train: str, share: float, lift: float,
         model_type = json.load(tar.extractfile("config.json"))["model"].get("type", "proto_parser")
     if model_type not in EVIDENCE_TYPES and model_type not in EVIDENCE_TYPES.values():
         raise SystemExit(f"{archive_path}: model type {model_type!r} has no missing-evidence counterpart")
-    overrides = {"model.type": EVIDENCE_TYPES.get(model_type, model_type), "model.evidence_share": share,
+    overrides = {"model.type": EVIDENCE_TYPES.get(model_type, model_type) + type_suffix, "model.evidence_share": share,
                  "model.evidence_lift": lift, "model.evidence_min_count": min_count,
                  "model.evidence_actions": actions}
     archive = load_archive(archive_path, overrides=overrides)

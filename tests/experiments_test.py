@@ -176,6 +176,20 @@ def test_evidence_variant_changes_only_the_fine_tuned_models_decoding():
     assert evidence == base  # the same pre-training and fine-tuning, so the archive is shared
 
 
+def test_slot_type_variant_changes_only_the_fine_tuned_models_decoding():
+    """Slot-type check: the missing-evidence variant's model with the check's type and weight, alone and
+    as the ensemble's members."""
+    for dataset, shot in (("jobs", 2), ("atis", 1)):
+        checked = evaluate(f"slot_types/slot_types_{dataset}_{shot}shot.jsonnet")
+        base = evaluate(f"evidence/evidence_{dataset}_{shot}shot.jsonnet")
+        assert checked["model"].pop("type") == "irnet_parser_entity_coverage_missing_evidence_slot_types"
+        assert checked["model"].pop("slot_type_weight") > 0
+        base["model"].pop("type")
+        assert checked == base  # the same pre-training and fine-tuning, so the archive is shared
+    ensemble = evaluate("ensemble/slot_types_ens5_geo_1shot.jsonnet")
+    assert [m["type"] for m in ensemble["model"]["members"]] == ["irnet_parser_entity_coverage_missing_evidence_slot_types"] * 5
+
+
 def test_coverage_sup_variant_adds_only_the_supervised_attention():
     """coverage-sup: the coverage variant with supervised attention in pre-training and (geo, ATIS) fine-tuning."""
     for dataset, finetune_weight in (("jobs", None), ("geo", 1)):

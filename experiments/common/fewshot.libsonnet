@@ -73,6 +73,11 @@ local words = import 'words.libsonnet';
     // least `min_count` examples; counted on the training set by `fewshot_evidence_statistics`). null
     // decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
     missing_evidence: null,
+    // Slot-type check (not in the paper; fewshot_parser/models/slot_type_check.py): at each decoding
+    // step an action with an entity slot whose type no utterance word has (`<e:year>` without a `year0`)
+    // loses `weight`. null decodes as the paper does. Fine-tuned model only, so a variant shares its
+    // base's archive.
+    slot_types: null,
     // Whether the action distribution is normalised over the actions the stack can take, in training
     // and in decoding (the paper's Eq. 2). The authors' code scores every action: its training softmax
     // runs over the whole vocabulary, and its decoder drops an example whose best action cannot be
@@ -319,13 +324,19 @@ local words = import 'words.libsonnet';
                + (if s.entity_coverage != null then '_entity_coverage' else '') + '_missing_evidence',
          evidence_weight: s.missing_evidence.weight,
        } + { ['evidence_' + k]: s.missing_evidence[k] for k in ['share', 'lift', 'min_count', 'actions'] if std.objectHas(s.missing_evidence, k) })
+    + (if s.slot_types == null || pretraining then {} else {
+         type: (if s.schema_encoding then 'irnet_parser' else 'proto_parser')
+               + (if s.entity_coverage != null then '_entity_coverage' else '')
+               + (if s.missing_evidence != null then '_missing_evidence' else '') + '_slot_types',
+         slot_type_weight: s.slot_types.weight,
+       })
     + (local a = s.applicable_actions;
        local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
        local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
        local changed = { [k]: chosen[k] for k in std.objectFields(chosen) if chosen[k] != paper[k] };
        assert std.member(['step', 'example'], s.loss_reduction) : 'loss_reduction must be \'step\' or \'example\', not ' + s.loss_reduction;
        if a.training && a.decoding && changed == {} && s.loss_reduction == 'step' then {} else (
-         assert !s.schema_encoding && s.entity_coverage == null && s.missing_evidence == null && s.beam_size == 1 :
+         assert !s.schema_encoding && s.entity_coverage == null && s.missing_evidence == null && s.slot_types == null && s.beam_size == 1 :
            'applicable_actions, decoder, string_similarity, predicate_dropout_unit, loss_reduction: the authors\' behaviours are for the plain greedy proto_parser';
          { type: if s.loss_reduction == 'example' then 'proto_parser_example_loss'
                  else if changed == {} then 'proto_parser_unrestricted' else 'proto_parser_authors',

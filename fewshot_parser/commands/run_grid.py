@@ -144,6 +144,12 @@ SYSTEMS: Dict[str, tuple] = {
     # The missing-evidence variant as an ensemble of 5 that votes (experiments/ensemble/evidence_ens5.libsonnet).
     "coverage-evidence-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, ensemble of 5",
                                "experiments/ensemble/evidence_ens5_{dataset}_{shot}shot.jsonnet"),
+    # The slot-type check on the missing-evidence variant (experiments/slot_types/slot_types.libsonnet).
+    "coverage-evidence-types": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check",
+                                "experiments/slot_types/slot_types_{dataset}_{shot}shot.jsonnet"),
+    # The same as an ensemble of 5 that votes (experiments/ensemble/slot_types_ens5.libsonnet).
+    "coverage-evidence-types-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5",
+                                     "experiments/ensemble/slot_types_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),

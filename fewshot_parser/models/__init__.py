@@ -11,3 +11,4 @@ from fewshot_parser.models.example_loss import ExampleLossProtoParser
 from fewshot_parser.models.classified_entities import ClassifiedEntitiesProtoParser
 from fewshot_parser.models.authors_slots import AuthorsSlotsProtoParser
 from fewshot_parser.models.missing_evidence import MissingEvidenceIRNetParser, MissingEvidenceProtoParser
+from fewshot_parser.models.slot_type_check import SlotTypeCheck
