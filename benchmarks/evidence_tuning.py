@@ -19,14 +19,12 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
 from allennlp.models.archival import load_archive  # noqa: E402
-from allennlp.training.util import evaluate  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.models.missing_evidence import MissingEvidencePenalty  # noqa: E402
-from new_action_bias import add_column_arguments, emit_sweep, sweep_columns  # noqa: E402  (benchmarks/, the script's own folder)
+from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402  (benchmarks/, the script's own folder)
 
 EVIDENCE_TYPES = {
     "proto_parser": "proto_parser_missing_evidence",
@@ -78,13 +76,8 @@ def sweep(archive_path: str, query: str, train: str, weights: List[float], share
           min_count: int, actions: str) -> Tuple[Dict[float, float], str]:
     """Exact match (%) on `query` for each weight, and the description of the evidence words."""
     archive, model, size = load_with_evidence(archive_path, train, share, lift, min_count, actions)
-    loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=64)
-    loader.index_with(model.vocab)
-    scores = {}
-    for weight in weights:
-        model.evidence_weight = weight
-        scores[weight] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
-        print(f"{archive_path}: weight {weight:g}: {scores[weight]:.2f}", file=sys.stderr, flush=True)
+    scores = exact_match_per_setting(model, archive.validation_dataset_reader, query, weights,
+                                     lambda weight: setattr(model, "evidence_weight", weight), f"{archive_path}: weight")
     return scores, describe(model, size)
 
 

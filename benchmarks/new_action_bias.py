@@ -75,6 +75,19 @@ def sweep(archive_path: str, pretrained: str, query: str, biases: List[float], b
     return scores
 
 
+def exact_match_per_setting(model, reader, query: str, settings: Sequence[Any], apply: Callable[[Any], None],
+                            label: str, batch_size: int = 64) -> Dict[Any, float]:
+    """Exact match (%) of `model` on `query` after `apply(setting)`, for each setting (progress on stderr)."""
+    loader = MultiProcessDataLoader(reader, query, batch_size=batch_size)
+    loader.index_with(model.vocab)
+    scores = {}
+    for setting in settings:
+        apply(setting)
+        scores[setting] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
+        print(f"{label} {setting:g}: {scores[setting]:.2f}", file=sys.stderr, flush=True)
+    return scores
+
+
 def add_column_arguments(parser: argparse.ArgumentParser) -> None:
     """The arguments every decoding sweep over a grid's finished runs shares."""
     parser.add_argument("--columns", nargs="+", default=[f"{d}_{k}" for d, k in COLUMNS],

@@ -25,13 +25,11 @@ from typing import Dict, List, Tuple
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import torch  # noqa: E402
-from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
-from allennlp.training.util import evaluate  # noqa: E402
 
 from evidence_tuning import load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
 from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.logical_forms.actions import GEN  # noqa: E402
-from new_action_bias import add_column_arguments, emit_sweep, sweep_columns  # noqa: E402
+from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402
 
 
 def new_action_groups(model, reader, train: str, support: str) -> Tuple[torch.Tensor, torch.Tensor, List[str]]:
@@ -64,11 +62,9 @@ def sweep(archive_path: str, split: str, weights: List[float], known_weight: flo
     groups, confirmed, described = new_action_groups(model, reader, train, support)
     known_penalty = model.evidence_penalty
     model.evidence_weight = known_weight
-    loader = MultiProcessDataLoader(reader, query, batch_size=64)
-    loader.index_with(model.vocab)
-    scores = {}
-    for weight in weights:
-        def penalty(source_tokens, weight=weight):
+
+    def use_weight(weight: float) -> None:
+        def penalty(source_tokens):
             ids = model.word_ids(source_tokens)
             present = torch.zeros(ids.size(0), groups.size(1))
             present.scatter_(1, ids, 1.0)
@@ -78,8 +74,8 @@ def sweep(archive_path: str, split: str, weights: List[float], known_weight: flo
             return new if known is None else known + new
 
         model.evidence_penalty = penalty
-        scores[weight] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
-        print(f"{archive_path}: new-action weight {weight:g}: {scores[weight]:.2f}", file=sys.stderr, flush=True)
+
+    scores = exact_match_per_setting(model, reader, query, weights, use_weight, f"{archive_path}: new-action weight")
     return scores, "; ".join(described)
 
 

@@ -18,13 +18,11 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from allennlp.data.data_loaders import MultiProcessDataLoader  # noqa: E402
-from allennlp.training.util import evaluate  # noqa: E402
 
 from evidence_tuning import load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
 from fewshot_parser.logical_forms.actions import GEN, REDUCE, Action  # noqa: E402
 from fewshot_parser.logical_forms.template import ENTITY_SLOT_PREFIX, slot_type  # noqa: E402
-from new_action_bias import add_column_arguments, emit_sweep, sweep_columns  # noqa: E402
+from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402
 
 
 def untyped_slots(actions: List[str], types: set) -> bool:
@@ -57,13 +55,8 @@ def sweep(archive_path: str, split: str, weights: List[float], evidence_weight: 
     archive, model, _ = load_with_evidence(archive_path, train, 0.8, 3.0, 5, "gen", type_suffix="_slot_types")
     model.evidence_weight = evidence_weight
     reader = archive.validation_dataset_reader
-    loader = MultiProcessDataLoader(reader, query, batch_size=64)
-    loader.index_with(model.vocab)
-    scores = {}
-    for weight in weights:
-        model.slot_type_weight = weight
-        scores[weight] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
-        print(f"{archive_path}: slot-type weight {weight:g}: {scores[weight]:.2f}", file=sys.stderr, flush=True)
+    scores = exact_match_per_setting(model, reader, query, weights,
+                                     lambda weight: setattr(model, "slot_type_weight", weight), f"{archive_path}: slot-type weight")
     model.slot_type_weight = 0.0
     before = predictions(model, reader, query)
     model.slot_type_weight = max(weights)
