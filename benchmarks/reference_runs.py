@@ -15,6 +15,13 @@ completed pre-training on it, to measure what the rule type alone costs (e.g. ge
 
     python benchmarks/reference_runs.py --datasets geo --shots 2 --freq 0 --results results/reference_runs_freq0.csv
 
+``--seed N`` measures the authors' code's own seed spread: the scripts' seeds (pre-training 0,
+fine-tuning 123) become N and 123 + N, in a work directory and a results file of their own
+(``allennlp report`` lists a ``reference_runs_<name>.csv`` beside the reference file as its own line):
+
+    python benchmarks/reference_runs.py --datasets jobs --shots 1 --seed 1 \
+        --work runs/reference_impl_seed1 --results results/reference_runs_seed1.csv
+
 When the reference code is not present the script says so and exits 0 (a user's clone has no
 ``../shared``).
 """
@@ -84,6 +91,33 @@ def discard_unfinished_pretraining(work: str, dataset: str, shot: int) -> List[s
                 os.remove(path)
                 deleted.append(path)
     return deleted
+
+
+def set_script_seeds(reference: str, work: str, dataset: str, shot: int, seed: int) -> None:
+    """
+    Sets the seeds of the authors' pre-training and fine-tuning scripts for ``dataset`` and ``shot``
+    in the work copy to ``seed`` and ``123 + seed`` (the scripts have 0 and 123). The work copy is
+    made here first when it does not exist yet, by running the reference driver's own set-up: it
+    copies the code only when ``.ready`` is missing, so the seeds must be in place before it trains.
+    """
+    if not os.path.exists(os.path.join(work, ".ready")):
+        setup = os.path.join(reference, "run_reference.sh")
+        with open(setup, encoding="utf-8") as handle:
+            text = handle.read()
+        # Everything up to the preprocessing: the copy, the patch, the data links and the interpreter.
+        head = text[: text.index("\ncd \"$work\"\n")]
+        head = head.replace('here=$(cd "$(dirname "$0")" && pwd)', f"here={reference!r}")
+        subprocess.run(["bash", "-c", head, "run_reference.sh", dataset, str(shot)], cwd=ROOT,
+                       env=dict(os.environ, WORK=work), check=True)
+    values = {"train.sh": seed, "fine_tune.sh": 123 + seed}
+    for name, value in values.items():
+        path = os.path.join(work, "scripts", dataset, SHOT_DIRS[shot], name)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+        if not re.search(r"^seed=\d+$", text, re.M):
+            raise SystemExit(f"reference_runs: {path} has no 'seed=<n>' line to set")
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(re.sub(r"^seed=\d+$", f"seed={value}", text, flags=re.M))
 
 
 def run_split(script: str, work: str, dataset: str, shot: int, split: int, epochs: str) -> Tuple[str, str]:
@@ -176,6 +210,15 @@ def run_split_with_freq(work: str, dataset: str, shot: int, split: int, freq: in
     return (found[-1] if found else "FAILED"), os.path.basename(pretrained)
 
 
+def system_name(freq: "int | None", seed: "int | None") -> str:
+    """The results row's system: the scripts' setting, or the one thing changed from it."""
+    if freq is not None:
+        return f"{SYSTEM[:-1]}, freq_{freq})"
+    if seed is not None:
+        return f"{SYSTEM[:-1]}, seed {seed})"
+    return SYSTEM
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--reference", default=os.path.join(ROOT, "..", "shared", "reference_impl"))
@@ -189,9 +232,18 @@ def main() -> None:
                         help="fine-tune and test on this preprocessing (freq_0: rule type BLB, freq_50: BL) instead of "
                              "the one the scripts use, from the completed pre-training on it; every other setting as "
                              "the scripts have it. Write these rows to their own --results file.")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="pre-train with seed N and fine-tune with 123 + N instead of the scripts' 0 and 123; "
+                             "needs its own --work and --results")
     args = parser.parse_args()
     if args.freq is not None and os.path.abspath(args.results) == os.path.abspath(parser.get_default("results")):
         parser.error("--freq rows are not the scripts' setting: give them their own --results file")
+    if args.seed is not None:
+        for option in ("results", "work"):
+            if os.path.abspath(getattr(args, option)) == os.path.abspath(parser.get_default(option)):
+                parser.error(f"--seed runs are not the scripts' seeds: give them their own --{option}")
+        if args.freq is not None:
+            parser.error("--seed and --freq are separate measurements: give one of them")
 
     script = os.path.join(args.reference, "run_reference.sh")
     if not os.path.exists(script):
@@ -208,6 +260,9 @@ def main() -> None:
                 if args.freq is not None:
                     accuracy, model = run_split_with_freq(os.path.abspath(args.work), dataset, shot, split, args.freq)
                 else:
+                    if args.seed is not None:
+                        set_script_seeds(os.path.abspath(args.reference), os.path.abspath(args.work), dataset, shot,
+                                         args.seed)
                     for path in discard_unfinished_pretraining(os.path.abspath(args.work), dataset, shot):
                         print(f"reference_runs: {path} is from an interrupted pre-training; deleted, pre-training "
                               "again", flush=True)
@@ -217,7 +272,7 @@ def main() -> None:
                     print(f"reference_runs: {dataset} {shot}-shot split {split} failed; see {args.work}", flush=True)
                     continue
                 append_row(args.results, {
-                    "system": SYSTEM if args.freq is None else f"{SYSTEM[:-1]}, freq_{args.freq})", "dataset": dataset, "shot": shot, "shuffle": split,
+                    "system": system_name(args.freq, args.seed), "dataset": dataset, "shot": shot, "shuffle": split,
                     "exact_match": f"{100 * float(accuracy):.2f}", "seconds": f"{seconds:.1f}",
                     "epochs": args.epochs or "script", "vectors": "glove.6B.50d",
                     "authors_commit": AUTHORS_COMMIT, "pretrained_model": model,

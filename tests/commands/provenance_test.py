@@ -183,3 +183,29 @@ def test_an_archive_depends_on_its_pre_training_config_only():
     assert "fewshot_parser/data/dataset_readers/augmented.py" in run
     assert "fewshot_parser/data/dataset_readers/augmented.py" not in archive
     assert "fewshot_parser/models/irnet_parser.py" in archive
+
+
+def test_reference_runs_sets_the_seeds_of_the_authors_scripts(tmp_path):
+    """`reference_runs.py --seed N` rewrites the work copy's seed lines (pre-training N, fine-tuning 123 + N)."""
+    import importlib.util
+
+    import pytest
+
+    spec = importlib.util.spec_from_file_location("reference_runs", os.path.join(PROJECT_ROOT, "benchmarks", "reference_runs.py"))
+    reference_runs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reference_runs)
+    scripts = tmp_path / "work" / "scripts" / "jobs" / "one_shot"
+    scripts.mkdir(parents=True)
+    (tmp_path / "work" / ".ready").write_text("")
+    (scripts / "train.sh").write_text("#!/bin/bash\nseed=0\nshuffle=$1\n")
+    (scripts / "fine_tune.sh").write_text("#!/bin/bash\nseed=123\n--seed ${seed}\n")
+    for _ in range(2):  # idempotent: a resumed run sets the same values
+        reference_runs.set_script_seeds(str(tmp_path / "reference"), str(tmp_path / "work"), "jobs", 1, 5)
+        assert (scripts / "train.sh").read_text() == "#!/bin/bash\nseed=5\nshuffle=$1\n"
+        assert (scripts / "fine_tune.sh").read_text() == "#!/bin/bash\nseed=128\n--seed ${seed}\n"
+    assert reference_runs.system_name(None, 5) == "ProtoParser (authors' code, GloVe 50d, seed 5)"
+    assert reference_runs.system_name(0, None) == "ProtoParser (authors' code, GloVe 50d, freq_0)"
+    assert reference_runs.system_name(None, None) == reference_runs.SYSTEM
+    (scripts / "train.sh").write_text("#!/bin/bash\nshuffle=$1\n")
+    with pytest.raises(SystemExit, match="no 'seed=<n>' line"):
+        reference_runs.set_script_seeds(str(tmp_path / "reference"), str(tmp_path / "work"), "jobs", 1, 5)
