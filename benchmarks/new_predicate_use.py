@@ -1,0 +1,137 @@
+"""
+Where do the authors' code and ours write a split's new predicates? For one split, both parsers'
+predictions on the query set, counted per new predicate: queries whose gold LF uses it and whose
+prediction writes it (hit), gold uses it and the prediction does not (missed), and the prediction
+writes it where the gold LF does not (wrong). New predicates are those of the support set's LFs that
+no training LF uses, found from the data, not from a list.
+
+    python benchmarks/new_predicate_use.py --dataset jobs --shot 1 --shuffle 4 \\
+        --archive <our fine-tuned run>/model.tar.gz --authors-work runs/reference_impl_seed2
+
+The authors' side decodes with their fine-tuned model of that split in ``--authors-work`` (a work
+directory of ``benchmarks/reference_runs.py``), through their own test script with
+``--save_decode_to``; ours runs ``allennlp predict`` on the archive. Jobs only for now: the predicate
+names are read from Prolog-style LFs (``salary_greater_than ( ANS , ... )``) and from the authors'
+Jobs action names (``GEN_salary_greater_than_(_A_,_var_,_var_)``).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from typing import Dict, List, Set
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PREDICATE = re.compile(r"([A-Za-z_][A-Za-z_0-9:]*) \(")
+SHOT_DIRS = {1: "one_shot", 2: "two_shot"}
+
+# Run with the authors' interpreter: their hypotheses unpickle only beside their code.
+DUMP_AUTHORS = """
+import json, pickle, sys
+sys.path.insert(0, '.')
+decoded = pickle.load(open(sys.argv[1], 'rb'))
+with open(sys.argv[2], 'w') as out:
+    for hyps in decoded:
+        out.write(json.dumps({'actions': [str(a) for a in hyps[0].actions] if hyps else [],
+                              'correct': bool(hyps and hyps[0].is_correct)}) + '\\n')
+"""
+
+
+def predicates(lf: str) -> Set[str]:
+    return set(PREDICATE.findall(lf))
+
+
+def read_pairs(path: str) -> List[List[str]]:
+    with open(path, encoding="utf-8") as handle:
+        return [line.rstrip("\n").split("\t") for line in handle if line.strip()]
+
+
+def new_predicates(split_dir: str) -> List[str]:
+    known = set().union(*(predicates(lf) for _, lf in read_pairs(os.path.join(split_dir, "train.txt"))))
+    shown = set().union(*(predicates(lf) for _, lf in read_pairs(os.path.join(split_dir, "support.txt"))))
+    return sorted(shown - known)
+
+
+def authors_actions(work: str, dataset: str, shot: int, shuffle: int) -> List[Dict]:
+    """The authors' greedy predictions on the query set, as action strings, from their fine-tuned model."""
+    models = os.path.join(work, "saved_models", dataset, "freq_0" if dataset == "jobs" or shot == 1 else "freq_50",
+                          f"shuffle_{shuffle}_shot_{shot}")
+    found = sorted(f for f in os.listdir(models) if f.endswith(".bin") and ".optim." not in f) if os.path.isdir(models) else []
+    if not found:
+        raise SystemExit(f"new_predicate_use: no fine-tuned model in {models}; run benchmarks/reference_runs.py first")
+    test = os.path.join(work, "scripts", dataset, SHOT_DIRS[shot], "test_run.sh")
+    with tempfile.TemporaryDirectory() as tmp:
+        pickled, dumped, script = (os.path.join(tmp, name) for name in ("decode.pkl", "decode.jsonl", "test.sh"))
+        with open(test, encoding="utf-8") as handle:
+            text = handle.read()
+        with open(script, "w", encoding="utf-8") as handle:
+            handle.write(text.replace("--decode_max_time_step", f"--save_decode_to {pickled} --decode_max_time_step"))
+        env = dict(os.environ, PATH=os.path.join(work, "bin") + os.pathsep + os.environ.get("PATH", ""))
+        subprocess.run(["bash", script, os.path.join(models, found[0]), str(shuffle), str(shot), "ft"], cwd=work,
+                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run([os.path.join(work, "bin", "python"), "-c", DUMP_AUTHORS, pickled, dumped], cwd=work, env=env,
+                       check=True)
+        with open(dumped, encoding="utf-8") as handle:
+            return [json.loads(line) for line in handle]
+
+
+def our_actions(archive: str, utterances: List[str]) -> List[Dict]:
+    with tempfile.TemporaryDirectory() as tmp:
+        source, output = os.path.join(tmp, "in.jsonl"), os.path.join(tmp, "out.jsonl")
+        with open(source, "w", encoding="utf-8") as handle:
+            handle.writelines(json.dumps({"utterance": u}) + "\n" for u in utterances)
+        subprocess.run([sys.executable, "-m", "allennlp", "predict", archive, source, "--include-package",
+                        "fewshot_parser", "--output-file", output, "--silent"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(output, encoding="utf-8") as handle:
+            return [json.loads(line) for line in handle]
+
+
+def count(gold: List[str], written: List[Set[str]], new: List[str]) -> Dict[str, Counter]:
+    table = {p: Counter() for p in new}
+    for lf, used in zip(gold, written):
+        for p in new:
+            needed = p in predicates(lf)
+            table[p]["hit" if needed and p in used else "missed" if needed else "wrong" if p in used else "none"] += 1
+    return table
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dataset", required=True, choices=["jobs"])
+    parser.add_argument("--shot", type=int, required=True, choices=[1, 2])
+    parser.add_argument("--shuffle", type=int, required=True)
+    parser.add_argument("--archive", required=True, help="our fine-tuned model.tar.gz of that split")
+    parser.add_argument("--authors-work", required=True, help="a work directory of benchmarks/reference_runs.py")
+    parser.add_argument("--data", default=os.environ.get("FEWSHOT_DATA_DIR", os.path.join(ROOT, "data")))
+    args = parser.parse_args()
+
+    split_dir = os.path.join(args.data, args.dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{args.shot}")
+    query = read_pairs(os.path.join(split_dir, "query.txt"))
+    gold = [lf for _, lf in query]
+    new = new_predicates(split_dir)
+    theirs = authors_actions(os.path.abspath(args.authors_work), args.dataset, args.shot, args.shuffle)
+    ours = our_actions(os.path.abspath(args.archive), [u for u, _ in query])
+    if len(theirs) != len(gold) or len(ours) != len(gold):
+        raise SystemExit(f"new_predicate_use: {len(gold)} queries, {len(theirs)} authors' and {len(ours)} of our predictions")
+    # Their GEN actions read `GEN_<predicate>_(...)`, ours `GEN ( <predicate> ...`.
+    their_written = [{m for a in p["actions"] for m in re.findall(r"GEN_([A-Za-z_0-9:]+?)_\(", a)} for p in theirs]
+    our_written = [{a.split()[2] for a in p["actions"] if a.startswith("GEN ( ")} for p in ours]
+    their_right = sum(p["correct"] for p in theirs)
+    our_right = sum(" ".join(p["logical_form"].split()) == " ".join(lf.split()) for p, lf in zip(ours, gold))
+    print(f"{args.dataset} {args.shot}-shot shuffle {args.shuffle}: {len(gold)} queries; exact match: authors' code "
+          f"{their_right}, ours {our_right}\n")
+    print("| new predicate | queries needing it | authors: hit / missed / wrong | ours: hit / missed / wrong |")
+    print("|---|---|---|---|")
+    theirs_table, ours_table = count(gold, their_written, new), count(gold, our_written, new)
+    for p in new:
+        t, o = theirs_table[p], ours_table[p]
+        print(f"| {p} | {t['hit'] + t['missed']} | {t['hit']} / {t['missed']} / {t['wrong']} | "
+              f"{o['hit']} / {o['missed']} / {o['wrong']} |")
+
+
+if __name__ == "__main__":
+    main()
