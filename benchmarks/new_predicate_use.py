@@ -41,15 +41,18 @@ with open(sys.argv[2], 'w') as out:
 
 
 def predicates(lf: str) -> Set[str]:
+    """The predicate names of a Prolog-style LF (each name directly before an opening bracket)."""
     return set(PREDICATE.findall(lf))
 
 
 def read_pairs(path: str) -> List[List[str]]:
+    """The (utterance, LF) lines of a split file."""
     with open(path, encoding="utf-8") as handle:
         return [line.rstrip("\n").split("\t") for line in handle if line.strip()]
 
 
 def new_predicates(split_dir: str) -> List[str]:
+    """Predicates of the support LFs that no training LF uses."""
     known = set().union(*(predicates(lf) for _, lf in read_pairs(os.path.join(split_dir, "train.txt"))))
     shown = set().union(*(predicates(lf) for _, lf in read_pairs(os.path.join(split_dir, "support.txt"))))
     return sorted(shown - known)
@@ -79,6 +82,7 @@ def authors_actions(work: str, dataset: str, shot: int, shuffle: int) -> List[Di
 
 
 def our_actions(archive: str, utterances: List[str]) -> List[Dict]:
+    """Our predictions (`allennlp predict` output lines) for the utterances."""
     with tempfile.TemporaryDirectory() as tmp:
         source, output = os.path.join(tmp, "in.jsonl"), os.path.join(tmp, "out.jsonl")
         with open(source, "w", encoding="utf-8") as handle:
@@ -91,6 +95,7 @@ def our_actions(archive: str, utterances: List[str]) -> List[Dict]:
 
 
 def count(gold: List[str], written: List[Set[str]], new: List[str]) -> Dict[str, Counter]:
+    """Per new predicate: how many queries are hit, missed, wrong (written but not needed) or none."""
     table = {p: Counter() for p in new}
     for lf, used in zip(gold, written):
         for p in new:
