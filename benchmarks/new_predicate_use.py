@@ -24,9 +24,12 @@ import tempfile
 from collections import Counter
 from typing import Dict, List, Set
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PREDICATE = re.compile(r"([A-Za-z_][A-Za-z_0-9:]*) \(")
-SHOT_DIRS = {1: "one_shot", 2: "two_shot"}
+
+from new_predicates import logical_forms, new_predicate_names, predicates  # noqa: E402  (benchmarks/, the script's own folder)
+from reference_runs import SHOT_DIRS, fine_tuned_model_dir  # noqa: E402
 
 # Run with the authors' interpreter: their hypotheses unpickle only beside their code.
 DUMP_AUTHORS = """
@@ -40,28 +43,9 @@ with open(sys.argv[2], 'w') as out:
 """
 
 
-def predicates(lf: str) -> Set[str]:
-    """The predicate names of a Prolog-style LF (each name directly before an opening bracket)."""
-    return set(PREDICATE.findall(lf))
-
-
-def read_pairs(path: str) -> List[List[str]]:
-    """The (utterance, LF) lines of a split file."""
-    with open(path, encoding="utf-8") as handle:
-        return [line.rstrip("\n").split("\t") for line in handle if line.strip()]
-
-
-def new_predicates(split_dir: str) -> List[str]:
-    """Predicates of the support LFs that no training LF uses."""
-    known = set().union(*(predicates(lf) for _, lf in read_pairs(os.path.join(split_dir, "train.txt"))))
-    shown = set().union(*(predicates(lf) for _, lf in read_pairs(os.path.join(split_dir, "support.txt"))))
-    return sorted(shown - known)
-
-
 def authors_actions(work: str, dataset: str, shot: int, shuffle: int) -> List[Dict]:
     """The authors' greedy predictions on the query set, as action strings, from their fine-tuned model."""
-    models = os.path.join(work, "saved_models", dataset, "freq_0" if dataset == "jobs" or shot == 1 else "freq_50",
-                          f"shuffle_{shuffle}_shot_{shot}")
+    models = fine_tuned_model_dir(work, dataset, shot, shuffle)
     found = sorted(f for f in os.listdir(models) if f.endswith(".bin") and ".optim." not in f) if os.path.isdir(models) else []
     if not found:
         raise SystemExit(f"new_predicate_use: no fine-tuned model in {models}; run benchmarks/reference_runs.py first")
@@ -98,8 +82,9 @@ def count(gold: List[str], written: List[Set[str]], new: List[str]) -> Dict[str,
     """Per new predicate: how many queries are hit, missed, wrong (written but not needed) or none."""
     table = {p: Counter() for p in new}
     for lf, used in zip(gold, written):
+        needs = predicates(lf)
         for p in new:
-            needed = p in predicates(lf)
+            needed = p in needs
             table[p]["hit" if needed and p in used else "missed" if needed else "wrong" if p in used else "none"] += 1
     return table
 
@@ -115,11 +100,12 @@ def main() -> None:
     args = parser.parse_args()
 
     split_dir = os.path.join(args.data, args.dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{args.shot}")
-    query = read_pairs(os.path.join(split_dir, "query.txt"))
-    gold = [lf for _, lf in query]
-    new = new_predicates(split_dir)
+    with open(os.path.join(split_dir, "query.txt"), encoding="utf-8") as handle:
+        utterances = [line.split("\t")[0] for line in handle if "\t" in line]
+    gold = logical_forms(os.path.join(split_dir, "query.txt"))
+    new = sorted(new_predicate_names(split_dir))
     theirs = authors_actions(os.path.abspath(args.authors_work), args.dataset, args.shot, args.shuffle)
-    ours = our_actions(os.path.abspath(args.archive), [u for u, _ in query])
+    ours = our_actions(os.path.abspath(args.archive), utterances)
     if len(theirs) != len(gold) or len(ours) != len(gold):
         raise SystemExit(f"new_predicate_use: {len(gold)} queries, {len(theirs)} authors' and {len(ours)} of our predictions")
     # Their GEN actions read `GEN_<predicate>_(...)`, ours `GEN ( <predicate> ...`.

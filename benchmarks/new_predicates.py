@@ -29,6 +29,12 @@ def logical_forms(path: str) -> List[str]:
         return [line.rstrip("\n").split("\t")[1] for line in handle if "\t" in line]
 
 
+def new_predicate_names(split_dir: str) -> Set[str]:
+    """The split's new predicates: those of support.txt's LFs that no LF of train.txt uses."""
+    seen = set().union(*map(predicates, logical_forms(os.path.join(split_dir, "train.txt"))))
+    return set().union(*map(predicates, logical_forms(os.path.join(split_dir, "support.txt")))) - seen
+
+
 def _logical_form(prediction: dict, path: str, line: int) -> str:
     """The predicted LF: our models' `logical_form`, or the tokens simple_seq2seq writes as
     `predicted_tokens`, a list holding its best beam's token list."""
@@ -44,8 +50,7 @@ def main() -> None:
     parser.add_argument("predictions")
     parser.add_argument("split_dir")
     args = parser.parse_args()
-    seen = set().union(*map(predicates, logical_forms(os.path.join(args.split_dir, "train.txt"))))
-    new = set().union(*map(predicates, logical_forms(os.path.join(args.split_dir, "support.txt")))) - seen
+    new = new_predicate_names(args.split_dir)
     gold = logical_forms(os.path.join(args.split_dir, "query.txt"))
     with open(args.predictions, encoding="utf-8") as handle:
         predicted = [_logical_form(json.loads(line), args.predictions, number)

@@ -120,6 +120,19 @@ def set_script_seeds(reference: str, work: str, dataset: str, shot: int, seed: i
             handle.write(re.sub(r"^seed=\d+$", f"seed={value}", text, flags=re.M))
 
 
+def fine_tuned_model_dir(work: str, dataset: str, shot: int, split: int) -> str:
+    """Where the authors' fine-tuning script of ``dataset`` and ``shot`` saves its model for ``split``
+    (its ``model_dir`` line, which also says which preprocessing the scripts use)."""
+    script = os.path.join(work, "scripts", dataset, SHOT_DIRS[shot], "fine_tune_run.sh")
+    if not os.path.exists(script):
+        raise SystemExit(f"reference_runs: {script} not found; run the driver on {dataset} {shot}-shot first")
+    with open(script, encoding="utf-8") as handle:
+        found = re.search(r'^model_dir="(.*)"', handle.read(), re.M)
+    if not found:
+        raise SystemExit(f"reference_runs: {script} has no model_dir line")
+    return os.path.join(work, found.group(1).replace("${shuffle}", str(split)).replace("${k_shot_num}", str(shot)))
+
+
 def run_split(script: str, work: str, dataset: str, shot: int, split: int, epochs: str) -> Tuple[str, str]:
     """Runs the reference driver for one split; returns (accuracy, pre-trained model name)."""
     before = 0
