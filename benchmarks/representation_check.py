@@ -394,7 +394,7 @@ def report_dataset(dataset: str, frequency: int, shuffle: int, shot: int, author
     vocabulary = authors["vocabulary"]
     rows.append(["action vocabulary size (train_vocab.bin / support_vocab.bin, with specials)",
                  f"{vocabulary['train']} / {vocabulary['support']}", "n/a"])
-    lines += markdown_table(["", f"authors freq_{frequency}", "ours (faithful reader)"], rows) + [""]
+    lines += markdown_table(["", f"authors freq_{frequency}", f"ours ({ours.get('label', 'faithful reader')})"], rows) + [""]
     for name, side, key in (("authors", authors, "canonical"), ("ours", ours, "typed")):
         known = {a for e in side["train"] for a in e[key]}
         new = sorted({a for e in side["support"] for a in e[key]} - known)
@@ -500,6 +500,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds allowed per dataset's preprocessing")
     parser.add_argument("--examples", type=int, default=3, help="differing examples shown per dataset and freq")
     parser.add_argument("--out", default=None, help="also write the Markdown report here")
+    parser.add_argument("--config", default="experiments/{dataset}_{shot}shot.jsonnet",
+                        help="our config whose pre-training reader is compared ({dataset}, {shot} filled in; "
+                             "default: the faithful one)")
     args = parser.parse_args(argv)
     if os.sep in args.python:  # the authors' code runs in its own directory
         args.python = os.path.abspath(args.python)
@@ -524,7 +527,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         lines += ["The authors' preprocessing (all splits, freq_0 and freq_50) took " + ", ".join(timings) + ".", ""]
         lines += CAVEATS.splitlines() + [""]
         for dataset in args.datasets:
-            ours = our_examples(dataset, args.shot, args.shuffle, args.data_dir)
+            ours = our_examples(dataset, args.shot, args.shuffle, args.data_dir, args.config)
+            if args.config != parser.get_default("config"):
+                ours["label"] = os.path.basename(args.config.format(dataset=dataset, shot=args.shot))
             for frequency in args.freqs:
                 authors = authors_examples(work, dataset, frequency, args.shuffle, args.shot, args.python)
                 lines += report_dataset(dataset, frequency, args.shuffle, args.shot, authors, ours, args.examples)

@@ -136,6 +136,12 @@ local words = import 'words.libsonnet';
     // faithful row). 'authors' needs the faithful model: the authors' decoder and classified entity slots
     // reading out through it.
     slot_states: 'ours',
+    // Atoms that are entity slots wherever they occur, in the utterance or not (docs/reproduction.md
+    // row 4, note 3): null (ours: an anonymized atom is a slot only when the utterance holds it, other
+    // constants stay in the action), or an object from dataset to a regular expression of whole atoms,
+    // as the authors' `is_lit` (reader wrapper `fewshot_literal_slots`; system `authors-literals`).
+    // Needs classified entity slots, since a literal absent from the utterance cannot be copied.
+    literal_slots: null,
     // Fine-tuning (reference.md): lr, epochs and lambda per dataset and shot.
     finetune: {
       jobs: { '1': { lr: 0.0005, epochs: 60, regularization: 0.001 }, '2': { lr: 0.0005, epochs: 60, regularization: 0.001 } },
@@ -418,7 +424,7 @@ local words = import 'words.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: $.entity_reader(pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities), s),
+    dataset_reader: $.entity_reader($.literal_reader(dataset, pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities), s), s),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -443,9 +449,19 @@ local words = import 'words.libsonnet';
   // `reader`, wrapped by `fewshot_entity_values` when entity slots are classified (they need the values).
   entity_reader(reader, s):: if s.entity_slots == 'copy' then reader else { type: 'fewshot_entity_values', reader: reader },
 
+  // `reader`, wrapped by `fewshot_literal_slots` when `literal_slots` names a pattern for `dataset`.
+  literal_reader(dataset, reader, s):: (
+    local patterns = std.get(s, 'literal_slots');
+    if patterns == null || std.get(patterns, dataset) == null then reader
+    else (
+      assert s.entity_slots == 'classified' : 'literal_slots needs entity_slots: classified';
+      { type: 'fewshot_literal_slots', reader: reader, literal_pattern: patterns[dataset] }
+    )
+  ),
+
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
-    local base = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities);
+    local base = $.literal_reader(dataset, pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities), s);
     local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false }
               + (if s.augmentation == null then {} else s.augmentation);
     if s.augmentation == null then base else {

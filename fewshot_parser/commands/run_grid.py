@@ -75,6 +75,8 @@ SYSTEMS: Dict[str, tuple] = {
     "own-entity-readout": ("ProtoParser", "own entity readout", "experiments/switches/own_entity_readout_{dataset}_{shot}shot.jsonnet"),
     "restarting-walk": ("ProtoParser", "walk restarting each epoch", "experiments/switches/restarting_walk_{dataset}_{shot}shot.jsonnet"),
     "our-slot-states": ("ProtoParser", "our slot states", "experiments/switches/our_slot_states_{dataset}_{shot}shot.jsonnet"),
+    # One more of the authors' behaviours on top of the faithful row (docs/reproduction.md row 4).
+    "authors-literals": ("ProtoParser", "+ the authors' literal slots", "experiments/switches/authors_literals_{dataset}_{shot}shot.jsonnet"),
     **{
         # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
         f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
