@@ -97,6 +97,8 @@ def main() -> None:
     parser.add_argument("--archive", required=True, help="our fine-tuned model.tar.gz of that split")
     parser.add_argument("--authors-work", required=True, help="a work directory of benchmarks/reference_runs.py")
     parser.add_argument("--data", default=os.environ.get("FEWSHOT_DATA_DIR", os.path.join(ROOT, "data")))
+    parser.add_argument("--show-wrong", type=int, default=0, metavar="N",
+                        help="also list, per side and new predicate, up to N queries that write it without needing it")
     args = parser.parse_args()
 
     split_dir = os.path.join(args.data, args.dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{args.shot}")
@@ -122,6 +124,23 @@ def main() -> None:
         t, o = theirs_table[p], ours_table[p]
         print(f"| {p} | {t['hit'] + t['missed']} | {t['hit']} / {t['missed']} / {t['wrong']} | "
               f"{o['hit']} / {o['missed']} / {o['wrong']} |")
+    if args.show_wrong:
+        show_wrong(args.show_wrong, new, utterances, gold, {
+            "authors' code": (their_written, [" ".join(x["actions"]) for x in theirs]),
+            "ours": (our_written, [x.get("logical_form") or "(no LF)" for x in ours]),
+        })
+
+
+def show_wrong(limit: int, new: List[str], utterances: List[str], gold: List[str], sides: Dict) -> None:
+    """Up to `limit` queries per side and new predicate whose prediction writes it though the gold LF does not."""
+    for side, (written, shown) in sides.items():
+        for p in new:
+            wrong = [i for i, used in enumerate(written) if p in used and p not in predicates(gold[i])]
+            if not wrong:
+                continue
+            print(f"\n{side}, `{p}` written where not needed ({len(wrong)}; first {min(limit, len(wrong))}):\n")
+            for i in wrong[:limit]:
+                print(f"- `{utterances[i]}`\n  - gold: `{gold[i]}`\n  - predicted: `{shown[i]}`")
 
 
 if __name__ == "__main__":
