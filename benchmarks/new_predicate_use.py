@@ -110,25 +110,39 @@ def main() -> None:
     ours = our_actions(os.path.abspath(args.archive), utterances)
     if len(theirs) != len(gold) or len(ours) != len(gold):
         raise SystemExit(f"new_predicate_use: {len(gold)} queries, {len(theirs)} authors' and {len(ours)} of our predictions")
-    # Their GEN actions read `GEN_<predicate>_(...)`, ours `GEN ( <predicate> ...`.
-    their_written = [{m for a in p["actions"] for m in re.findall(r"GEN_([A-Za-z_0-9:]+?)_\(", a)} for p in theirs]
-    our_written = [{a.split()[2] for a in p["actions"] if a.startswith("GEN ( ")} for p in ours]
-    their_right = sum(p["correct"] for p in theirs)
-    our_right = sum(" ".join(p["logical_form"].split()) == " ".join(lf.split()) for p, lf in zip(ours, gold))
+    their_written, our_written = written_predicates(theirs, ours)
     print(f"{args.dataset} {args.shot}-shot shuffle {args.shuffle}: {len(gold)} queries; exact match: authors' code "
-          f"{their_right}, ours {our_right}\n")
-    print("| new predicate | queries needing it | authors: hit / missed / wrong | ours: hit / missed / wrong |")
-    print("|---|---|---|---|")
-    theirs_table, ours_table = count(gold, their_written, new), count(gold, our_written, new)
-    for p in new:
-        t, o = theirs_table[p], ours_table[p]
-        print(f"| {p} | {t['hit'] + t['missed']} | {t['hit']} / {t['missed']} / {t['wrong']} | "
-              f"{o['hit']} / {o['missed']} / {o['wrong']} |")
+          f"{sum(p['correct'] for p in theirs)}, ours {our_exact_matches(ours, gold)}\n")
+    print("\n".join(use_table(gold, their_written, our_written, new)))
     if args.show_wrong:
         show_wrong(args.show_wrong, new, utterances, gold, {
             "authors' code": (their_written, [" ".join(x["actions"]) for x in theirs]),
             "ours": (our_written, [x.get("logical_form") or "(no LF)" for x in ours]),
         })
+
+
+def written_predicates(theirs: List[Dict], ours: List[Dict]):
+    """The predicates each prediction writes, per side: their GEN actions read `GEN_<predicate>_(...)`, ours `GEN ( <predicate> ...`."""
+    their_written = [{m for a in p["actions"] for m in re.findall(r"GEN_([A-Za-z_0-9:]+?)_\(", a)} for p in theirs]
+    our_written = [{a.split()[2] for a in p["actions"] if a.startswith("GEN ( ")} for p in ours]
+    return their_written, our_written
+
+
+def our_exact_matches(ours: List[Dict], gold: List[str]) -> int:
+    """How many of our predictions equal the gold LF up to whitespace (no LF counts as wrong)."""
+    return sum(" ".join((p.get("logical_form") or "").split()) == " ".join(lf.split()) for p, lf in zip(ours, gold))
+
+
+def use_table(gold: List[str], their_written: List[Set[str]], our_written: List[Set[str]], new: List[str]) -> List[str]:
+    """The Markdown table of hits, misses and wrong uses of each new predicate, both sides."""
+    lines = ["| new predicate | queries needing it | authors: hit / missed / wrong | ours: hit / missed / wrong |",
+             "|---|---|---|---|"]
+    theirs_table, ours_table = count(gold, their_written, new), count(gold, our_written, new)
+    for p in new:
+        t, o = theirs_table[p], ours_table[p]
+        lines.append(f"| {p} | {t['hit'] + t['missed']} | {t['hit']} / {t['missed']} / {t['wrong']} | "
+                     f"{o['hit']} / {o['missed']} / {o['wrong']} |")
+    return lines
 
 
 def show_wrong(limit: int, new: List[str], utterances: List[str], gold: List[str], sides: Dict) -> None:
