@@ -26,8 +26,9 @@ from typing import List
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from new_predicate_use import ROOT, authors_actions, our_actions, our_exact_matches, use_table, written_predicates  # noqa: E402
-from new_predicates import logical_forms, new_predicate_names  # noqa: E402
+from new_predicate_use import (  # noqa: E402  (benchmarks/, the script's own folder)
+    ROOT, authors_actions, our_actions, our_exact_matches, read_split, split_arguments, use_table, written_predicates,
+)
 from reference_runs import SHOT_DIRS, fine_tuned_model_dir  # noqa: E402
 
 
@@ -77,10 +78,10 @@ def fine_tune_authors(copy: str, dataset: str, shot: int, shuffle: int, settings
 def fine_tune_ours(config: str, pretrain_dir: str, shuffle: int, epochs: int, out: str) -> str:
     """Our fine-tuning of `config` on the split for `epochs` (0: one pass at learning rate 0); the archive's path."""
     wrapper = os.path.join(os.path.dirname(out), "probe.jsonnet")
-    override = {"num_epochs": max(epochs, 1)}
+    optimizer = " optimizer+: { lr: 0 }," if epochs == 0 else ""
     with open(wrapper, "w", encoding="utf-8") as handle:
-        handle.write(f"(import {json.dumps(os.path.abspath(config))}) + {{ trainer+: {json.dumps(override)}"
-                     + (" + { optimizer+: { lr: 0 } }" if epochs == 0 else "") + " }\n")
+        handle.write(f"(import {json.dumps(os.path.abspath(config))}) + "
+                     f"{{ trainer+: {{ num_epochs: {max(epochs, 1)},{optimizer} }} }}\n")
     env = dict(os.environ, FEWSHOT_SPLIT=str(shuffle), FEWSHOT_PRETRAIN_DIR=os.path.abspath(pretrain_dir),
                OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     subprocess.run([sys.executable, "-m", "allennlp", "train", wrapper, "-s", out, "--include-package", "fewshot_parser"],
@@ -90,28 +91,20 @@ def fine_tune_ours(config: str, pretrain_dir: str, shuffle: int, epochs: int, ou
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dataset", required=True, choices=["jobs"])
-    parser.add_argument("--shot", type=int, required=True, choices=[1, 2])
-    parser.add_argument("--shuffle", type=int, required=True)
-    parser.add_argument("--authors-work", required=True, help="a work directory of benchmarks/reference_runs.py")
+    split_arguments(parser)
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="lines of the authors' fine-tuning script to change (e.g. max_epoch=0 ls=0 dropout=0)")
     parser.add_argument("--archive", help="our fine-tuned model.tar.gz of the split")
     parser.add_argument("--our-config", help="instead of --archive: fine-tune this config of ours on the split")
     parser.add_argument("--our-pretrain-dir", help="FEWSHOT_PRETRAIN_DIR holding the config's pre-trained archive")
     parser.add_argument("--our-epochs", type=int, default=None, help="with --our-config: epochs (0: prototypes only)")
-    parser.add_argument("--data", default=os.environ.get("FEWSHOT_DATA_DIR", os.path.join(ROOT, "data")))
     args = parser.parse_args()
     if bool(args.archive) == bool(args.our_config):
         parser.error("give one of --archive and --our-config")
     if args.our_config and (args.our_pretrain_dir is None or args.our_epochs is None):
         parser.error("--our-config needs --our-pretrain-dir and --our-epochs")
 
-    split_dir = os.path.join(args.data, args.dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{args.shot}")
-    with open(os.path.join(split_dir, "query.txt"), encoding="utf-8") as handle:
-        utterances = [line.split("\t")[0] for line in handle if "\t" in line]
-    gold = logical_forms(os.path.join(split_dir, "query.txt"))
-    new = sorted(new_predicate_names(split_dir))
+    utterances, gold, new = read_split(args.data, args.dataset, args.shot, args.shuffle)
     with tempfile.TemporaryDirectory(prefix="finetune_probe_") as scratch:
         copy = scratch_copy(os.path.abspath(args.authors_work), scratch, args.dataset, args.shot, args.shuffle)
         fine_tune_authors(copy, args.dataset, args.shot, args.shuffle, args.set, os.path.join(scratch, "finetune.log"))

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
-from typing import Dict, List, Set
+from typing import Dict, List, Set, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -89,23 +89,32 @@ def count(gold: List[str], written: List[Set[str]], new: List[str]) -> Dict[str,
     return table
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def split_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options naming a split and the authors' work directory (shared with finetune_probe.py)."""
     parser.add_argument("--dataset", required=True, choices=["jobs"])
     parser.add_argument("--shot", type=int, required=True, choices=[1, 2])
     parser.add_argument("--shuffle", type=int, required=True)
-    parser.add_argument("--archive", required=True, help="our fine-tuned model.tar.gz of that split")
     parser.add_argument("--authors-work", required=True, help="a work directory of benchmarks/reference_runs.py")
     parser.add_argument("--data", default=os.environ.get("FEWSHOT_DATA_DIR", os.path.join(ROOT, "data")))
+
+
+def read_split(data: str, dataset: str, shot: int, shuffle: int) -> Tuple[List[str], List[str], List[str]]:
+    """The split's query utterances and gold LFs, and its new predicates (sorted)."""
+    split_dir = os.path.join(data, dataset, "lemma_data", f"shuffle_{shuffle}_shot_{shot}")
+    with open(os.path.join(split_dir, "query.txt"), encoding="utf-8") as handle:
+        utterances = [line.split("\t")[0] for line in handle if "\t" in line]
+    return utterances, logical_forms(os.path.join(split_dir, "query.txt")), sorted(new_predicate_names(split_dir))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    split_arguments(parser)
+    parser.add_argument("--archive", required=True, help="our fine-tuned model.tar.gz of that split")
     parser.add_argument("--show-wrong", type=int, default=0, metavar="N",
                         help="also list, per side and new predicate, up to N queries that write it without needing it")
     args = parser.parse_args()
 
-    split_dir = os.path.join(args.data, args.dataset, "lemma_data", f"shuffle_{args.shuffle}_shot_{args.shot}")
-    with open(os.path.join(split_dir, "query.txt"), encoding="utf-8") as handle:
-        utterances = [line.split("\t")[0] for line in handle if "\t" in line]
-    gold = logical_forms(os.path.join(split_dir, "query.txt"))
-    new = sorted(new_predicate_names(split_dir))
+    utterances, gold, new = read_split(args.data, args.dataset, args.shot, args.shuffle)
     theirs = authors_actions(os.path.abspath(args.authors_work), args.dataset, args.shot, args.shuffle)
     ours = our_actions(os.path.abspath(args.archive), utterances)
     if len(theirs) != len(gold) or len(ours) != len(gold):
