@@ -50,16 +50,21 @@ def scratch_copy(work: str, scratch: str, dataset: str, shot: int, shuffle: int)
     return copy
 
 
+def with_settings(text: str, settings: List[str], script: str) -> str:
+    """The script `text` with each `name=value` of `settings` replacing its `name=...` line."""
+    for setting in settings:
+        name, equals, value = setting.partition("=")
+        if not equals or not re.search(rf"^{re.escape(name)}=", text, re.M):
+            raise SystemExit(f"finetune_probe: {script} has no '{name}=' line to set (--set {setting})")
+        text = re.sub(rf"^{re.escape(name)}=.*$", lambda _: f"{name}={value}", text, flags=re.M)
+    return text
+
+
 def fine_tune_authors(copy: str, dataset: str, shot: int, shuffle: int, settings: List[str], log: str) -> None:
     """Runs the split's fine-tuning script of the copy with `settings` (`name=value`) replacing its lines."""
     script = os.path.join(copy, "scripts", dataset, SHOT_DIRS[shot], "fine_tune_run.sh")
     with open(script, encoding="utf-8") as handle:
-        text = handle.read()
-    for setting in settings:
-        name, _, value = setting.partition("=")
-        if not re.search(rf"^{re.escape(name)}=", text, re.M):
-            raise SystemExit(f"finetune_probe: {script} has no '{name}=' line")
-        text = re.sub(rf"^{re.escape(name)}=.*$", f"{name}={value}", text, flags=re.M)
+        text = with_settings(handle.read(), settings, script)
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(text)
     models = fine_tuned_model_dir(copy, dataset, shot, shuffle)
