@@ -32,6 +32,12 @@ from new_predicate_use import (  # noqa: E402  (benchmarks/, the script's own fo
 from reference_runs import SHOT_DIRS, fine_tuned_model_dir  # noqa: E402
 
 
+def model_dirs(work: str, dataset: str, shot: int, shuffle: int):
+    """The split's fine-tuned model folder in `work` and the folder above it, which holds the pre-trained models."""
+    models = os.path.normpath(fine_tuned_model_dir(work, dataset, shot, shuffle))
+    return models, os.path.dirname(models)
+
+
 def scratch_copy(work: str, scratch: str, dataset: str, shot: int, shuffle: int) -> str:
     """A copy of `work` in `scratch` whose scripts and the split's model folder are its own; the rest is linked."""
     copy = os.path.join(scratch, "work")
@@ -40,10 +46,9 @@ def scratch_copy(work: str, scratch: str, dataset: str, shot: int, shuffle: int)
         if name not in ("scripts", "saved_models"):
             os.symlink(os.path.join(work, name), os.path.join(copy, name))
     shutil.copytree(os.path.join(work, "scripts"), os.path.join(copy, "scripts"))
-    models = fine_tuned_model_dir(work, dataset, shot, shuffle)
-    pretrained_dir = os.path.dirname(os.path.normpath(models))
+    models, pretrained_dir = model_dirs(work, dataset, shot, shuffle)
     target = os.path.join(copy, os.path.relpath(pretrained_dir, work))
-    os.makedirs(os.path.join(target, os.path.basename(os.path.normpath(models))))
+    os.makedirs(os.path.join(target, os.path.basename(models)))
     for name in os.listdir(pretrained_dir):
         if name.endswith(".bin"):
             os.symlink(os.path.join(pretrained_dir, name), os.path.join(target, name))
@@ -67,15 +72,15 @@ def fine_tune_authors(copy: str, dataset: str, shot: int, shuffle: int, settings
         text = with_settings(handle.read(), settings, script)
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(text)
-    models = fine_tuned_model_dir(copy, dataset, shot, shuffle)
-    pretrained = sorted(f for f in os.listdir(os.path.dirname(os.path.normpath(models))) if f.endswith("pretrain.bin"))
+    models, pretrained_dir = model_dirs(copy, dataset, shot, shuffle)
+    pretrained = sorted(f for f in os.listdir(pretrained_dir) if f.endswith("pretrain.bin"))
     if not pretrained:
         raise SystemExit(f"finetune_probe: no pre-trained model beside {models}")
     env = dict(os.environ, PATH=os.path.join(copy, "bin") + os.pathsep + os.environ.get("PATH", ""),
                OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
     with open(log, "w", encoding="utf-8") as handle:
         subprocess.run(["bash", os.path.relpath(script, copy),
-                        os.path.relpath(os.path.join(os.path.dirname(os.path.normpath(models)), pretrained[0]), copy),
+                        os.path.relpath(os.path.join(pretrained_dir, pretrained[0]), copy),
                         str(shuffle), str(shot), "ft"], cwd=copy, env=env, stdout=handle, stderr=subprocess.STDOUT,
                        check=True)
 

@@ -424,7 +424,7 @@ local words = import 'words.libsonnet';
 
   // A complete pre-training config (ordinary `allennlp train`).
   pretraining(dataset, s):: data.seeds(data.seed) {
-    dataset_reader: $.entity_reader($.literal_reader(dataset, pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities), s), s),
+    dataset_reader: $.entity_reader($.base_reader(dataset, s), s),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
     data_loader: {
@@ -449,19 +449,21 @@ local words = import 'words.libsonnet';
   // `reader`, wrapped by `fewshot_entity_values` when entity slots are classified (they need the values).
   entity_reader(reader, s):: if s.entity_slots == 'copy' then reader else { type: 'fewshot_entity_values', reader: reader },
 
-  // `reader`, wrapped by `fewshot_literal_slots` when `literal_slots` names a pattern for `dataset`.
-  literal_reader(dataset, reader, s):: (
-    local patterns = std.get(s, 'literal_slots');
-    if patterns == null || std.get(patterns, dataset) == null then reader
+  // The dataset's LF reader with the experiment's settings, wrapped by `fewshot_literal_slots` when
+  // `literal_slots` names a pattern for `dataset` (pre-training and fine-tuning read alike).
+  base_reader(dataset, s):: (
+    local reader = pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities);
+    local pattern = if s.literal_slots == null then null else std.get(s.literal_slots, dataset);
+    if pattern == null then reader
     else (
       assert s.entity_slots == 'classified' : 'literal_slots needs entity_slots: classified';
-      { type: 'fewshot_literal_slots', reader: reader, literal_pattern: patterns[dataset] }
+      { type: 'fewshot_literal_slots', reader: reader, literal_pattern: pattern }
     )
   ),
 
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
-    local base = $.literal_reader(dataset, pp.reader(dataset, s.min_support, s.completeness, s.unify_slots, $.words_of(s), s.typed_entities), s);
+    local base = $.base_reader(dataset, s);
     local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false }
               + (if s.augmentation == null then {} else s.augmentation);
     if s.augmentation == null then base else {
