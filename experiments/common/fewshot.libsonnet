@@ -423,7 +423,7 @@ local words = import 'words.libsonnet';
   ),
 
   // A complete pre-training config (ordinary `allennlp train`).
-  pretraining(dataset, s):: data.seeds(data.seed) {
+  pretraining(dataset, s, seed=data.seed):: data.seeds(seed) {
     dataset_reader: $.entity_reader($.base_reader(dataset, s), s),
     train_data_path: data.train(dataset, 1, 0),
     model: $.model(dataset, s, true),
@@ -487,14 +487,50 @@ local words = import 'words.libsonnet';
   // on its query set. `settings` overrides `defaults`.
   experiment(dataset, shot, settings={}, split=data.split):: (
     local s = $.defaults + settings + { shot: shot };
-    local ft = s.finetune[dataset][std.toString(shot)];
+    local k = std.get(s.ensemble, 'pretrainings', 1);
+    assert std.isNumber(k) && k >= 1 && std.floor(k) == k : 'ensemble.pretrainings must be a whole number of at least 1, not ' + k;
+    if k == 1 then $.one_pretraining(dataset, shot, s, split, data.seed, $.pretrained_archive(dataset, s))
+    else $.pretrainings_ensemble(dataset, shot, s, split, k)
+  ),
+
+  // An ensemble over `ensemble.pretrainings` pre-trainings (not in the paper;
+  // training/pretrainings_ensemble.py): part p is this experiment with pre-training and fine-tuning
+  // seeds FEWSHOT_SEED + 10 p (its members FEWSHOT_SEED + 10 p + i), so part 0 is the usual
+  // experiment and part p pre-trains `<dataset>-<variant>-seed<FEWSHOT_SEED + 10 p>`. Every part reads
+  // the same support set and synthetic pairs (the augmentation keeps FEWSHOT_SEED), so all members
+  // share one vocabulary. The top-level model is the vote of every part's members; the top-level
+  // `pretrained_archive` is part 0's, which `run-grid` pre-trains first.
+  pretrainings_ensemble(dataset, shot, s, split, k):: (
+    local size = std.get(s.ensemble, 'size', 1);
+    assert size <= 10 : 'ensemble.pretrainings needs ensemble.size of at most 10 (part p has seeds FEWSHOT_SEED + 10 p + i), not ' + size;
+    local archive(p) = if p == 0 then $.pretrained_archive(dataset, s)
+                       else std.extVar('FEWSHOT_PRETRAIN_DIR') + '/' + dataset + '-' + s.variant + '-seed' + (data.seed + 10 * p) + '/model.tar.gz';
+    local parts = [$.one_pretraining(dataset, shot, s, split, data.seed + 10 * p, archive(p)) for p in std.range(0, k - 1)];
+    local members(part) = if part.model.type == 'fewshot_ensemble' then part.model.members else [part.model];
     data.seeds(data.seed) {
+      type: 'fewshot_pretrainings_ensemble',
+      experiments: parts,
+      pretrained_archive: parts[0].pretrained_archive,
+      pretraining: parts[0].pretraining,
+      dataset_reader: parts[0].dataset_reader,
+      test_data_path: parts[0].test_data_path,
+      evaluate_on_test: true,
+      validation_data_loader: parts[0].validation_data_loader,
+      model: { type: 'fewshot_ensemble', members: std.flattenArrays([members(part) for part in parts]),
+               combine: std.get(s.ensemble, 'combine', 'vote') },
+    }
+  ),
+
+  // One experiment from one pre-trained archive: pre-training and fine-tuning seed `seed`.
+  one_pretraining(dataset, shot, s, split, seed, archive):: (
+    local ft = s.finetune[dataset][std.toString(shot)];
+    data.seeds(seed) {
       // An ensemble fine-tunes each member as this type would (training/ensemble_finetune.py).
       type: if std.get(s.ensemble, 'size', 1) == 1 then 'fewshot_pretrain_finetune' else 'fewshot_ensemble_finetune',
-      pretrained_archive: $.pretrained_archive(dataset, s),
-      pretraining: $.pretraining(dataset, s),
+      pretrained_archive: archive,
+      pretraining: $.pretraining(dataset, s, seed),
       initialize_new_actions: s.prototypes,
-      finetune_seed: data.seed,
+      finetune_seed: seed,
       dataset_reader: $.finetune_reader(dataset, shot, split, s),
       train_data_path: if s.replay == null then data.support(dataset, shot, split)
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),

@@ -152,6 +152,10 @@ SYSTEMS: Dict[str, tuple] = {
     # The same as an ensemble of 5 that votes (experiments/ensemble/slot_types_ens5.libsonnet).
     "coverage-evidence-types-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5",
                                      "experiments/ensemble/slot_types_ens5_{dataset}_{shot}shot.jsonnet"),
+    # The same over 3 pre-trainings (seeds FEWSHOT_SEED + 0, 10, 20), 15 members that vote
+    # (experiments/ensemble/slot_types_ens5x3.libsonnet, training/pretrainings_ensemble.py).
+    "coverage-evidence-types-ens5x3": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5 x 3 pre-trainings",
+                                       "experiments/ensemble/slot_types_ens5x3_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
@@ -246,13 +250,15 @@ def is_finished(job: Job) -> bool:
 def prune_checkpoints(job: Job) -> int:
     """
     Deletes the training checkpoints of a finished run whose archive `model.tar.gz` exists (the archive
-    holds the same weights), those of its ensemble members (`member_<i>/`) included; returns the bytes
-    freed. A run without both is left untouched.
+    holds the same weights), those of its ensemble members (`member_<i>/`, `part_<p>/member_<i>/`) included;
+    returns the bytes freed. A run without both is left untouched.
     """
     if not is_finished(job) or not os.path.isfile(os.path.join(job.serialization_dir, "model.tar.gz")):
         return 0
     freed = 0
-    directories = [job.serialization_dir, *sorted(glob.glob(os.path.join(job.serialization_dir, "member_*")))]
+    directories = [job.serialization_dir] + sorted(
+        path for pattern in ("member_*", "part_*", os.path.join("part_*", "member_*"))
+        for path in glob.glob(os.path.join(job.serialization_dir, pattern)))
     for pattern in CHECKPOINTS:
         for path in (p for directory in directories for p in glob.glob(os.path.join(directory, pattern))):
             # `best.th` and the last `model_state` are often hard links to one file: count the space once.
