@@ -266,14 +266,18 @@ def test_checkpoints_of_finished_runs_are_pruned_and_the_archive_kept(tmp_path):
     (directory / "training_state_e3_b0.th").write_bytes(b"y" * 30)
     (directory / "member_1").mkdir()  # an ensemble member's own checkpoints
     (directory / "member_1" / "best.th").write_bytes(b"z" * 20)
+    (directory / "part_1" / "member_0").mkdir(parents=True)  # a member of a second pre-training's part
+    (directory / "part_1" / "member_0" / "best.th").write_bytes(b"w" * 7)
+    (directory / "part_1" / "best.th").write_bytes(b"v" * 3)
     assert run_grid.prune_checkpoints(job) == 0  # unfinished: untouched
     (directory / "metrics.json").write_text(json.dumps({"test_exact_match": 0.5}))
     assert run_grid.prune_checkpoints(job) == 0  # finished but no archive yet: untouched
     assert (directory / "best.th").exists()
     (directory / "model.tar.gz").write_bytes(b"archive")
-    assert run_grid.prune_checkpoints(job) == 150  # the hard-linked pair counts once
-    assert sorted(os.listdir(directory)) == ["member_1", "metrics.json", "model.tar.gz"]
-    assert not os.listdir(directory / "member_1")
+    assert run_grid.prune_checkpoints(job) == 160  # the hard-linked pair counts once
+    assert sorted(os.listdir(directory)) == ["member_1", "metrics.json", "model.tar.gz", "part_1"]
+    assert not os.listdir(directory / "member_1") and os.listdir(directory / "part_1") == ["member_0"]
+    assert not os.listdir(directory / "part_1" / "member_0")
 
 
 def test_ablation_direction_is_compared_with_the_papers():
