@@ -160,6 +160,7 @@ def main() -> None:
     parser.add_argument("--runs-dirs", nargs="+", required=True, metavar="SEED=DIR",
                         help="one grid runs directory per seed, each holding <system>/<dataset>_<shot>shot_s<shuffle>/")
     parser.add_argument("--datasets", nargs="+", default=["jobs", "geo", "atis"], choices=["jobs", "geo", "atis"])
+    parser.add_argument("--shots", nargs="+", type=int, default=[1, 2], choices=[1, 2])
     parser.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5])
     parser.add_argument("--data-dir", default=os.environ.get("FEWSHOT_DATA_DIR", os.path.join(ROOT, "data")))
     parser.add_argument("--out", help="also write the report to this markdown file")
@@ -187,7 +188,7 @@ def main() -> None:
              "| column | voters | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     averages: Dict[str, List[float]] = {name: [] for name in names}
     for dataset, shot in COLUMNS:
-        if dataset not in args.datasets:
+        if dataset not in args.datasets or shot not in args.shots:
             continue
         per_shuffle: Dict[int, List[Split]] = {}
         for shuffle in args.shuffles:
