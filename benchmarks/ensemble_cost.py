@@ -8,6 +8,12 @@ It also prints both runs' exact match; tune on split 0 only (1-5 are the evaluat
 
     python benchmarks/ensemble_cost.py --config experiments/words/contextual_schema_bias_geo_1shot.jsonnet \\
         --size 5 --splits 0
+
+With `--archives` it trains nothing and measures finished archives (a grid run's `model.tar.gz`, an
+ensemble of pre-trainings included) on the query file `--query`: size, load seconds, examples/s.
+
+    python benchmarks/ensemble_cost.py --archives runs/grid/coverage-evidence-types-ens5/jobs_1shot_s1/model.tar.gz \\
+        --query jobs/lemma_data/shuffle_1_shot_1/query.txt
 """
 import argparse
 import json
@@ -66,6 +72,28 @@ def throughput(archive_path: str, utterances: List[str], batch_size: int = 64) -
     return {"load_s": loaded, "examples_per_s": len(utterances) / seconds}
 
 
+def measure_archives(archives: List[str], query: str, parser: argparse.ArgumentParser) -> None:
+    """Size, load time and prediction throughput of finished archives on one query file."""
+    if not query:
+        parser.error("--archives needs --query")
+    with open(resolve_data_path(query)) as handle:
+        utterances = [line.split("\t")[0] for line in handle if line.strip()]
+    for archive in archives:
+        if not os.path.isfile(archive):
+            parser.error(f"{archive}: no such archive")
+    common_logging.prepare_global_logging = lambda *a, **k: None
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    print(f"\n{query}: {len(utterances)} utterances, batches of 64, torch threads {torch.get_num_threads()}\n")
+    print("| archive | members | archive (MB) | load (s) | predict (ex/s) |\n|---|---|---|---|---|")
+    for archive in archives:
+        figures = throughput(archive, utterances)
+        with open(os.path.join(os.path.dirname(archive), "config.json")) as handle:
+            model = json.load(handle)["model"]
+        members = len(model["members"]) if model.get("type") == "fewshot_ensemble" else 1
+        print(f"| {archive} | {members} | {os.path.getsize(archive) / 2**20:.1f} | {figures['load_s']:.1f} "
+              f"| {figures['examples_per_s']:.1f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", default="experiments/words/contextual_schema_bias_geo_1shot.jsonnet",
@@ -76,7 +104,12 @@ def main() -> None:
     parser.add_argument("--seed", default=os.environ.get("FEWSHOT_SEED", "13"))
     parser.add_argument("--pretrain-dir", default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"))
     parser.add_argument("--out", default="runs/ensemble_cost", help="where the runs go (default: %(default)s)")
+    parser.add_argument("--archives", nargs="+", help="only measure these finished archives on --query")
+    parser.add_argument("--query", help="query file for --archives (relative to FEWSHOT_DATA_DIR allowed)")
     args = parser.parse_args()
+    if args.archives:
+        measure_archives(args.archives, args.query, parser)
+        return
     if args.size < 2:
         parser.error("--size must be at least 2")
     common_logging.prepare_global_logging = lambda *a, **k: None  # keep the printed figures readable
