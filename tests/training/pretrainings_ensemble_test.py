@@ -5,7 +5,6 @@ import os
 import _jsonnet
 import pytest
 import torch
-from allennlp.commands.train import train_model_from_file
 from allennlp.common.checks import ConfigurationError
 from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
@@ -14,6 +13,7 @@ import fewshot_parser  # noqa: F401
 from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.training.pretrainings_ensemble import check_parts
 from tests import FIXTURES_ROOT, PROJECT_ROOT
+from tests.training.ensemble_test import run as train  # trains a config into <directory>/run
 
 pytestmark = pytest.mark.usefixtures("in_project_root")
 
@@ -49,17 +49,6 @@ def ensemble(parts: list) -> dict:
         "model": {"type": "fewshot_ensemble", "members": members, "combine": "vote"},
         "random_seed": 1, "numpy_seed": 1, "pytorch_seed": 1,
     }
-
-
-def train(config: dict, directory) -> dict:
-    """Trains `config` into `directory/run`; returns its metrics."""
-    directory.mkdir(parents=True, exist_ok=True)
-    path = str(directory) + ".json"
-    with open(path, "w") as handle:
-        json.dump(config, handle)
-    train_model_from_file(path, str(directory / "run"))
-    with open(directory / "run" / "metrics.json") as handle:
-        return json.load(handle)
 
 
 def test_two_pretrainings_pretrain_fine_tune_vote_archive_and_predict(tmp_path):
