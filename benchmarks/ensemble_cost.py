@@ -81,8 +81,6 @@ def measure_archives(archives: List[str], query: str, parser: argparse.ArgumentP
     for archive in archives:
         if not os.path.isfile(archive):
             parser.error(f"{archive}: no such archive")
-    common_logging.prepare_global_logging = lambda *a, **k: None
-    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     print(f"\n{query}: {len(utterances)} utterances, batches of 64, torch threads {torch.get_num_threads()}\n")
     print("| archive | members | archive (MB) | load (s) | predict (ex/s) |\n|---|---|---|---|---|")
     for archive in archives:
@@ -107,13 +105,13 @@ def main() -> None:
     parser.add_argument("--archives", nargs="+", help="only measure these finished archives on --query")
     parser.add_argument("--query", help="query file for --archives (relative to FEWSHOT_DATA_DIR allowed)")
     args = parser.parse_args()
-    if args.archives:
-        measure_archives(args.archives, args.query, parser)
-        return
     if args.size < 2:
         parser.error("--size must be at least 2")
     common_logging.prepare_global_logging = lambda *a, **k: None  # keep the printed figures readable
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
+    if args.archives:
+        measure_archives(args.archives, args.query, parser)
+        return
     name = os.path.basename(args.config).rsplit(".", 1)[0]
     rows = []
     for split in args.splits:

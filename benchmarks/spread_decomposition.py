@@ -42,6 +42,7 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from compare_predictions import predictions  # noqa: E402
+from new_predicates import logical_forms  # noqa: E402
 from split_ceiling import sampling_floor  # noqa: E402
 
 from fewshot_parser.models.ensemble import vote  # noqa: E402
@@ -62,16 +63,7 @@ def read_gold(path: str) -> List[str]:
     """The gold LFs of a query file, in file order."""
     if not os.path.isfile(path):
         raise SystemExit(f"{path}: no such query file (set --data-dir)")
-    gold = []
-    with open(path) as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 2:
-                raise SystemExit(f"{path}:{number}: expected <utterance> TAB <logical form>")
-            gold.append(fields[1])
-    return gold
+    return logical_forms(path)
 
 
 def read_split(run_dir: str, query_path: str, gold: List[str]) -> Optional[Split]:
@@ -122,32 +114,28 @@ def spread(values: Sequence[float]) -> float:
     return statistics.pstdev(values) if len(values) > 1 else 0.0
 
 
-def column_report(dataset: str, shot: int, per_shuffle: Dict[int, List[Split]]) -> Dict[str, float]:
+def column_report(per_shuffle: Dict[int, List[Split]]) -> Dict[str, float]:
     """The numbers of one column from each shuffle's splits (one per seed, all seeds present)."""
-    member, run, seed_var, voted, counts = [], [], [], [], []
-    member_spreads: List[List[float]] = []
+    member_scores: List[List[float]] = []  # per shuffle: every member of every seed
+    run_scores: List[List[float]] = []  # per shuffle: each seed's run
+    voted, counts = [], []
     for shuffle in sorted(per_shuffle):
         splits = per_shuffle[shuffle]
         gold = splits[0][0]
         counts.append(len(gold))
-        members = [accuracy(m, gold) for _, _, ms in splits for m in ms]
-        member.append(statistics.mean(members))
-        member_spreads.append(members)
-        runs = [accuracy(r, gold) for _, r, _ in splits]
-        run.append(statistics.mean(runs))
-        seed_var.append(statistics.pvariance(runs) if len(runs) > 1 else 0.0)
+        member_scores.append([accuracy(m, gold) for _, _, ms in splits for m in ms])
+        run_scores.append([accuracy(r, gold) for _, r, _ in splits])
         voted.append(accuracy(cross_vote(splits), gold))
-    # The spread a single member would show: each member index across the shuffles, averaged.
-    single = statistics.mean(spread([scores[i] for scores in member_spreads])
-                             for i in range(min(len(s) for s in member_spreads)))
-    seeds = len(next(iter(per_shuffle.values())))
-    runs_spread = statistics.mean(spread([
-        accuracy(per_shuffle[s][k][1], per_shuffle[s][k][0]) for s in sorted(per_shuffle)]) for k in range(seeds))
+
+    def mean_spread(scores: List[List[float]]) -> float:
+        """The spread over the shuffles of each index (a member, a seed's run), averaged over the indices."""
+        return statistics.mean(spread([row[i] for row in scores]) for i in range(min(map(len, scores))))
+
     floor = sampling_floor(statistics.mean(voted), counts)
     return {
-        "member mean": statistics.mean(member), "member std": single,
-        "run mean": statistics.mean(run), "run std": runs_spread,
-        "seed std in a split": statistics.mean(seed_var) ** 0.5,
+        "member mean": statistics.mean(map(statistics.mean, member_scores)), "member std": mean_spread(member_scores),
+        "run mean": statistics.mean(map(statistics.mean, run_scores)), "run std": mean_spread(run_scores),
+        "seed std in a split": statistics.mean(statistics.pvariance(r) if len(r) > 1 else 0.0 for r in run_scores) ** 0.5,
         "vote mean": statistics.mean(voted), "vote std": spread(voted),
         "floor": floor, "splits' own": max(spread(voted) ** 2 - floor ** 2, 0.0) ** 0.5,
         "voters": float(sum(len(ms) for _, _, ms in next(iter(per_shuffle.values())))),
@@ -202,7 +190,7 @@ def main() -> None:
             print(f"{dataset} {shot}-shot: {len(per_shuffle)} of {len(args.shuffles)} shuffles finished for "
                   f"every seed; skipped", file=sys.stderr)
             continue
-        numbers = column_report(dataset, shot, per_shuffle)
+        numbers = column_report(per_shuffle)
         for name in names:
             averages[name].append(numbers[name])
         lines.append(f"| {dataset} {shot}-shot | {numbers['voters']:.0f} | "

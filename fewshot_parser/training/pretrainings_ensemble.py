@@ -40,10 +40,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def part_members(part: Dict[str, Any]) -> int:
-    """How many fine-tuned parsers one part's config makes."""
-    model = part.get("model") or {}
-    return len(model.get("members") or []) if model.get("type") == "fewshot_ensemble" else 1
+def config_members(model: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The member configs of a model config: its `members` for a `fewshot_ensemble`, else itself."""
+    return list(model.get("members") or []) if model.get("type") == "fewshot_ensemble" else [model]
 
 
 def check_parts(parts: List[Dict[str, Any]], model: Dict[str, Any]) -> str:
@@ -64,9 +63,8 @@ def check_parts(parts: List[Dict[str, Any]], model: Dict[str, Any]) -> str:
         raise ConfigurationError("the experiments of fewshot_pretrainings_ensemble must each have their own pretrained_archive")
     if model.get("type") != "fewshot_ensemble":
         raise ConfigurationError("fewshot_pretrainings_ensemble needs a model of type fewshot_ensemble (every part's members)")
-    members = model.get("members") or []
-    wanted = [member for part in parts for member in
-              (part["model"]["members"] if part["model"].get("type") == "fewshot_ensemble" else [part["model"]])]
+    members = config_members(model)
+    wanted = [member for part in parts for member in config_members(part["model"])]
     if members != wanted:
         raise ConfigurationError(f"the model's members must be the experiments' members in order: "
                                  f"{len(members)} given, {len(wanted)} in the experiments")

@@ -53,7 +53,7 @@ def test_spreads_of_a_column(tmp_path):
     for shuffle, right_count in zip((1, 2), (2, 4)):
         predicted = GOLD[:right_count] + ["( x )"] * (4 - right_count)
         per_shuffle[shuffle] = [(GOLD, predicted, [predicted]), (GOLD, predicted, [predicted])]
-    numbers = module.column_report("jobs", 1, per_shuffle)
+    numbers = module.column_report(per_shuffle)
     # 50% and 100% on the two shuffles, the same for both seeds: std 25, no seed share.
     assert numbers["run mean"] == numbers["vote mean"] == 75.0
     assert numbers["run std"] == numbers["vote std"] == numbers["member std"] == 25.0
