@@ -192,6 +192,8 @@ local words = import 'words.libsonnet';
     //   replay: training examples replayed beside them (a fixed seeded sample),
     //   lexicon: whether the shipped predicate lexicon helps find a predicate's words,
     //   balance: repeat the support examples of less-augmented new predicates to even them out,
+    //   reshaped_pairs: pairs per new predicate with argument shapes its support set does not show
+    //     (data/reshaping.py; 0, the default, makes none and renders the plain `fewshot_augmented`),
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -464,10 +466,10 @@ local words = import 'words.libsonnet';
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
     local base = $.base_reader(dataset, s);
-    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false }
+    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0 }
               + (if s.augmentation == null then {} else s.augmentation);
     if s.augmentation == null then base else {
-      type: 'fewshot_augmented',
+      type: if a.reshaped_pairs > 0 then 'fewshot_augmented_reshaped' else 'fewshot_augmented',
       reader: base,
       support_data_path: data.support(dataset, shot, split),
       training_data_path: data.train(dataset, shot, split),
@@ -478,6 +480,7 @@ local words = import 'words.libsonnet';
       lexicon: if a.lexicon then dataset else null,
       seed: data.seed,
     } + (if a.balance then { balance: true } else {})
+      + (if a.reshaped_pairs > 0 then { reshaped_pairs_per_predicate: a.reshaped_pairs } else {})
   ), s),
 
   pretrained_archive(dataset, s)::

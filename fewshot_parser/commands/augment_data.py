@@ -45,7 +45,7 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
     except RuntimeError as error:
         raise UserError(f"{config_path}: {str(error).splitlines()[0]}") from None
     reader = config.get("dataset_reader") or {}
-    if reader.get("type") == "fewshot_augmented":
+    if _is_augmented(reader.get("type")):
         return reader
     train = config.get("train_data_path")
     pretraining = config.get("pretraining") or {}
@@ -54,6 +54,18 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
     print(f"# {config_path} fine-tunes without augmentation; showing the default settings", file=sys.stderr)
     return {"type": "fewshot_augmented", "reader": reader, "support_data_path": train,
             "training_data_path": train.replace("support.txt", "train.txt")}
+
+
+def _is_augmented(reader_type: Any) -> bool:
+    """Whether a reader type is `fewshot_augmented` or a reader built on it (`fewshot_augmented_reshaped`)."""
+    from allennlp.data import DatasetReader
+
+    from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
+
+    if not isinstance(reader_type, str) or reader_type not in DatasetReader.list_available():
+        return False
+    reader_class = DatasetReader.resolve_class_name(reader_type)[0]
+    return isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader)
 
 
 def augment_data_from_args(args: argparse.Namespace) -> None:

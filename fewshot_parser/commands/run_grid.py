@@ -156,6 +156,10 @@ SYSTEMS: Dict[str, tuple] = {
     # (experiments/ensemble/slot_types_ens5x3.libsonnet, training/pretrainings_ensemble.py).
     "coverage-evidence-types-ens5x3": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5 x 3 pre-trainings",
                                        "experiments/ensemble/slot_types_ens5x3_{dataset}_{shot}shot.jsonnet"),
+    # The best row with reshaped recombination: new predicates also in argument shapes their support
+    # set does not show (experiments/reshaped/reshaped_ens5.libsonnet, data/reshaping.py).
+    "reshaped-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, reshaped pairs, ensemble of 5",
+                      "experiments/reshaped/reshaped_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),

@@ -1,0 +1,123 @@
+"""Reshaped recombination: new predicates in argument shapes their support set does not show."""
+import json
+import os
+from typing import List, Sequence, Tuple
+
+import _jsonnet
+import pytest
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DatasetReader
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.commands.augment_data import _is_augmented
+from fewshot_parser.data.augmentation import Recombiner, atom_calls
+from fewshot_parser.data.examples import Example
+from fewshot_parser.data.reshaping import ReshapingRecombiner, argument_shape
+from fewshot_parser.logical_forms.tree import parse
+from tests import PROJECT_ROOT
+
+TRAINING = [
+    ("what is the population of s0", "( population:i s0 )"),
+    ("what is the population of c0", "( population:i c0 )"),
+    ("how many people live in s0", "( population:i s0 )"),
+    ("which state has the largest population", "( argmax $0 ( state:t $0 ) ( population:i $0 ) )"),
+    ("what is the smallest city", "( argmin $0 ( city:t $0 ) ( population:i $0 ) )"),
+    ("what is the smallest state", "( argmin $0 ( state:t $0 ) ( population:i $0 ) )"),
+    ("how long is r0", "( len:i r0 )"),
+    ("what is the longest river", "( argmax $0 ( river:t $0 ) ( len:i $0 ) )"),
+    ("which river runs through s0", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("name the cities in s0", "( lambda $0 e ( and ( city:t $0 ) ( loc:t $0 s0 ) ) )"),
+]
+SUPPORT = [("which state has the smallest area", "( argmin $0 ( state:t $0 ) ( area:i $0 ) )")]
+
+
+def examples(rows: Sequence[Tuple[str, str]], formalism: str = "lambda", source: str = "train.txt") -> List[Example]:
+    return [Example(source, i + 1, utterance.split(), lf, parse(lf, formalism)) for i, (utterance, lf) in enumerate(rows)]
+
+
+def untyped(rows: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
+    """The rows with the type suffixes of their predicates removed (`area:i` -> `area`)."""
+    return [(u, " ".join(t.split(":")[0] if t.endswith((":i", ":t")) else t for t in lf.split())) for u, lf in rows]
+
+
+def test_argument_shapes_tell_variables_entities_and_constants_apart():
+    calls = {c.label: c for c in atom_calls(parse("( and ( loc:t $0 s0 ) ( next_to:t usa:co c12 ) )", "lambda"), "lambda")}
+    assert argument_shape(calls["loc:t"], 2, "lambda") == ("v", "e:s")
+    assert argument_shape(calls["next_to:t"], 2, "lambda") == ("usa:co", "e:c")
+
+
+def test_reshaped_pairs_show_the_new_predicate_in_the_shapes_its_support_lacks():
+    training, support = examples(TRAINING), examples(SUPPORT, source="support.txt")
+    recombiner = ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=10)
+    pairs = recombiner.synthesize(support)
+    reshaped = [pair for pair in pairs if pair.direction == "reshaped"]
+    assert reshaped
+    shapes = set()
+    for pair in reshaped:
+        calls = [c for c in atom_calls(parse(pair.logical_form, "lambda"), "lambda") if c.label == "area:i"]
+        assert len(calls) == 1 and pair.predicate == "area:i" and pair.replaced in ("population:i", "len:i")
+        shapes.add(argument_shape(calls[0], 1, "lambda"))
+        assert "area" in pair.utterance  # the support's word for the new predicate ...
+        assert "smallest" not in pair.utterance  # ... without the word of its support operator (argmin)
+    # Every shape the training set gives a `:i` predicate of arity 1, none the support already shows.
+    assert shapes == {("e:s",), ("e:c",), ("e:r",)}
+    assert ["what", "is", "the", "area", "s0"] in [pair.utterance for pair in reshaped]
+    # The forward and reverse pairs are the plain recombination's, first and unchanged.
+    plain = Recombiner(training, "lambda").synthesize(support)
+    assert pairs[: len(plain)] == plain and len(pairs) == len(plain) + len(reshaped)
+
+
+def test_the_limit_takes_turns_over_shapes_and_zero_is_the_plain_recombination():
+    training, support = examples(TRAINING), examples(SUPPORT, source="support.txt")
+    two = [p for p in ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=2).synthesize(support)
+           if p.direction == "reshaped"]
+    assert len(two) == 2 and len({p.logical_form.split()[2][:-1] for p in two}) == 2
+    assert ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=0).synthesize(support) == \
+        Recombiner(training, "lambda").synthesize(support)
+    with pytest.raises(ValueError, match="reshaped_pairs_per_predicate"):
+        ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=-1)
+
+
+def test_predicates_without_a_type_suffix_get_no_reshaped_pairs():
+    training, support = examples(untyped(TRAINING)), examples(untyped(SUPPORT), source="support.txt")
+    recombiner = ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=10)
+    assert recombiner.new_predicates(support) == ["area"]
+    assert not [p for p in recombiner.synthesize(support) if p.direction == "reshaped"]
+
+
+def write(path, rows: Sequence[Tuple[str, str]]) -> str:
+    path.write_text("".join(f"{u}\t{lf}\n" for u, lf in rows), encoding="utf-8")
+    return str(path)
+
+
+def test_the_reader_feeds_reshaped_pairs_to_fine_tuning(tmp_path):
+    train, support = write(tmp_path / "train.txt", TRAINING), write(tmp_path / "support.txt", SUPPORT)
+
+    def reader(**settings) -> DatasetReader:
+        return DatasetReader.from_params(Params({
+            "type": "fewshot_augmented_reshaped",
+            "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
+            "support_data_path": support, "training_data_path": train, **settings}))
+
+    pairs = reader(reshaped_pairs_per_predicate=3).synthetic_pairs()
+    assert sum(p.direction == "reshaped" for p in pairs) == 3
+    origins = [i["metadata"].metadata["location"] for i in reader(reshaped_pairs_per_predicate=3).read(support)]
+    assert sum(o.startswith("synthetic reshaped area:i") for o in origins) == 3
+    with pytest.raises(ConfigurationError, match="reshaped_pairs_per_predicate must be at least 0"):
+        reader(reshaped_pairs_per_predicate=-1)
+    assert _is_augmented("fewshot_augmented_reshaped") and _is_augmented("fewshot_augmented")
+    assert not _is_augmented("fewshot_geoquery") and not _is_augmented("no_such_reader")
+
+
+def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+
+    def reader(path: str) -> dict:
+        return json.loads(_jsonnet.evaluate_file(os.path.join("experiments", path), ext_vars=ext_vars))["dataset_reader"]
+
+    reshaped, plain = reader("reshaped/reshaped_ens5_geo_1shot.jsonnet"), reader("ensemble/slot_types_ens5_geo_1shot.jsonnet")
+    assert reshaped.pop("type") == "fewshot_augmented_reshaped" and reshaped.pop("reshaped_pairs_per_predicate") == 10
+    assert plain.pop("type") == "fewshot_augmented" and "reshaped_pairs_per_predicate" not in plain
+    assert reshaped == plain
