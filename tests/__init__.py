@@ -11,6 +11,23 @@ def fixture_split(dataset: str, part: str) -> str:
     return os.path.join(FIXTURE_DATA, dataset, "shuffle_0_shot_1", f"{part}.txt")
 
 
+def load_benchmark(name: str):
+    """A script of `benchmarks/` as a module (`split_ceiling` -> benchmarks/split_ceiling.py), importable
+    beside the scripts it imports."""
+    import importlib.util
+    import sys
+
+    directory = os.path.join(PROJECT_ROOT, "benchmarks")
+    sys.path.insert(0, directory)
+    try:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(directory, f"{name}.py"))
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(directory)
+
+
 def fixture_loader(params: dict, vocab=None):
     """
     A pre-training data loader (`params`: its type and sizes) over the geo fixture's training

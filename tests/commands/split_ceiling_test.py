@@ -1,23 +1,10 @@
 """benchmarks/split_ceiling.py --synthetic: the actions a config's recombination adds to the support actions."""
-import importlib.util
-import os
-import sys
-
-from fewshot_parser.common.provenance import PROJECT_ROOT
+from tests import load_benchmark
 from tests.data.reshaping_test import SUPPORT, TRAINING, write
-
-BENCHMARKS = os.path.join(PROJECT_ROOT, "benchmarks")
 
 
 def load():
-    sys.path.insert(0, BENCHMARKS)
-    try:
-        spec = importlib.util.spec_from_file_location("split_ceiling", os.path.join(BENCHMARKS, "split_ceiling.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(BENCHMARKS)
+    return load_benchmark("split_ceiling")
 
 
 def rendered(tmp_path, reader_type: str) -> dict:

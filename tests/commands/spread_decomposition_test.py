@@ -1,5 +1,4 @@
 """benchmarks/spread_decomposition.py: reading runs' predictions, the vote over seeds, and the spreads."""
-import importlib.util
 import json
 import os
 import subprocess
@@ -8,19 +7,13 @@ import sys
 import pytest
 
 from fewshot_parser.common.provenance import PROJECT_ROOT
+from tests import load_benchmark
 
 BENCHMARKS = os.path.join(PROJECT_ROOT, "benchmarks")
 
 
 def load():
-    sys.path.insert(0, BENCHMARKS)
-    try:
-        spec = importlib.util.spec_from_file_location("spread_decomposition", os.path.join(BENCHMARKS, "spread_decomposition.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(BENCHMARKS)
+    return load_benchmark("spread_decomposition")
 
 
 GOLD = ["( a )", "( b )", "( c )", "( d )"]
