@@ -16,8 +16,10 @@ support example gives `p`; `q` becomes `p` and `q`'s words become `p`'s support 
 forward pair. Arguments keep `q`'s shape: where `q` has a value and `p`'s support call a variable,
 `q`'s value stays (`( population:i s0 )` -> `( area:i s0 )`); where both have values, `p`'s support
 value replaces `q`'s, and where `q` has a variable, it stays. So the new action exists, and is
-shown in a training template with words that express `p`. Like the rest of the recombination it
-needs only the support set, the training set and the predicate names, and is deterministic.
+shown in a training template with words that express `p`. Predicates without a type suffix
+(jobs' Prolog, ATIS in these files) get no reshaped pairs: nothing then says which known predicates
+are alike. Like the rest of the recombination it needs only the support set, the training set and
+the predicate names, and is deterministic.
 """
 import collections
 import re
