@@ -51,9 +51,11 @@ class Report(Subcommand):
                          help="rows of the authors' code run on the same splits (benchmarks/reference_runs.py); "
                          "shown as the row \"ProtoParser (authors' code, GloVe 50d)\" when the file exists")
         sub.add_argument("--out", default="results")
-        sub.add_argument("--readme", default="README.md",
+        sub.add_argument("--readme", default=None,
                          help="a Markdown file whose at-a-glance block (between the report's markers) is replaced "
-                              "by the generated table (default README.md; nothing happens without the markers)")
+                              "by the generated table (nothing happens without the markers). Default: README.md "
+                              "when the report is Table 1 itself (--out results, shuffles 1-5); a report of other "
+                              "shuffles or into another directory leaves README alone")
         sub.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5],
                          help="shuffles to report (default 1-5; 0 is the tuning split)")
         sub.add_argument("--full-figure", action="store_true",
@@ -75,9 +77,17 @@ def default_results(directory: str = "results") -> List[str]:
     return [main] + others if main in found or not others else others
 
 
+def default_readme(out: str, shuffles: Sequence[int]) -> Optional[str]:
+    """README.md when a report is the one README's at-a-glance block shows (shuffles 1-5 into results/), else None."""
+    if os.path.normpath(out) == "results" and sorted(shuffles) == [1, 2, 3, 4, 5]:
+        return "README.md"
+    return None
+
+
 def report_from_args(args: argparse.Namespace) -> None:
     args.results = args.results or default_results()
-    print(write_report(args.results, args.out, args.shuffles, reference=args.reference, readme=args.readme))
+    readme = args.readme if args.readme is not None else default_readme(args.out, args.shuffles)
+    print(write_report(args.results, args.out, args.shuffles, reference=args.reference, readme=readme))
     if not args.no_figures:
         print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir,
                             reference=args.reference, full=args.full_figure))

@@ -248,6 +248,37 @@ def test_report_of_the_tuning_split_uses_only_shuffle_0(tmp_path):
     assert "| ProtoParser | 45.00 ± 5.0 (n=2) † [27.09] |" in (tmp_path / "main" / "table1.md").read_text()
 
 
+def test_only_the_table_1_report_rewrites_readme_by_default(tmp_path, monkeypatch):
+    import argparse
+
+    from fewshot_parser.commands.report import GLANCE_START, GLANCE_END, default_readme, report_from_args
+
+    assert default_readme("results", [5, 4, 3, 2, 1]) == "README.md"
+    assert default_readme("results/tuning_x", [1, 2, 3, 4, 5]) is None and default_readme("results", [0]) is None
+    monkeypatch.chdir(tmp_path)
+    os.makedirs("results")
+    with open("results/runs.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for shuffle in (0, 1):
+            writer.writerow({"system": "ProtoParser", "setting": "", "dataset": "jobs", "shot": 1, "shuffle": shuffle,
+                             "exact_match": 12.5, "seconds": 1})
+    readme = f"# mine\n\n{GLANCE_START}\nold table\n{GLANCE_END}\n"
+    (tmp_path / "README.md").write_text(readme)
+
+    def report(out, shuffles, readme_path=None):
+        report_from_args(argparse.Namespace(results=["results/runs.csv"], out=out, shuffles=shuffles, reference=None,
+                                            readme=readme_path, no_figures=True))
+
+    report("results/tuning", [0])  # a tuning report: README keeps Table 1's block
+    assert (tmp_path / "README.md").read_text() == readme and os.path.exists("results/tuning/table1.md")
+    report("results", [1, 2, 3, 4, 5])
+    assert "old table" not in (tmp_path / "README.md").read_text()
+    (tmp_path / "notes.md").write_text(readme)
+    report("results/tuning", [0], "notes.md")  # asked for explicitly
+    assert "old table" not in (tmp_path / "notes.md").read_text()
+
+
 def test_default_results_read_this_machine_first_then_other_slices(tmp_path):
     from fewshot_parser.commands.report import default_results
 
