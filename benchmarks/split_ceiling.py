@@ -38,10 +38,10 @@ COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis
 
 def augmented_spec(spec: Dict) -> Optional[Dict]:
     """The recombining reader (`fewshot_augmented` or one built on it) in a fine-tuning reader spec, if any."""
-    from fewshot_parser.commands.augment_data import _is_augmented
+    from fewshot_parser.commands.augment_data import is_augmented_reader
 
     while isinstance(spec, dict):
-        if _is_augmented(spec.get("type")):
+        if is_augmented_reader(spec.get("type")):
             return spec
         spec = spec.get("reader")
     return None

@@ -45,7 +45,7 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
     except RuntimeError as error:
         raise UserError(f"{config_path}: {str(error).splitlines()[0]}") from None
     reader = config.get("dataset_reader") or {}
-    if _is_augmented(reader.get("type")):
+    if is_augmented_reader(reader.get("type")):
         return reader
     train = config.get("train_data_path")
     pretraining = config.get("pretraining") or {}
@@ -56,7 +56,7 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
             "training_data_path": train.replace("support.txt", "train.txt")}
 
 
-def _is_augmented(reader_type: Any) -> bool:
+def is_augmented_reader(reader_type: Any) -> bool:
     """Whether a reader type is `fewshot_augmented` or a reader built on it (`fewshot_augmented_reshaped`)."""
     from allennlp.data import DatasetReader
 

@@ -10,7 +10,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.commands.augment_data import _is_augmented
+from fewshot_parser.commands.augment_data import is_augmented_reader
 from fewshot_parser.data.augmentation import Recombiner, atom_calls
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.reshaping import ReshapingRecombiner, argument_shape
@@ -106,8 +106,8 @@ def test_the_reader_feeds_reshaped_pairs_to_fine_tuning(tmp_path):
     assert sum(o.startswith("synthetic reshaped area:i") for o in origins) == 3
     with pytest.raises(ConfigurationError, match="reshaped_pairs_per_predicate must be at least 0"):
         reader(reshaped_pairs_per_predicate=-1)
-    assert _is_augmented("fewshot_augmented_reshaped") and _is_augmented("fewshot_augmented")
-    assert not _is_augmented("fewshot_geoquery") and not _is_augmented("no_such_reader")
+    assert is_augmented_reader("fewshot_augmented_reshaped") and is_augmented_reader("fewshot_augmented")
+    assert not is_augmented_reader("fewshot_geoquery") and not is_augmented_reader("no_such_reader")
 
 
 def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypatch):
