@@ -90,6 +90,6 @@ def augment_data_from_args(args: argparse.Namespace) -> None:
         mine = [pair for pair in pairs if pair.predicate == predicate]
         print(f"\n{predicate}: {len(mine)} pair(s)")
         for pair in mine:
-            print(f"  {pair.direction:<7} {' '.join(pair.utterance)}\n          {pair.logical_form}\n"
-                  f"          (from {os.path.basename(os.path.dirname(pair.source))}/{os.path.basename(pair.source)}, "
+            print(f"  {pair.direction:<8} {' '.join(pair.utterance)}\n           {pair.logical_form}\n"
+                  f"           (from {os.path.basename(os.path.dirname(pair.source))}/{os.path.basename(pair.source)}, "
                   f"in place of {pair.replaced}, confidence {pair.confidence:.2f})")
