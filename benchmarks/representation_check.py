@@ -202,6 +202,11 @@ def render_config(dataset: str, shot: int, shuffle: int, config: str = "experime
     return json.loads(_jsonnet.evaluate_file(path, ext_vars=ext_vars))
 
 
+def typed_ours(action: str) -> str:
+    """`GEN ( flight <v> )` -> `( flight <v> )`: the action without its GEN/REDUCE kind; STOP stays."""
+    return STOP if action == STOP else action.partition(" ")[2]
+
+
 def canonical_ours(action: str) -> str:
     """`GEN ( flight <v> )` -> `( flight <v> )`; entity slots `<e:ci>` -> `<e>`; STOP stays."""
     if action == STOP:
@@ -232,7 +237,7 @@ def our_examples(dataset: str, shot: int, shuffle: int, data_dir: str,
             examples.append({
                 "utterance": example.utterance, "logical_form": example.logical_form, "native": native,
                 "canonical": [canonical_ours(a) for a in native],
-                "typed": [a.partition(" ")[2] if a != STOP else STOP for a in native],
+                "typed": [typed_ours(a) for a in native],
             })
         out[part] = examples
     return out

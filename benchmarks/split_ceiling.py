@@ -21,6 +21,7 @@ splits a row finds hard are the splits with fewer buildable LFs.
 Only the splits' data files are read (no model runs); ATIS takes about a minute per split.
 """
 import argparse
+import copy
 import json
 import os
 import statistics
@@ -31,7 +32,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from representation_check import STOP, buildable, emit_report, our_examples, render_config  # noqa: E402
+from representation_check import buildable, emit_report, our_examples, render_config, typed_ours  # noqa: E402
 
 COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 
@@ -56,7 +57,7 @@ def synthetic_actions(rendered: Dict) -> List[List[str]]:
     spec = augmented_spec(rendered["dataset_reader"])
     if spec is None:
         return []
-    reader = DatasetReader.from_params(Params(json.loads(json.dumps(spec))))
+    reader = DatasetReader.from_params(Params(copy.deepcopy(spec)))  # Params consumes what it is given
     system = DatasetReader.from_params(Params(rendered["pretraining"]["dataset_reader"])).transition_system
     out = []
     for pair in reader.synthetic_pairs():
@@ -64,7 +65,7 @@ def synthetic_actions(rendered: Dict) -> List[List[str]]:
             native = [str(step.action) for step in system.oracle(parse(pair.logical_form, reader.formalism), pair.utterance)]
         except (ValueError, KeyError):
             continue  # fine-tuning leaves such a pair out too
-        out.append([a.partition(" ")[2] if a != STOP else STOP for a in native])
+        out.append([typed_ours(a) for a in native])
     return out
 
 
