@@ -160,6 +160,12 @@ SYSTEMS: Dict[str, tuple] = {
     # set does not show (experiments/reshaped/reshaped_ens5.libsonnet, data/reshaping.py).
     "reshaped-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, reshaped pairs, ensemble of 5",
                       "experiments/reshaped/reshaped_ens5_{dataset}_{shot}shot.jsonnet"),
+    # The same with up to 20 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
+    "reshaped20-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 20 reshaped pairs, ensemble of 5",
+                        "experiments/reshaped/reshaped20_ens5_{dataset}_{shot}shot.jsonnet"),
+    # The same with up to 40 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
+    "reshaped40-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5",
+                        "experiments/reshaped/reshaped40_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
