@@ -194,6 +194,8 @@ local words = import 'words.libsonnet';
     //   balance: repeat the support examples of less-augmented new predicates to even them out,
     //   reshaped_pairs: pairs per new predicate with argument shapes its support set does not show
     //     (data/reshaping.py; 0, the default, makes none and renders the plain `fewshot_augmented`),
+    //   reparented_pairs: pairs per new predicate under operators its support set does not put it
+    //     under, `argmin` when it shows `argmax` (data/reparenting.py; 0, the default, makes none),
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -466,10 +468,11 @@ local words = import 'words.libsonnet';
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
     local base = $.base_reader(dataset, s);
-    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0 }
+    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0 }
               + (if s.augmentation == null then {} else s.augmentation);
     if s.augmentation == null then base else {
-      type: if a.reshaped_pairs > 0 then 'fewshot_augmented_reshaped' else 'fewshot_augmented',
+      type: if a.reparented_pairs > 0 then 'fewshot_augmented_reparented'
+            else if a.reshaped_pairs > 0 then 'fewshot_augmented_reshaped' else 'fewshot_augmented',
       reader: base,
       support_data_path: data.support(dataset, shot, split),
       training_data_path: data.train(dataset, shot, split),
@@ -480,7 +483,8 @@ local words = import 'words.libsonnet';
       lexicon: if a.lexicon then dataset else null,
       seed: data.seed,
     } + (if a.balance then { balance: true } else {})
-      + (if a.reshaped_pairs > 0 then { reshaped_pairs_per_predicate: a.reshaped_pairs } else {})
+      + (if a.reshaped_pairs > 0 || a.reparented_pairs > 0 then { reshaped_pairs_per_predicate: a.reshaped_pairs } else {})
+      + (if a.reparented_pairs > 0 then { reparented_pairs_per_predicate: a.reparented_pairs } else {})
   ), s),
 
   pretrained_archive(dataset, s)::

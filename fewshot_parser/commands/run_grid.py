@@ -166,6 +166,13 @@ SYSTEMS: Dict[str, tuple] = {
     # The same with up to 40 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
     "reshaped40-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5",
                         "experiments/reshaped/reshaped40_ens5_{dataset}_{shot}shot.jsonnet"),
+    # The same with up to 80 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
+    "reshaped80-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 80 reshaped pairs, ensemble of 5",
+                        "experiments/reshaped/reshaped80_ens5_{dataset}_{shot}shot.jsonnet"),
+    # reshaped40-ens5 with re-parented pairs: new predicates also under operators their support set
+    # does not put them under (experiments/reshaped/reparented_ens5.libsonnet, data/reparenting.py).
+    "reparented-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, re-parented pairs, ensemble of 5",
+                        "experiments/reshaped/reparented_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
