@@ -1,0 +1,93 @@
+"""Re-parented recombination: new predicates under operators their support set does not show."""
+import json
+import os
+
+import _jsonnet
+import pytest
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DatasetReader
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.commands.augment_data import is_augmented_reader
+from fewshot_parser.data.augmentation import atom_calls
+from fewshot_parser.data.reparenting import ReparentingRecombiner
+from fewshot_parser.data.reshaping import ReshapingRecombiner
+from fewshot_parser.logical_forms.tree import parse
+from tests import PROJECT_ROOT
+from tests.data import reshaping_test as fixtures
+
+
+def parents(logical_form: str, predicate: str) -> set:
+    return {c.signature[3] for c in atom_calls(parse(logical_form, "lambda"), "lambda") if c.label == predicate}
+
+
+def test_reparented_pairs_put_the_new_predicate_under_the_operators_its_support_lacks():
+    training, support = fixtures.examples(fixtures.TRAINING), fixtures.examples(fixtures.SUPPORT, source="support.txt")
+    pairs = ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=10).synthesize(support)
+    reparented = [pair for pair in pairs if pair.direction == "reparented"]
+    assert reparented
+    for pair in reparented:
+        # The support shows `( area:i <v> )` under `argmin` only.
+        assert pair.predicate == "area:i" and parents(pair.logical_form, "area:i") == {"argmax"}
+        assert "area" in pair.utterance and "smallest" not in pair.utterance
+    assert ("which state has the largest area".split(), "( argmax $0 ( state:t $0 ) ( area:i $0 ) )") in \
+        [(pair.utterance, pair.logical_form) for pair in reparented]
+    # Forward, reverse and reshaped pairs come first, unchanged.
+    reshaped = ReshapingRecombiner(training, "lambda").synthesize(support)
+    assert pairs[: len(reshaped)] == reshaped and len(pairs) == len(reshaped) + len(reparented)
+
+
+def test_the_limit_and_zero_is_the_reshaped_recombination():
+    training, support = fixtures.examples(fixtures.TRAINING), fixtures.examples(fixtures.SUPPORT, source="support.txt")
+    one = ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=1).synthesize(support)
+    assert sum(p.direction == "reparented" for p in one) == 1
+    assert ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=0).synthesize(support) == \
+        ReshapingRecombiner(training, "lambda").synthesize(support)
+    with pytest.raises(ValueError, match="reparented_pairs_per_predicate"):
+        ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=-1)
+
+
+def test_a_predicate_shown_under_every_parent_of_its_kind_gets_none():
+    training = fixtures.examples(fixtures.TRAINING)
+    support = fixtures.examples(fixtures.SUPPORT + [("which river is the longest in area", "( argmax $0 ( river:t $0 ) ( area:i $0 ) )")],
+                                source="support.txt")
+    pairs = ReparentingRecombiner(training, "lambda").synthesize(support)
+    assert not [p for p in pairs if p.direction == "reparented"]
+
+
+def test_predicates_without_a_type_suffix_get_no_reparented_pairs():
+    training = fixtures.examples(fixtures.untyped(fixtures.TRAINING))
+    support = fixtures.examples(fixtures.untyped(fixtures.SUPPORT), source="support.txt")
+    pairs = ReparentingRecombiner(training, "lambda").synthesize(support)
+    assert not [p for p in pairs if p.direction == "reparented"]
+
+
+def test_the_reader_feeds_reparented_pairs_to_fine_tuning(tmp_path):
+    train = fixtures.write(tmp_path / "train.txt", fixtures.TRAINING)
+    support = fixtures.write(tmp_path / "support.txt", fixtures.SUPPORT)
+
+    def reader(**settings) -> DatasetReader:
+        return DatasetReader.from_params(Params({
+            "type": "fewshot_augmented_reparented",
+            "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
+            "support_data_path": support, "training_data_path": train, **settings}))
+
+    origins = [i["metadata"].metadata["location"] for i in reader(reparented_pairs_per_predicate=1).read(support)]
+    assert sum(o.startswith("synthetic reparented area:i") for o in origins) == 1
+    assert not [p for p in reader(reshaped_pairs_per_predicate=0).synthetic_pairs() if p.direction == "reshaped"]
+    with pytest.raises(ConfigurationError, match="reparented_pairs_per_predicate must be at least 0"):
+        reader(reparented_pairs_per_predicate=-1)
+    assert is_augmented_reader("fewshot_augmented_reparented")
+
+
+def test_the_jsonnet_switch_adds_only_the_reparented_reader(monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+
+    def reader(path: str) -> dict:
+        return json.loads(_jsonnet.evaluate_file(os.path.join("experiments", path), ext_vars=ext_vars))["dataset_reader"]
+
+    reparented, reshaped = reader("reshaped/reparented_ens5_geo_1shot.jsonnet"), reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    assert reparented.pop("type") == "fewshot_augmented_reparented" and reparented.pop("reparented_pairs_per_predicate") == 10
+    assert reshaped.pop("type") == "fewshot_augmented_reshaped" and reparented == reshaped
