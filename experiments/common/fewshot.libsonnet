@@ -78,6 +78,10 @@ local words = import 'words.libsonnet';
     // loses `weight`. null decodes as the paper does. Fine-tuned model only, so a variant shares its
     // base's archive.
     slot_types: null,
+    // Variable scoping (not in the paper; fewshot_parser/models/variable_scoping.py): a decoded LF whose
+    // variables are ill-scoped (`$1` bound and unused, `$0` used and unbound) gets its most probable
+    // well-scoped naming of the variable slots. Decoding only; needs `slot_types`.
+    variable_scoping: false,
     // Whether the action distribution is normalised over the actions the stack can take, in training
     // and in decoding (the paper's Eq. 2). The authors' code scores every action: its training softmax
     // runs over the whole vocabulary, and its decoder drops an example whose best action cannot be
@@ -337,9 +341,12 @@ local words = import 'words.libsonnet';
     + (if s.slot_types == null || pretraining then {} else {
          type: (if s.schema_encoding then 'irnet_parser' else 'proto_parser')
                + (if s.entity_coverage != null then '_entity_coverage' else '')
-               + (if s.missing_evidence != null then '_missing_evidence' else '') + '_slot_types',
+               + (if s.missing_evidence != null then '_missing_evidence' else '') + '_slot_types'
+               + (if s.variable_scoping then '_scoped' else ''),
          slot_type_weight: s.slot_types.weight,
        })
+    + (assert !s.variable_scoping || s.slot_types != null : 'variable_scoping needs slot_types (it extends the slot-type-checked parsers)';
+       {})
     + (local a = s.applicable_actions;
        local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
        local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };

@@ -173,6 +173,10 @@ SYSTEMS: Dict[str, tuple] = {
     # does not put them under (experiments/reshaped/reparented_ens5.libsonnet, data/reparenting.py).
     "reparented-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, re-parented pairs, ensemble of 5",
                         "experiments/reshaped/reparented_ens5_{dataset}_{shot}shot.jsonnet"),
+    # reshaped40-ens5 with variable scoping in decoding (experiments/reshaped/scoped_ens5.libsonnet,
+    # models/variable_scoping.py).
+    "scoped-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, variable scoping, ensemble of 5",
+                    "experiments/reshaped/scoped_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),

@@ -12,3 +12,4 @@ from fewshot_parser.models.classified_entities import ClassifiedEntitiesProtoPar
 from fewshot_parser.models.authors_slots import AuthorsSlotsProtoParser
 from fewshot_parser.models.missing_evidence import MissingEvidenceIRNetParser, MissingEvidenceProtoParser
 from fewshot_parser.models.slot_type_check import SlotTypeCheck
+from fewshot_parser.models.variable_scoping import VariableScoping
