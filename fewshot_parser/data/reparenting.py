@@ -21,6 +21,7 @@ as with reshaped pairs. It needs only the support set, the training set and the 
 and is deterministic.
 """
 import collections
+import itertools
 from typing import Any, Dict, Iterable, List, Sequence, Set, Tuple
 
 from fewshot_parser.data.augmentation import SyntheticPair, atom_calls, call_labels, substitute
@@ -47,19 +48,15 @@ class ReparentingRecombiner(ReshapingRecombiner):
         if self.reparented_pairs_per_predicate == 0:
             return pairs
         new = set(self.new_predicates(support))
-        seen = {(tuple(e.utterance), e.logical_form) for e in list(support) + self.training}
-        seen |= {(tuple(p.utterance), p.logical_form) for p in pairs}
+        seen = {(tuple(e.utterance), e.logical_form) for e in [*support, *self.training, *pairs]}
+
+        def unseen(pair: SyntheticPair) -> bool:
+            key = (tuple(pair.utterance), pair.logical_form)
+            return not (key in seen or seen.add(key))
+
         for predicate in self.new_predicates(support):
-            chosen = 0
-            for pair in self._reparented(predicate, support, new):
-                key = (tuple(pair.utterance), pair.logical_form)
-                if key in seen:
-                    continue
-                seen.add(key)
-                pairs.append(pair)
-                chosen += 1
-                if chosen >= self.reparented_pairs_per_predicate:
-                    break
+            fresh = filter(unseen, self._reparented(predicate, support, new))
+            pairs.extend(itertools.islice(fresh, self.reparented_pairs_per_predicate))
         return pairs
 
     def support_contexts(self, predicate: str, support: Sequence[Example]) -> Set[Context]:

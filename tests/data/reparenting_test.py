@@ -1,8 +1,4 @@
 """Re-parented recombination: new predicates under operators their support set does not show."""
-import json
-import os
-
-import _jsonnet
 import pytest
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
@@ -83,11 +79,7 @@ def test_the_reader_feeds_reparented_pairs_to_fine_tuning(tmp_path):
 
 def test_the_jsonnet_switch_adds_only_the_reparented_reader(monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
-
-    def reader(path: str) -> dict:
-        return json.loads(_jsonnet.evaluate_file(os.path.join("experiments", path), ext_vars=ext_vars))["dataset_reader"]
-
+    reader = fixtures.rendered_reader
     reparented, reshaped = reader("reshaped/reparented_ens5_geo_1shot.jsonnet"), reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
     assert reparented.pop("type") == "fewshot_augmented_reparented" and reparented.pop("reparented_pairs_per_predicate") == 10
     assert reshaped.pop("type") == "fewshot_augmented_reshaped" and reparented == reshaped

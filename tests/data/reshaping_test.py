@@ -110,13 +110,15 @@ def test_the_reader_feeds_reshaped_pairs_to_fine_tuning(tmp_path):
     assert not is_augmented_reader("fewshot_geoquery") and not is_augmented_reader("no_such_reader")
 
 
+def rendered_reader(path: str) -> dict:
+    """The fine-tuning reader of `experiments/<path>` for split 1 (run from the project root)."""
+    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
+    return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=ext_vars))["dataset_reader"]
+
+
 def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
-
-    def reader(path: str) -> dict:
-        return json.loads(_jsonnet.evaluate_file(os.path.join("experiments", path), ext_vars=ext_vars))["dataset_reader"]
-
+    reader = rendered_reader
     reshaped, plain = reader("reshaped/reshaped_ens5_geo_1shot.jsonnet"), reader("ensemble/slot_types_ens5_geo_1shot.jsonnet")
     assert reshaped.pop("type") == "fewshot_augmented_reshaped" and reshaped.pop("reshaped_pairs_per_predicate") == 10
     assert plain.pop("type") == "fewshot_augmented" and "reshaped_pairs_per_predicate" not in plain
