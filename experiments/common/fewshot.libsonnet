@@ -200,6 +200,8 @@ local words = import 'words.libsonnet';
     //     (data/reshaping.py; 0, the default, makes none and renders the plain `fewshot_augmented`),
     //   reparented_pairs: pairs per new predicate under operators its support set does not put it
     //     under, `argmin` when it shows `argmax` (data/reparenting.py; 0, the default, makes none),
+    //   adjectives: reshaped pairs speak a new predicate its support shows only in a superlative with
+    //     the superlative's adjective where they replace an adjective, "how high is r0" (data/adjectives.py),
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -475,10 +477,12 @@ local words = import 'words.libsonnet';
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
     local base = $.base_reader(dataset, s);
-    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0 }
+    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0, adjectives: false }
               + (if s.augmentation == null then {} else s.augmentation);
+    assert !a.adjectives || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.adjectives needs reshaped_pairs > 0 and no reparented_pairs';
     if s.augmentation == null then base else {
       type: if a.reparented_pairs > 0 then 'fewshot_augmented_reparented'
+            else if a.adjectives then 'fewshot_augmented_adjectives'
             else if a.reshaped_pairs > 0 then 'fewshot_augmented_reshaped' else 'fewshot_augmented',
       reader: base,
       support_data_path: data.support(dataset, shot, split),

@@ -180,6 +180,10 @@ SYSTEMS: Dict[str, tuple] = {
     # reshaped40-ens5 with up to 40 forward pairs per new predicate (experiments/reshaped/forward40_ens5.libsonnet).
     "forward40-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination with 40 forward pairs, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5",
                        "experiments/reshaped/forward40_ens5_{dataset}_{shot}shot.jsonnet"),
+    # reshaped40-ens5 whose reshaped pairs use the adjective of a support superlative where they
+    # replace an adjective (experiments/reshaped/adjectives_ens5.libsonnet, data/adjectives.py).
+    "adjectives-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, ensemble of 5",
+                        "experiments/reshaped/adjectives_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),

@@ -9,3 +9,4 @@ from fewshot_parser.data.dataset_readers.reshaped import ReshapedAugmentedReader
 from fewshot_parser.data.dataset_readers.reparented import ReparentedAugmentedReader
 from fewshot_parser.data.dataset_readers.entity_values import EntityValuesReader
 from fewshot_parser.data.dataset_readers.literal_slots import LiteralSlotsReader
+from fewshot_parser.data.dataset_readers.adjectives import AdjectivesAugmentedReader
