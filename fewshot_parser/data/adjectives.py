@@ -11,8 +11,8 @@ superlative is its adjective plus "-est", and the adjective expresses the measur
 `AdjectiveRecombiner` keeps that adjective: where a reshaped pair replaces training words that are
 themselves an adjective (a word whose superlative the training utterances use, such as "long" beside
 "longest"), each support word that expresses the support's operator and is a superlative gives way
-to its adjective ("highest" -> "high", "largest" -> "large", "biggest" -> "big") instead of being
-dropped. Where the training words are not an adjective ("what is the length of r0"), or the support
+to its adjective ("highest" -> "high", "largest" -> "large", "biggest" -> "big"), which takes the
+place of the training adjective in the training phrase ("how long" -> "how high"). Where the training words are not an adjective ("what is the length of r0"), or the support
 words besides the operator's name the predicate ("population density"), the words stay as `ReshapingRecombiner` chooses them. The superlative is undone by English spelling rules (`positive_form`), so nothing
 depends on a dataset's words or on which predicates are new.
 """
@@ -84,5 +84,9 @@ class AdjectiveRecombiner(ReshapingRecombiner):
         if parent != support_parent and self._support_adjectives and any(w in self.adjectives for w in self._replaced) \
                 and not any(self.statistics.names(word, predicate) for word in words
                             if self.statistics.predictiveness(word, support_parent) < self.max_explained):
-            return list(self._support_adjectives)
+            # The training phrase with its adjective swapped: "how long" -> "how high".
+            words = []
+            for word in self._replaced:
+                words.extend(self._support_adjectives if word in self.adjectives else [word])
+            return words
         return super().words_under(predicate, words, support_parent, parent)
