@@ -202,6 +202,8 @@ local words = import 'words.libsonnet';
     //     under, `argmin` when it shows `argmax` (data/reparenting.py; 0, the default, makes none),
     //   adjectives: reshaped pairs speak a new predicate its support shows only in a superlative with
     //     the superlative's adjective where they replace an adjective, "how high is r0" (data/adjectives.py),
+    //   subtree_pairs: pairs per support example whose LF denotes an entity, placed whole where a
+    //     template has an entity, "where is <the highest point in s0>" (data/subtrees.py; 0 makes none),
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -477,11 +479,13 @@ local words = import 'words.libsonnet';
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
     local base = $.base_reader(dataset, s);
-    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0, adjectives: false }
+    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0, adjectives: false, subtree_pairs: 0 }
               + (if s.augmentation == null then {} else s.augmentation);
     assert !a.adjectives || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.adjectives needs reshaped_pairs > 0 and no reparented_pairs';
+    assert a.subtree_pairs == 0 || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.subtree_pairs needs reshaped_pairs > 0 and no reparented_pairs';
     if s.augmentation == null then base else {
       type: if a.reparented_pairs > 0 then 'fewshot_augmented_reparented'
+            else if a.subtree_pairs > 0 then 'fewshot_augmented_subtrees'
             else if a.adjectives then 'fewshot_augmented_adjectives'
             else if a.reshaped_pairs > 0 then 'fewshot_augmented_reshaped' else 'fewshot_augmented',
       reader: base,
@@ -496,6 +500,7 @@ local words = import 'words.libsonnet';
     } + (if a.balance then { balance: true } else {})
       + (if a.reshaped_pairs > 0 || a.reparented_pairs > 0 then { reshaped_pairs_per_predicate: a.reshaped_pairs } else {})
       + (if a.reparented_pairs > 0 then { reparented_pairs_per_predicate: a.reparented_pairs } else {})
+      + (if a.subtree_pairs > 0 then { subtree_pairs_per_example: a.subtree_pairs, adjectives: a.adjectives } else {})
   ), s),
 
   pretrained_archive(dataset, s)::

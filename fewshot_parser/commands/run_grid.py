@@ -184,6 +184,13 @@ SYSTEMS: Dict[str, tuple] = {
     # replace an adjective (experiments/reshaped/adjectives_ens5.libsonnet, data/adjectives.py).
     "adjectives-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, ensemble of 5",
                         "experiments/reshaped/adjectives_ens5_{dataset}_{shot}shot.jsonnet"),
+    # reshaped40-ens5 with subtree pairs: a support LF that denotes an entity placed whole where a
+    # template has an entity (experiments/reshaped/subtrees_ens5.libsonnet, data/subtrees.py).
+    "subtrees-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, subtree pairs, ensemble of 5",
+                      "experiments/reshaped/subtrees_ens5_{dataset}_{shot}shot.jsonnet"),
+    # adjectives-ens5 with subtree pairs (experiments/reshaped/adjectives_subtrees_ens5.libsonnet).
+    "adjectives-subtrees-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, subtree pairs, ensemble of 5",
+                                 "experiments/reshaped/adjectives_subtrees_ens5_{dataset}_{shot}shot.jsonnet"),
     # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
     "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),

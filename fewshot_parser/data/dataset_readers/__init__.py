@@ -10,3 +10,4 @@ from fewshot_parser.data.dataset_readers.reparented import ReparentedAugmentedRe
 from fewshot_parser.data.dataset_readers.entity_values import EntityValuesReader
 from fewshot_parser.data.dataset_readers.literal_slots import LiteralSlotsReader
 from fewshot_parser.data.dataset_readers.adjectives import AdjectivesAugmentedReader
+from fewshot_parser.data.dataset_readers.subtrees import SubtreesAugmentedReader
