@@ -21,7 +21,9 @@ the atom's word becomes the support's noun phrase: the support utterance from it
 words before the phrase name none of their LF's predicates or entities (a question opening such as
 "what are") give one. A position takes the support LF where the training set puts there an
 operator call of the same type (`river:t` in `( argmax $0 ( river:t $0 ) ... )`), or any
-position of its operator when its type is a new predicate.
+position of its operator when its type is a new predicate. A support LF whose type predicates have
+no type suffix (`:t`; ATIS's `flight` in these files) gets none: nothing then says what it denotes,
+as for reshaped pairs.
 Templates that already use an entity of the support LF are left out. Candidates take turns over the
 template positions (predicate, argument), smallest template LF first, one utterance per template LF, at most `subtree_pairs_per_example` per
 support example. Only the lambda-calculus formalism has such operators (Prolog files get none). It
@@ -148,6 +150,8 @@ class SubtreeRecombiner(ReshapingRecombiner):
     def _subtree_pairs(self, example: Example, templates: List[tuple], new: Set[str]) -> Iterable[SyntheticPair]:
         # The positions that take the support LF's type; all of them when its type is new.
         types = subject_types(example.tree)
+        if not types or not all(":" in t.strip(":") for t in types):
+            return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
         slots = {position for position, seen in self.entity_slots.get(example.tree.label, {}).items()
                  if types & seen or not types & self.known}
         phrase = self.noun_phrase(example) if slots and call_labels(example.tree) & new else None

@@ -61,6 +61,9 @@ def test_no_pair_when_the_opening_speaks_the_lf_or_the_type_does_not_fit():
     # A known type that no template position takes (`city:t`: the training set puts only rivers there).
     city = [("what is the highest city", "( argmax $0 ( city:t $0 ) ( elevation:i $0 ) )")]
     assert not [p for p in synthesize(city) if p.direction == "subtree"]
+    # Without type suffixes nothing says what the support LF denotes.
+    untyped = synthesize(fixtures.untyped(SUPPORT), fixtures.untyped(TRAINING))
+    assert untyped and not [p for p in untyped if p.direction == "subtree"]
 
 
 def test_prolog_gets_no_subtree_pairs():
