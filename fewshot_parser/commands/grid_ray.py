@@ -92,7 +92,8 @@ def check_feasible(ray: Any, num_cpus: float, num_gpus: float) -> None:
 
 def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], ready: Dict[str, bytes],
               num_cpus: float, num_gpus: float,
-              train: Callable = grid_tasks.train_subprocess) -> Iterator[Tuple[str, Any, Dict[str, Any]]]:
+              train: Callable = grid_tasks.train_subprocess,
+              evaluate: Callable = grid_tasks.evaluate_subprocess) -> Iterator[Tuple[str, Any, Dict[str, Any]]]:
     """
     Submits the grid and yields `("pretrain", archive, result)` and `("run", key, result)` as tasks
     finish (the `grid_tasks` result dicts; a task Ray gave up on yields a result with only `error`).
@@ -115,7 +116,7 @@ def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], rea
         archives[archive] = pretrain_task.remote(spec, train)
         waiting[archives[archive]] = ("pretrain", archive)
     for key, spec in runs:
-        waiting[finetune_task.remote(spec, archives.get(spec.archive) if spec.archive else None, train)] = ("run", key)
+        waiting[finetune_task.remote(spec, archives.get(spec.archive) if spec.archive else None, train, evaluate)] = ("run", key)
     while waiting:
         done, _ = ray.wait(list(waiting), num_returns=1)
         for ref in done:

@@ -49,10 +49,15 @@ class RunSpec(NamedTuple):
     use_gpu: bool = False  # train on the GPU Ray assigned to the task
     keep_checkpoints: bool = False
     retire_stale: bool = False  # --redo-stale: retire a node's archive made by older code before pre-training
+    known: Optional[str] = None  # known.txt of a make-splits split: retention is measured on it after training
 
 
 # train(spec, serialization_dir or None for pre-training only, project dir, log) -> exit code
 Trainer = Callable[[RunSpec, Optional[str], str, IO[str]], int]
+# evaluate(spec, archive, data file, output JSON, project dir, log) -> exit code
+Evaluator = Callable[[RunSpec, str, str, str, str, IO[str]], int]
+# Where a run keeps its exact match on known.txt: with the pre-trained archive, after fine-tuning.
+KNOWN_METRICS = ("known_pretrained_metrics.json", "known_finetuned_metrics.json")
 
 
 def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log: IO[str]) -> int:
@@ -65,6 +70,36 @@ def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log:
                    "--include-package", "fewshot_parser"]
     environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
     return subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=project)
+
+
+def evaluate_subprocess(spec: RunSpec, archive: str, data: str, output: str, project: str, log: IO[str]) -> int:
+    """The real evaluator: `python -m allennlp evaluate ARCHIVE DATA --output-file OUTPUT` in the project directory."""
+    command = [sys.executable, "-m", "allennlp", "evaluate", archive, data, "--output-file", output,
+               "--include-package", "fewshot_parser"]
+    if spec.use_gpu:
+        command += ["--cuda-device", "0"]
+    environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
+    return subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=project)
+
+
+def evaluate_known(spec: RunSpec, directory: str, project: str, log: IO[str],
+                   evaluate: Evaluator = evaluate_subprocess) -> None:
+    """
+    Retention: exact match on the split's known.txt (examples of known predicates that neither
+    pre-training nor fine-tuning saw) with the pre-trained archive and with the fine-tuned one, written
+    beside the run's metrics (`KNOWN_METRICS`). A failed evaluation is logged and leaves its file out.
+    """
+    if not spec.known:
+        return
+    data = node_path(spec.known, project)
+    archives = [node_path(spec.archive, project) if spec.archive else None, os.path.join(directory, "model.tar.gz")]
+    for archive, name in zip(archives, KNOWN_METRICS):
+        if archive is None:
+            continue
+        log.write(f"# run-grid: retention: evaluating {archive} on {spec.known}\n")
+        log.flush()
+        if evaluate(spec, archive, data, os.path.join(directory, name), project, log) != 0:
+            log.write(f"# run-grid: retention: the evaluation of {archive} failed\n")
 
 
 def node_project(spec: RunSpec) -> str:
@@ -183,7 +218,8 @@ def pretrain_on_node(spec: RunSpec, train: Trainer = train_subprocess) -> Dict[s
     return result
 
 
-def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train: Trainer = train_subprocess) -> Dict[str, Any]:
+def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train: Trainer = train_subprocess,
+                     evaluate: Evaluator = evaluate_subprocess) -> Dict[str, Any]:
     """
     The task of one run: writes the pre-trained archive it was handed (`pretrain_on_node`'s result, or
     None for a config without one) into this node's pre-training directory, trains the run from
@@ -205,6 +241,8 @@ def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train:
                 log.write(f"{START_MARK}{start:.1f}\n")
                 log.flush()
                 code = train(spec, directory, project, log)
+                if code == 0 and os.path.isfile(os.path.join(directory, "metrics.json")):
+                    evaluate_known(spec, directory, project, log, evaluate)
             with open(directory + ".log") as handle:
                 result["log"] = handle.read()
             if code != 0 or not os.path.isfile(os.path.join(directory, "metrics.json")):

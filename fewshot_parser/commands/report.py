@@ -50,7 +50,10 @@ class Report(Subcommand):
         sub.add_argument("--reference", default="results/reference_runs.csv",
                          help="rows of the authors' code run on the same splits (benchmarks/reference_runs.py); "
                          "shown as the row \"ProtoParser (authors' code, GloVe 50d)\" when the file exists")
-        sub.add_argument("--out", default="results")
+        sub.add_argument("--out", default=None, help="default results (results/<suite> with --suite)")
+        sub.add_argument("--suite", choices=["dev"], default=None,
+                         help="the table of a development suite's results (default file results/<suite>/runs.csv): "
+                              "mean ± standard error over its draws, and retention on known.txt")
         sub.add_argument("--readme", default=None,
                          help="a Markdown file whose at-a-glance block (between the report's markers) is replaced "
                               "by the generated table (nothing happens without the markers). Default: README.md "
@@ -85,6 +88,13 @@ def default_readme(out: str, shuffles: Sequence[int]) -> Optional[str]:
 
 
 def report_from_args(args: argparse.Namespace) -> None:
+    if args.suite:
+        from fewshot_parser.commands.suite_report import write_suite_report
+
+        files = args.results or [os.path.join("results", args.suite, "runs.csv")]
+        print(write_suite_report(files, args.out or os.path.join("results", args.suite), args.suite))
+        return
+    args.out = args.out or "results"
     args.results = args.results or default_results()
     readme = args.readme if args.readme is not None else default_readme(args.out, args.shuffles)
     print(write_report(args.results, args.out, args.shuffles, reference=args.reference, readme=readme))
@@ -254,7 +264,8 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
         json.dump({f"{s}|{st}": {f"{d}_{k}shot_s{sh}": v for (d, k, sh), v in sorted(scores.items())}
                    for (s, st), scores in table.items()}, handle, indent=1)
     written.append("runs.json")
-    glance = at_a_glance(table, paper, stale, shuffles)
+    suite = os.path.join(out, "dev", "runs.csv")
+    glance = at_a_glance(table, paper, stale, shuffles, read_result_rows(suite) if os.path.isfile(suite) else None)
     with atomic_open(os.path.join(out, "at_a_glance.md"), "w") as handle:
         handle.write(glance)
     written.append("at_a_glance.md")
@@ -290,11 +301,13 @@ def best_of(table, keys: Sequence[Tuple[str, str]], shuffles: Sequence[int]) -> 
     return max(keys, key=rank) if keys else None
 
 
-def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) -> str:
+def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
+                suite_rows: Optional[List[Dict[str, str]]] = None) -> str:
     """
     Markdown table of the rows README shows: the paper's ProtoParser, the authors' code run here, our
     faithful row, our best variant and the best baseline (highest mean over the columns it has
-    complete), means over `shuffles`, stale cells marked.
+    complete), means over `shuffles`, stale cells marked; with `suite_rows` (the development suite's
+    results), a second table of the faithful and the best row there, with their retention.
     """
     def means(key):
         return [cell(table.get(key, {}), d, k) for d, k in COLUMNS]
@@ -320,7 +333,16 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5)) 
             cells.append(text)
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines += ["", f"{STALE_MARK}: not reproduced by the current code (`allennlp report` lists why in "
-              "results/paper_gap.md).", "", GLANCE_END]
+              "results/paper_gap.md)."]
+    if suite_rows:
+        from fewshot_parser.commands.suite_report import suite_lines
+
+        labels = {OURS: "ours, faithful", **({variant: "ours, best"} if variant else {})}
+        lines += ["", "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "
+                  "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md), with retention: "
+                  "exact match on held-out examples of known predicates before and after fine-tuning:", ""]
+        lines += suite_lines(suite_rows, [OURS] + ([variant] if variant else []), labels)
+    lines += ["", GLANCE_END]
     return "\n".join(lines) + "\n"
 
 

@@ -41,7 +41,7 @@ import os
 import shutil
 import sys
 import time
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
@@ -202,20 +202,39 @@ SYSTEMS: Dict[str, tuple] = {
 # from the runs' logs; PYTHONWARNINGS set by the user wins. The Makefile exports the same filters.
 QUIET_WARNINGS = "ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning"
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds",
-          "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash"]
+          "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash",
+          "known_pretrained", "known_finetuned"]
 
 
 class Job(NamedTuple):
     system: str
     dataset: str
     shot: int
-    shuffle: int
+    shuffle: int  # the row's shuffle column: an official shuffle, or a draw of a suite
     config: str
     serialization_dir: str
+    split: Optional[int] = None  # the FEWSHOT_SPLIT it runs, when not `shuffle` (a suite's draws run shuffle 0)
+    environment: Tuple[Tuple[str, str], ...] = ()  # its own variables: a suite draw's data root and pre-training dir
+
+    @property
+    def run_split(self) -> int:
+        return self.shuffle if self.split is None else self.split
+
+    def variables(self, environment: Dict[str, str]) -> Dict[str, str]:
+        """The variables its config is rendered and trained with: the grid's, then its own, then its split."""
+        return {**environment, **dict(self.environment), "FEWSHOT_SPLIT": str(self.run_split)}
+
+    def known_data(self) -> Optional[str]:
+        """The held-out examples of known predicates of its split (`known.txt` of make-splits), if any."""
+        root = dict(self.environment).get("FEWSHOT_DATA_DIR")
+        if root is None:
+            return None
+        path = os.path.join(root, self.dataset, "lemma_data", f"shuffle_{self.run_split}_shot_{self.shot}", "known.txt")
+        return path if os.path.isfile(path) else None
 
     @property
     def name(self) -> str:
-        return f"{self.system} {self.dataset} {self.shot}-shot s{self.shuffle}"
+        return f"{self.system} {self.dataset} {self.shot}-shot {'s' if self.split is None else 'd'}{self.shuffle}"
 
 
 @Subcommand.register("run-grid")
@@ -239,8 +258,17 @@ class RunGrid(Subcommand):
         sub.add_argument("--address", default=None,
                          help="an existing Ray cluster: 'auto' (the one `ray start` made on this machine), host:port, "
                               "or ray://host:10001 (Ray Client); default: start a local instance for this grid")
-        sub.add_argument("--runs-dir", default="runs/grid")
-        sub.add_argument("--results", default="results/runs.csv")
+        sub.add_argument("--suite", choices=["dev"], default=None,
+                         help="run on the development suite (new predicates drawn from the official train.txt alone, "
+                              "fewshot_parser/data/dev_suite.py; made under $FEWSHOT_DATA_DIR/dev when missing) instead "
+                              "of the official shuffles; results go to results/dev/runs.csv, with retention on known.txt")
+        sub.add_argument("--data-root", default=None,
+                         help="run on the draws of any `allennlp make-splits` output (ROOT/draw_<d>/...) instead of the "
+                              "official shuffles; each draw pre-trains on its own train.txt")
+        sub.add_argument("--draws", nargs="*", type=int, default=None,
+                         help="with --suite or --data-root: the draws to run (default: every draw found)")
+        sub.add_argument("--runs-dir", default=None, help="default runs/grid (runs/<suite> with --suite)")
+        sub.add_argument("--results", default=None, help="default results/runs.csv (results/<suite>/runs.csv with --suite)")
         sub.add_argument("--cuda-device", type=int, default=-1,
                          help="train on a GPU (any index >= 0; Ray picks the GPU of each run; default: CPU)")
         sub.add_argument("--gpus-per-run", type=non_negative_float, default=None,
@@ -278,6 +306,60 @@ def plan(systems: List[str], datasets: List[str], shots: List[int], shuffles: Li
     return jobs
 
 
+def plan_draws(systems: List[str], datasets: List[str], shots: List[int], data_root: str, runs_dir: str,
+               pretrain_root: str, draws: Optional[List[int]] = None) -> List[Job]:
+    """
+    The runs of a grid on the draws of a `make-splits` root: one run per system, dataset, shot and draw,
+    each on shuffle 0 of its draw, with the draw's folder as data root and a pre-training directory of
+    its own (a draw's training set differs from every other's). The row's shuffle column is the draw.
+    """
+    from fewshot_parser.data.splits import find_draws
+
+    jobs = []
+    for system in systems:
+        if system not in SYSTEMS:
+            raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}")
+        template = SYSTEMS[system][2]
+        for dataset in datasets:
+            found = find_draws(data_root, dataset)
+            chosen = found if draws is None else [d for d in draws if d in found]
+            missing = sorted(set(draws or []) - set(found))
+            if missing:
+                raise UserError(f"{data_root}: no draw {', '.join(map(str, missing))} of {dataset} "
+                                f"(found: {', '.join(map(str, found)) or 'none'}); make it with allennlp make-splits")
+            for shot in shots:
+                config = template.format(dataset=dataset, shot=shot)
+                for draw in chosen:
+                    environment = (("FEWSHOT_DATA_DIR", os.path.join(data_root, f"draw_{draw}")),
+                                   ("FEWSHOT_PRETRAIN_DIR", os.path.join(pretrain_root, f"draw_{draw}")))
+                    directory = os.path.join(runs_dir, system, f"{dataset}_{shot}shot_d{draw}")
+                    jobs.append(Job(system, dataset, shot, draw, config, directory, 0, environment))
+    return jobs
+
+
+def suite_defaults(args: argparse.Namespace, environment: Dict[str, str]) -> Tuple[Optional[str], str, str, str]:
+    """(data root or None, runs dir, results file, pre-training root) of a grid; builds the dev suite when
+    it is asked for and missing."""
+    if args.suite and args.data_root:
+        raise UserError("give --suite or --data-root, not both")
+    if args.suite:
+        from fewshot_parser.data.dev_suite import build_dev_suite
+
+        root = os.path.join(environment.get("FEWSHOT_DATA_DIR", "data"), args.suite)
+        build_dev_suite(environment.get("FEWSHOT_DATA_DIR", "data"), root, args.datasets)  # idempotent
+        pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), args.suite)
+        return (root, args.runs_dir or os.path.join("runs", args.suite),
+                args.results or os.path.join("results", args.suite, "runs.csv"), pretrain)
+    if args.data_root:
+        if not os.path.isdir(args.data_root):
+            raise UserError(f"{args.data_root}: --data-root is not a directory (make it with allennlp make-splits)")
+        name = os.path.basename(os.path.normpath(args.data_root))
+        pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), name)
+        return (args.data_root, args.runs_dir or os.path.join("runs", name),
+                args.results or os.path.join(args.data_root, "runs.csv"), pretrain)
+    return None, args.runs_dir or "runs/grid", args.results or "results/runs.csv", ""
+
+
 def is_finished(job: Job) -> bool:
     return os.path.isfile(os.path.join(job.serialization_dir, "metrics.json"))
 
@@ -306,7 +388,7 @@ def prune_checkpoints(job: Job) -> int:
 def evaluated_config(job: Job, environment: Dict[str, str]) -> Dict:
     import _jsonnet
 
-    return json.loads(_jsonnet.evaluate_file(job.config, ext_vars={**environment, "FEWSHOT_SPLIT": str(job.shuffle)}))
+    return json.loads(_jsonnet.evaluate_file(job.config, ext_vars=job.variables(environment)))
 
 
 def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
@@ -377,8 +459,8 @@ def configured_split(directory: str) -> Optional[int]:
 def record(job: Job, seconds: float, results: str) -> float:
     """Writes (or replaces) the row of a finished run in `results`; returns its exact match (%)."""
     split = configured_split(job.serialization_dir)
-    if split is not None and split != job.shuffle:
-        raise RuntimeError(f"{job.serialization_dir}/config.json evaluates on shuffle {split}, not {job.shuffle}; "
+    if split is not None and split != job.run_split:
+        raise RuntimeError(f"{job.serialization_dir}/config.json evaluates on shuffle {split}, not {job.run_split}; "
                            "not recorded (was FEWSHOT_SPLIT overridden?)")
     with open(os.path.join(job.serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)
@@ -386,7 +468,7 @@ def record(job: Job, seconds: float, results: str) -> float:
     system, setting, _ = SYSTEMS[job.system]
     row = {"system": system, "setting": setting, "dataset": job.dataset, "shot": job.shot,
            "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1),
-           **run_provenance(job.serialization_dir)}
+           **run_provenance(job.serialization_dir), **retention(job.serialization_dir)}
     os.makedirs(os.path.dirname(results) or ".", exist_ok=True)
     # Only the driver writes here; the file lock is for another grid (another driver) on the same file.
     with open(results + ".lock", "w") as lock_file:
@@ -395,6 +477,21 @@ def record(job: Job, seconds: float, results: str) -> float:
         rows.append(row)
         write_rows(results, rows)
     return exact_match
+
+
+def retention(directory: str) -> Dict[str, str]:
+    """Exact match (%) on the split's known.txt with the pre-trained and the fine-tuned archive, when the
+    run measured them (`grid_tasks.evaluate_known`); empty cells otherwise."""
+    from fewshot_parser.commands.grid_tasks import KNOWN_METRICS
+
+    cells = {}
+    for column, name in (("known_pretrained", KNOWN_METRICS[0]), ("known_finetuned", KNOWN_METRICS[1])):
+        try:
+            with open(os.path.join(directory, name)) as handle:
+                cells[column] = str(round(100.0 * json.load(handle)["exact_match"], 2))
+        except (OSError, ValueError, KeyError):
+            cells[column] = ""
+    return cells
 
 
 def run_provenance(directory: str) -> Dict[str, str]:
@@ -525,15 +622,22 @@ def run_grid_from_args(args: argparse.Namespace) -> None:
     run_grid(args)
 
 
-def run_grid(args: argparse.Namespace, train: Optional[Callable] = None) -> None:
+def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluate: Optional[Callable] = None) -> None:
     """
     Runs the grid `args` describes. `train` replaces the trainer of the tasks (`grid_tasks.Trainer`:
-    the real one runs `allennlp train`); tests give a fast one.
+    the real one runs `allennlp train`) and `evaluate` their retention evaluator (`grid_tasks.Evaluator`);
+    tests give fast ones.
     """
+    environment = dict(os.environ)
+    data_root, args.runs_dir, args.results, pretrain_root = suite_defaults(args, environment)
     check_results_file(args.results)
     systems = list(SYSTEMS) if args.systems == ["all"] else args.systems
-    jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
-    environment = dict(os.environ)
+    if data_root is None:
+        jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
+    else:
+        if args.redo_stale:
+            raise UserError("--redo-stale checks rows of the official shuffles; a suite's stale rows are redone with --redo-recorded")
+        jobs = plan_draws(systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root, args.draws)
     local = args.address is None
     threads = args.threads or (max(1, (os.cpu_count() or 2) // max(1, args.jobs)) if local else 1)
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
@@ -599,7 +703,7 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None) -> None
             else:
                 runs.append(job)
         if runs:
-            execute(runs, args, environment, threads, gpus, train, report)
+            execute(runs, args, environment, threads, gpus, train, report, evaluate)
         bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
     if args.table:
@@ -607,7 +711,7 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None) -> None
 
 
 def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, str], threads: int, gpus: float,
-            train: Optional[Callable], report: Callable[[Job, str], None]) -> None:
+            train: Optional[Callable], report: Callable[[Job, str], None], evaluate: Optional[Callable] = None) -> None:
     """
     Runs `runs` on Ray: one pre-training task per archive that is missing here, the archives this
     driver has shipped through the object store, and each run's files written under `--runs-dir` and
@@ -622,9 +726,11 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
         shipped = task_environment(environment)
         specs = {}
         for job in runs:
-            specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.shuffle, environment=shipped, project=project,
+            specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.run_split,
+                                 environment={**shipped, **dict(job.environment)}, project=project,
                                  archive=pretrained_archive(job, environment), use_gpu=gpus > 0,
-                                 keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale)
+                                 keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale,
+                                 known=job.known_data())
         pretrain: Dict[str, RunSpec] = {}
         ready: Dict[str, bytes] = {}
         for job in runs:
@@ -636,7 +742,7 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
             else:
                 pretrain[archive] = specs[job]
         tasks = grid_ray.run_tasks([(job, specs[job]) for job in runs], pretrain, ready, threads, gpus,
-                                   **({"train": train} if train else {}))
+                                   **({"train": train} if train else {}), **({"evaluate": evaluate} if evaluate else {}))
         for kind, key, result in tasks:
             if kind == "pretrain":
                 keep_pretrained(key, result)

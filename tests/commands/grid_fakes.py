@@ -38,3 +38,13 @@ def fake_train(spec, directory, project, log) -> int:
         handle.write("weights")
     log.write(f"trained {spec.name}\n")
     return 0
+
+
+def fake_evaluate(spec, archive, data, output, project, log) -> int:
+    """A stand-in for the retention evaluator: 90% with the pre-trained archive, 70% after fine-tuning;
+    it records which data root the run had."""
+    finetuned = os.path.basename(archive) == "model.tar.gz" and os.path.basename(os.path.dirname(archive)) == "run"
+    with open(output, "w") as handle:
+        json.dump({"exact_match": 0.7 if finetuned else 0.9, "data": data,
+                   "data_root": spec.environment.get("FEWSHOT_DATA_DIR")}, handle)
+    return 0

@@ -1,0 +1,75 @@
+import csv
+import json
+import os
+
+from fewshot_parser.commands import run_grid
+from fewshot_parser.data.splits import make_splits
+from tests.commands.grid_fakes import fake_evaluate, fake_train
+from tests.data.splits_test import LINES, source
+
+
+def suite_args(tmp_path, root, extra=()):
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    run_grid.RunGrid().add_subparser(parser.add_subparsers())
+    return parser.parse_args(["run-grid", "--systems", "ours", "--datasets", "geo", "--shots", "1", "2", "--jobs", "1",
+                              "--data-root", str(root), "--runs-dir", str(tmp_path / "grid"),
+                              "--results", str(tmp_path / "suite.csv"), *extra])
+
+
+def test_a_grid_on_make_splits_draws_pretrains_once_per_draw_and_records_retention(tmp_path, monkeypatch, local_ray):
+    root = tmp_path / "splits"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1, 2], shots=[1, 2], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
+    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
+    jobs = run_grid.plan_draws(["ours"], ["geo"], [1], str(root), "g", str(tmp_path / "pretrain" / "splits"))
+    assert [(job.shuffle, job.run_split) for job in jobs] == [(1, 0), (2, 0)]
+    config = run_grid.evaluated_config(jobs[1], dict(os.environ))
+    assert config["pretrained_archive"] == str(tmp_path / "pretrain" / "splits" / "draw_2" / "geo-ours" / "model.tar.gz")
+    run_grid.run_grid(suite_args(tmp_path, root), train=fake_train, evaluate=fake_evaluate)
+    lines = marks.read_text().splitlines()
+    assert sum(line.startswith("pretrain") for line in lines) == 2  # one per draw, shared by both shots
+    assert sum(line.startswith("run") for line in lines) == 4
+    rows = list(csv.DictReader(open(tmp_path / "suite.csv")))
+    assert sorted((row["shot"], row["shuffle"]) for row in rows) == [("1", "1"), ("1", "2"), ("2", "1"), ("2", "2")]
+    assert {(row["known_pretrained"], row["known_finetuned"]) for row in rows} == {("90.0", "70.0")}
+    with open(tmp_path / "grid" / "ours" / "geo_2shot_d2" / "known_finetuned_metrics.json") as handle:
+        measured = json.load(handle)
+    assert measured["data_root"] == str(root / "draw_2")
+    assert measured["data"].endswith(os.path.join("draw_2", "geo", "lemma_data", "shuffle_0_shot_2", "known.txt"))
+
+
+def test_official_rows_keep_empty_retention_cells(tmp_path):
+    job = run_grid.Job("ours", "geo", 1, 3, "experiments/geo_1shot.jsonnet", str(tmp_path / "run"))
+    os.makedirs(job.serialization_dir)
+    with open(os.path.join(job.serialization_dir, "metrics.json"), "w") as handle:
+        json.dump({"test_exact_match": 0.5}, handle)
+    run_grid.record(job, 1.0, str(tmp_path / "runs.csv"))
+    row = next(csv.DictReader(open(tmp_path / "runs.csv")))
+    assert row["known_pretrained"] == "" and row["known_finetuned"] == "" and row["shuffle"] == "3"
+    assert job.known_data() is None and job.name == "ours geo 1-shot s3"
+
+
+def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
+    from fewshot_parser.commands.report import at_a_glance, paper_numbers
+    from fewshot_parser.commands.suite_report import write_suite_report
+
+    results = tmp_path / "runs.csv"
+    with open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=run_grid.FIELDS)
+        writer.writeheader()
+        for draw, em, before, after in ((1, 20.0, 90.0, 60.0), (2, 30.0, 80.0, 70.0), (3, 40.0, 100.0, 80.0)):
+            writer.writerow({"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": 1, "shuffle": draw,
+                             "exact_match": em, "seconds": 1.0, "known_pretrained": before, "known_finetuned": after})
+    text = write_suite_report([str(results)], str(tmp_path / "out"), "dev")
+    # mean 30, standard error 10 / sqrt(3); retention 90 -> 70, a drop of 20 points
+    assert "| ProtoParser | – | 30.00 ± 5.77 (n=3) |" in text and "| 90.00 | 70.00 | -20.00 |" in text
+    assert (tmp_path / "out" / "table.md").read_text().count("ProtoParser") == 1
+    rows = list(csv.DictReader(open(tmp_path / "out" / "table.csv")))
+    assert rows[0]["standard_error"] == "5.77" and rows[0]["known_drop"] == "-20.00"
+    glance = at_a_glance({("ProtoParser", ""): {("geo", 1, 1): 10.0}}, paper_numbers(), {}, (1,),
+                         list(csv.DictReader(open(results))))
+    assert "| ours, faithful | – | 30.00 ± 5.77 (n=3) |" in glance
