@@ -73,3 +73,39 @@ def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
     glance = at_a_glance({("ProtoParser", ""): {("geo", 1, 1): 10.0}}, paper_numbers(), {}, (1,),
                          list(csv.DictReader(open(results))))
     assert "| ours, faithful | – | 30.00 ± 5.77 (n=3) |" in glance
+
+
+def data_paths(value):
+    """Every file a rendered config names as data (`a+b*5` split), at any depth."""
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in data_paths(v)]
+    if isinstance(value, list):
+        return [p for v in value for p in data_paths(v)]
+    if isinstance(value, str) and (value.endswith(".txt") or "lemma_data" in value or ".txt+" in value or ".txt*" in value):
+        return [part.split("*")[0] for part in value.split("+")]
+    return []
+
+
+def test_no_system_on_the_dev_suite_reads_an_official_split(tmp_path, monkeypatch):
+    """Every grid system, rendered for a dev-suite draw, names only files under that draw's data root:
+    relative paths (resolved against FEWSHOT_DATA_DIR, the draw) that exist there, never the official
+    data folder (a tuning run on the suite must not see an official support or query file)."""
+    root = tmp_path / "dev"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1], shots=[1], new=1, min_examples=3, max_share=0.2, known=5)
+    draw = root / "draw_1"
+    monkeypatch.chdir(tmp_path)  # the official data under ./data is not there, so nothing can fall back to it
+    for dataset in ("jobs", "atis"):  # the other datasets' layout, for rendering only
+        (draw / dataset).symlink_to(draw / "geo")
+    from tests import PROJECT_ROOT
+
+    checked = 0
+    for system in run_grid.SYSTEMS:
+        for dataset in ("jobs", "geo", "atis"):
+            job = run_grid.plan_draws([system], [dataset], [1], str(root), "grid", "pretrain")[0]
+            job = job._replace(config=os.path.join(PROJECT_ROOT, job.config))
+            config = run_grid.evaluated_config(job, {"FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "unused"})
+            for path in data_paths(config):
+                assert not os.path.isabs(path) and not path.startswith("data/"), (system, dataset, path)
+                assert (draw / path).exists(), (system, dataset, path)
+                checked += 1
+    assert checked > 3 * len(run_grid.SYSTEMS)
