@@ -51,9 +51,9 @@ class Report(Subcommand):
                          help="rows of the authors' code run on the same splits (benchmarks/reference_runs.py); "
                          "shown as the row \"ProtoParser (authors' code, GloVe 50d)\" when the file exists")
         sub.add_argument("--out", default=None, help="default results (results/<suite> with --suite)")
-        sub.add_argument("--suite", choices=["dev"], default=None,
-                         help="the table of a development suite's results (default file results/<suite>/runs.csv): "
-                              "mean ± standard error over its draws, and retention on known.txt")
+        sub.add_argument("--suite", metavar="NAME", default=None,
+                         help="the table of a suite of make-splits draws, e.g. dev (default file results/<NAME>/runs.csv, "
+                              "default --out results/<NAME>): mean ± standard error over its draws, and retention on known.txt")
         sub.add_argument("--readme", default=None,
                          help="a Markdown file whose at-a-glance block (between the report's markers) is replaced "
                               "by the generated table (nothing happens without the markers). Default: README.md "
