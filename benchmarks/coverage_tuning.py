@@ -48,7 +48,8 @@ def sweep(archive_path: str, query: str, settings: List[Tuple[int, float]]) -> D
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
-    parser.add_argument("--shuffle", type=int, default=0)
+    parser.add_argument("--shuffle", type=int, required=True,
+                        help="the split whose runs to read; choose settings on the development suite (run-grid --suite dev), not on shuffle 0")
     parser.add_argument("--beams", nargs="+", type=int, default=[1, 5, 10])
     parser.add_argument("--weights", nargs="+", type=float, default=[0.0, 1.0, 2.0, 5.0, 1000.0])
     add_column_arguments(parser)

@@ -84,7 +84,8 @@ def sweep(archive_path: str, query: str, train: str, weights: List[float], share
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
-    parser.add_argument("--shuffle", type=int, default=0)
+    parser.add_argument("--shuffle", type=int, required=True,
+                        help="the split whose runs to read; choose settings on the development suite (run-grid --suite dev), not on shuffle 0")
     parser.add_argument("--weights", nargs="+", type=float, default=[0.0, 1.0, 2.0, 4.0, 8.0])
     parser.add_argument("--share", type=float, default=0.8)
     parser.add_argument("--lift", type=float, default=3.0)

@@ -153,7 +153,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
     parser.add_argument("--variant", required=True, help="the pre-trained archives' variant name (runs/pretrain/<dataset>-<variant>)")
-    parser.add_argument("--shuffle", type=int, default=0)
+    parser.add_argument("--shuffle", type=int, required=True,
+                        help="the split whose runs to read; choose settings on the development suite (run-grid --suite dev), not on shuffle 0")
     parser.add_argument("--biases", nargs="+", type=float, default=[0.0, 0.5, 1.0, 1.5, 2.0])
     parser.add_argument("--pretrain-dir", default="runs/pretrain")
     parser.add_argument("--data-dir", default="data")

@@ -82,7 +82,8 @@ def sweep(archive_path: str, split: str, weights: List[float], known_weight: flo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", required=True, help="a grid system's directory of runs (runs/<dir>/<system>)")
-    parser.add_argument("--shuffle", type=int, default=0)
+    parser.add_argument("--shuffle", type=int, required=True,
+                        help="the split whose runs to read; choose settings on the development suite (run-grid --suite dev), not on shuffle 0")
     parser.add_argument("--weights", nargs="+", type=float, default=[0.0, 1.0, 2.0])
     parser.add_argument("--known-weight", type=float, default=4.0, help="the known actions' penalty weight")
     add_column_arguments(parser)
