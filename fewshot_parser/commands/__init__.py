@@ -3,3 +3,4 @@ from fewshot_parser.commands.run_grid import RunGrid
 from fewshot_parser.commands.report import Report
 from fewshot_parser.commands.augment_data import AugmentData
 from fewshot_parser.commands.make_splits import MakeSplits
+from fewshot_parser.commands.certify import Certify

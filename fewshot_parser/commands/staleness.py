@@ -19,15 +19,21 @@ A row of `results/runs.csv` is *stale* when
   libraries are covered by the config hash. A run made from a tree with uncommitted changes
   (`-dirty`) counts as made from its commit.
 
+A row whose code changed is still valid when `allennlp certify` recorded, in
+`results/certifications.csv`, that the code of the row's commit and today's code behave the same for
+its system, dataset and shot (the certificate's base has the row's code, its certified version has
+today's).
+
 `allennlp report` marks stale cells; `allennlp run-grid --redo-stale` reruns exactly those rows.
 """
 import ast
+import csv
 import functools
 import hashlib
 import json
 import os
 import subprocess
-from typing import Any, Dict, FrozenSet, Iterator, Optional
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional
 
 from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
 
@@ -36,6 +42,19 @@ CODE_PATHS = (
     "fewshot_parser/models", "fewshot_parser/modules", "fewshot_parser/data", "fewshot_parser/training",
     "fewshot_parser/logical_forms", "fewshot_parser/resources",
 )
+
+
+# Verdicts of `allennlp certify`: rows whose behaviour a later version of the code was shown to keep.
+CERTIFICATIONS = "results/certifications.csv"
+
+
+def read_certifications(path: str = CERTIFICATIONS) -> List[Dict[str, str]]:
+    """The recorded verdicts (none when the file does not exist); relative paths are the project's."""
+    full = path if os.path.isabs(path) else os.path.join(PROJECT_ROOT, path)
+    if not os.path.isfile(full):
+        return []
+    with open(full, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
 
 
 def config_for(template: str, dataset: str, shot: int, shuffle: int, root: str = PROJECT_ROOT) -> Optional[str]:
@@ -234,13 +253,40 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
     parsed: Dict[str, Any] = json.loads(config) if config is not None else {}
     if config is not None and experiment_hash(parsed) != row.get("config_hash"):
         return "config changed"
-    if not code_unchanged_since(row["code_version"], config_json=config):
+    if not code_unchanged_since(row["code_version"], config_json=config) and not certified(row, row["code_version"], config):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")
     # The pre-trained archive depends on the code its own config (`pretraining`) uses, not on what
     # only fine-tuning uses (an augmentation reader added later leaves the archive valid).
     pretraining = parsed.get("pretraining")
     archive_config = json.dumps(pretraining, sort_keys=True) if isinstance(pretraining, dict) else config
-    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config):
+    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config) \
+            and not certified(row, pretrained, config):
         return "pre-trained with older code"
     return None
+
+
+def same_code(first: str, second: str, config_json: Optional[str], root: str = PROJECT_ROOT) -> bool:
+    """Whether the code a config depends on is the same at two versions (commits, maybe `-dirty`)."""
+    commits = [version.split("-")[0] for version in (first, second)]
+    if any(not commit or commit == "unknown" for commit in commits):
+        return False
+    files = dependencies(config_json, root)
+    then = code_fingerprint(commits[0], root, files)
+    return then is not None and then == code_fingerprint(commits[1], root, files)
+
+
+def certified(row: Dict[str, str], version: str, config_json: Optional[str]) -> bool:
+    """
+    Whether a certificate covers code `version` of this row: same system, setting, dataset and shot,
+    same behaviour, a base whose code equals `version`'s and a certified version whose code equals
+    today's (for the files the row's config depends on).
+    """
+    for certificate in read_certifications():
+        if certificate.get("same") != "yes" or [certificate.get(k) for k in ("system", "setting", "dataset", "shot")] \
+                != [row["system"], row["setting"], row["dataset"], str(row["shot"])]:
+            continue
+        if same_code(version, certificate["base_version"], config_json) \
+                and code_unchanged_since(certificate["code_version"], config_json=config_json):
+            return True
+    return False

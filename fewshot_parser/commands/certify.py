@@ -1,0 +1,172 @@
+"""
+`allennlp certify --base REV`: certifies that a refactor left the recorded rows' behaviour alone,
+instead of rerunning them.
+
+A row is stale when the code its config reaches changed since it was made (`staleness`). A change
+that does the same thing need not cost a rerun: this command computes the behaviour fingerprint
+(`fingerprint.py`: the instances the readers make, the losses of a short deterministic training,
+the logical forms it decodes) of each row with the code of commit REV and with the current commit,
+on this machine with one thread, and records the verdict in `results/certifications.csv`. A row
+made by code whose fingerprint equals the current code's keeps its numbers: `staleness` accepts a
+certificate whose base has the row's code and whose certified version has today's.
+
+    allennlp certify --base 4e1319f                 # the rows README shows (faithful and best), every column
+    allennlp certify --base HEAD~3 --systems ours --datasets geo --shots 1
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import time
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from allennlp.commands.subcommand import Subcommand
+
+from fewshot_parser.commands.arguments import int_in, one_of, positive_int
+from fewshot_parser.common.errors import UserError
+from fewshot_parser.commands.staleness import CERTIFICATIONS, read_certifications
+from fewshot_parser.common.provenance import PROJECT_ROOT, code_version
+
+FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version", "same",
+          "base_fingerprint", "fingerprint", "differs_in", "seconds"]
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fingerprint.py")
+
+
+@Subcommand.register("certify")
+class Certify(Subcommand):
+    """Certify that the current code behaves as an earlier commit did, for the recorded rows."""
+
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        from fewshot_parser.commands.run_grid import SYSTEMS
+
+        description = ("Compare the behaviour fingerprints (data, short training, decoding) of rows under the code of "
+                       "--base and the current commit; rows whose behaviour is unchanged stay valid.")
+        sub = parser.add_parser(self.name, description=description, help=description)
+        sub.add_argument("--base", required=True, help="the commit the rows were made with (any git revision)")
+        sub.add_argument("--systems", nargs="+", type=one_of(SYSTEMS, "system"), default=None,
+                         help="grid systems (default: the faithful and the best row README shows)")
+        sub.add_argument("--datasets", nargs="+", type=one_of(["jobs", "geo", "atis"], "dataset"),
+                         default=["jobs", "geo", "atis"])
+        sub.add_argument("--shots", nargs="+", type=int_in([1, 2], "shot"), default=[1, 2])
+        sub.add_argument("--shuffle", type=int_in(range(6), "shuffle"), default=1,
+                         help="the split whose miniature is run (default 1)")
+        sub.add_argument("--jobs", type=positive_int, default=1, help="fingerprints computed at a time (one thread each)")
+        sub.add_argument("--work", default="runs/certify", help="scratch directory (base tree, runs)")
+        sub.add_argument("--record", default=CERTIFICATIONS, help=f"where verdicts are recorded (default {CERTIFICATIONS})")
+        sub.set_defaults(func=certify_from_args)
+        return sub
+
+
+def readme_systems(results: Sequence[str] = ("results/runs.csv",)) -> List[str]:
+    """The grid systems of README's faithful and best rows (the best: `report.best_of` over the variants)."""
+    from fewshot_parser.commands.report import OURS, best_of, collect, is_variant
+    from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
+
+    table = collect([row for path in results for row in read_rows(path)])
+    best = best_of(table, [key for key in table if is_variant(key)], (1, 2, 3, 4, 5))
+    names = {(system, setting): name for name, (system, setting, _) in SYSTEMS.items()}
+    return [names[OURS]] + ([names[best]] if best in names else [])
+
+
+def _git(*arguments: str) -> str:
+    result = subprocess.run(["git", "-C", PROJECT_ROOT, *arguments], capture_output=True, text=True)
+    if result.returncode != 0:
+        raise UserError(f"git {' '.join(arguments)}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else 'failed'}")
+    return result.stdout.strip()
+
+
+def base_tree(revision: str, work: str) -> Tuple[str, str]:
+    """(commit, directory): a detached worktree of the base commit under `work`, made once."""
+    commit = _git("rev-parse", "--verify", f"{revision}^{{commit}}")
+    directory = os.path.abspath(os.path.join(work, "trees", commit[:12]))
+    if not os.path.isfile(os.path.join(directory, "setup.py")):
+        _git("worktree", "add", "--detach", "--force", directory, commit)
+    return commit, directory
+
+
+def run_fingerprint(tree: str, system: str, dataset: str, shot: int, shuffle: int, work: str,
+                    data_dir: str) -> Tuple[Optional[Dict], str]:
+    """Runs `fingerprint.py` inside `tree`; returns (fingerprint or None, log tail)."""
+    environment = {**os.environ, "PYTHONPATH": tree, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+                   "PYTHONWARNINGS": os.environ.get("PYTHONWARNINGS", "ignore")}
+    result = subprocess.run([sys.executable, SCRIPT, system, dataset, str(shot), str(shuffle), work, data_dir],
+                            cwd=tree, env=environment, capture_output=True, text=True)
+    path = os.path.join(work, "fingerprint.json")
+    if result.returncode != 0 or not os.path.isfile(path):
+        return None, (result.stdout + result.stderr)[-1500:]
+    with open(path) as handle:
+        return json.load(handle), ""
+
+
+def differences(base: Dict, current: Dict) -> List[str]:
+    """Which parts of two fingerprints differ, with the first differing key of each."""
+    found = []
+    for part in ("data", "training", "decoding"):
+        if base.get(part) == current.get(part):
+            continue
+        if isinstance(base.get(part), dict):
+            keys = sorted(set(base[part]) | set(current.get(part, {})))
+            first = next(k for k in keys if base[part].get(k) != current.get(part, {}).get(k))
+            found.append(f"{part} ({first})")
+        else:
+            found.append(part)
+    return found
+
+
+def certify_from_args(args: argparse.Namespace) -> None:
+    from fewshot_parser.commands import fingerprint
+    from fewshot_parser.commands.run_grid import SYSTEMS
+
+    version = code_version()
+    if version.endswith("-dirty"):
+        raise UserError("the working tree has uncommitted changes: commit them first, so that the certificate names "
+                        "the code it certifies")
+    commit, tree = base_tree(args.base, args.work)
+    systems = args.systems or readme_systems()
+    data_dir = os.path.abspath(os.environ.get("FEWSHOT_DATA_DIR", "data"))
+    rows = [(s, d, k) for s in systems for d in args.datasets for k in args.shots]
+    print(f"certifying {len(rows)} row(s): code {version[:12]} against base {commit[:12]} (shuffle {args.shuffle}, one thread)")
+    verdicts = []
+    for system, dataset, shot in rows:
+        start = time.time()
+        name = f"{system}_{dataset}_{shot}shot_s{args.shuffle}"
+        sides = []
+        for label, root in (("base", tree), ("current", PROJECT_ROOT)):
+            work = os.path.abspath(os.path.join(args.work, label if label == "current" else commit[:12], name))
+            result, log = run_fingerprint(root, system, dataset, shot, args.shuffle, work, data_dir)
+            if result is None:
+                print(f"  {name}: the {label} code failed to run it: {log.strip().splitlines()[-1] if log.strip() else '?'}")
+            sides.append(result)
+        base, current = sides
+        if base is None or current is None:
+            verdict, changed = "failed", ["not run"]
+        else:
+            changed = differences(base, current)
+            verdict = "yes" if not changed else "no"
+        system_label, setting, _ = SYSTEMS[system]
+        row = {"system": system_label, "setting": setting, "dataset": dataset, "shot": shot, "shuffle": args.shuffle,
+               "base_version": commit, "code_version": version, "same": verdict,
+               "base_fingerprint": fingerprint.digest(base) if base else "", "fingerprint": fingerprint.digest(current) if current else "",
+               "differs_in": "; ".join(changed), "seconds": round(time.time() - start, 1)}
+        verdicts.append(row)
+        print(f"  {name}: {'same behaviour' if verdict == 'yes' else 'CHANGED: ' + row['differs_in'] if verdict == 'no' else 'failed'}"
+              f" ({row['seconds']:.0f} s)")
+        record(args.record, row)
+    same = sum(v["same"] == "yes" for v in verdicts)
+    print(f"{same} of {len(verdicts)} row(s) behave as at {commit[:12]}; verdicts in {args.record}")
+
+
+def record(path: str, row: Dict) -> None:
+    """Adds (or replaces) a verdict in the certifications file, atomically."""
+    from fewshot_parser.common.safe_io import atomic_open
+
+    key = lambda r: tuple(str(r[f]) for f in ("system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version"))  # noqa: E731
+    rows = read_certifications(path)
+    rows = [r for r in rows if key(r) != key(row)] + [{k: str(v) for k, v in row.items()}]
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with atomic_open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)

@@ -1,0 +1,61 @@
+import csv
+import os
+
+import pytest
+
+from fewshot_parser.commands import certify, staleness
+from fewshot_parser.commands.run_grid import SYSTEMS
+from tests import PROJECT_ROOT
+
+
+def faithful_row():
+    """A committed row of the faithful system (geo 1-shot, shuffle 1), with its provenance."""
+    with open(os.path.join(PROJECT_ROOT, "results", "runs.csv"), newline="") as handle:
+        return next(row for row in csv.DictReader(handle) if (row["system"], row["setting"], row["dataset"], row["shot"],
+                                                              row["shuffle"]) == ("ProtoParser", "", "geo", "1", "1"))
+
+
+def test_a_certificate_keeps_a_row_whose_code_changed_valid(monkeypatch):
+    row = faithful_row()
+    # Pretend today's code differs from the code that made the row, and equals the certified version's.
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith("certified"))
+    monkeypatch.setattr(staleness, "same_code", lambda first, second, config_json: first == second)
+    monkeypatch.setattr(staleness, "read_certifications", lambda path=None: [])
+    assert staleness.stale_reason(row, SYSTEMS) == "code changed"
+    certificate = {"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": "1",
+                   "base_version": row["code_version"], "code_version": "certified-commit", "same": "yes"}
+    monkeypatch.setattr(staleness, "read_certifications", lambda path=None: [certificate])
+    assert staleness.stale_reason(row, SYSTEMS) is None
+    for changed in ({"same": "no"}, {"shot": "2"}, {"base_version": "another-commit"}, {"code_version": "old"}):
+        monkeypatch.setattr(staleness, "read_certifications", lambda path=None, c=changed: [{**certificate, **c}])
+        assert staleness.stale_reason(row, SYSTEMS) is not None, changed
+
+
+def test_differences_name_the_part_and_the_first_key():
+    base = {"data": {"r0": "1:a"}, "training": {"loss": 1.0, "em": 0.5}, "decoding": ["( a )"]}
+    assert certify.differences(base, base) == []
+    changed = {**base, "training": {"loss": 1.5, "em": 0.5}, "decoding": ["( b )"]}
+    assert certify.differences(base, changed) == ["training (loss)", "decoding"]
+
+
+def test_verdicts_are_recorded_once_per_row_and_versions(tmp_path):
+    path = str(tmp_path / "certifications.csv")
+    row = {"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": 1, "shuffle": 1, "base_version": "a",
+           "code_version": "b", "same": "no", "base_fingerprint": "x", "fingerprint": "y", "differs_in": "data", "seconds": 1}
+    certify.record(path, row)
+    certify.record(path, {**row, "same": "yes", "differs_in": ""})
+    certify.record(path, {**row, "dataset": "jobs"})
+    rows = staleness.read_certifications(path)
+    assert [(r["dataset"], r["same"]) for r in rows] == [("geo", "yes"), ("jobs", "no")]
+
+
+@pytest.mark.skipif(not os.path.isdir(os.path.join(PROJECT_ROOT, "data", "jobs")), reason="needs the benchmark data (make data)")
+def test_the_fingerprint_of_a_row_is_deterministic(tmp_path):
+    data = os.path.join(PROJECT_ROOT, "data")
+    first, log = certify.run_fingerprint(PROJECT_ROOT, "ours", "jobs", 1, 1, str(tmp_path / "a"), data)
+    assert first is not None, log
+    second, log = certify.run_fingerprint(PROJECT_ROOT, "ours", "jobs", 1, 1, str(tmp_path / "b"), data)
+    assert second is not None, log
+    assert certify.differences(first, second) == []
+    assert first["data"] and first["training"] and len(first["decoding"]) == 12
+    assert any(key.startswith("pretrain/") for key in first["training"])
