@@ -40,7 +40,8 @@ def name_parts(predicate: str) -> List[str]:
 
 
 def is_name_derived(word: str, predicate: str) -> bool:
-    """Whether a lexicon word of `predicate` can be read off its name (a part, or a prefix relation of at least 3 characters)."""
+    """Whether a lexicon word of `predicate` can be read off its name: a part of it, or a prefix
+    relation with a part of at least 3 characters."""
     word = word.lower()
     for part in name_parts(predicate):
         if word == part:
@@ -143,5 +144,6 @@ def load_descriptions(path: Optional[str]) -> Dict[str, List[str]]:
     if not path:
         return {}
     if not os.path.isfile(path):
-        raise UserError(f"lexicon_descriptions {path!r}: no such file (a JSON object mapping predicates to lists of words)")
+        raise UserError(
+            f"lexicon_descriptions {path!r}: no such file (a JSON object mapping predicates to lists of words)")
     return load_lexicon(path)

@@ -141,7 +141,8 @@ if __name__ == "__main__":
 
     from fewshot_parser.common.safe_io import atomic_open
 
-    parser = argparse.ArgumentParser(description="The predicates that the benchmark's training and support files overload.")
+    parser = argparse.ArgumentParser(
+        description="The predicates that the benchmark's training and support files overload.")
     parser.add_argument("data_dir", nargs="?", default="data", help="the benchmark root (default: data)")
     parser.add_argument("--write", action="store_true", help=f"write {OVERLOADS_PATH} instead of printing")
     arguments = parser.parse_args()
