@@ -46,6 +46,15 @@ local words = import 'words.libsonnet';
     words: pp.words.random,
     lstm: true,
     lexicon: false,
+    // A lexicon entry of a predicate the split makes new (its train.txt never uses it) keeps only the
+    // words of the predicate's name and of its support utterances (fewshot_parser/data/lexicons.py);
+    // `lexicon_descriptions` is a JSON file the user writes (predicate -> words), used whole.
+    // `handwritten_new_predicate_entries: true` keeps every hand-written word of the new predicates:
+    // the shipped lexicons were written with the evaluation files in view, so this leaks evaluation
+    // data, and exists only to reproduce rows made before (issue 52). Applies to the model and to
+    // the recombination's `lexicon`.
+    lexicon_descriptions: null,
+    handwritten_new_predicate_entries: false,
     // Learning rate of a trained contextual encoder (`pp.words.contextual(true)`), smaller than the
     // parser's; null leaves the whole model on one learning rate.
     encoder_lr: null,
@@ -410,6 +419,22 @@ local words = import 'words.libsonnet';
     predicate_dropout: s.predicate_dropout,
   },
 
+  // The lexicon options of `defaults` that are set (nothing when both keep their defaults).
+  lexicon_scope(s):: (
+    assert std.isBoolean(s.handwritten_new_predicate_entries) : 'handwritten_new_predicate_entries must be true or false';
+    (if s.lexicon_descriptions == null then {} else { lexicon_descriptions: s.lexicon_descriptions })
+    + (if s.handwritten_new_predicate_entries then { handwritten_new_predicate_entries: true } else {})
+  ),
+
+  // The fine-tuned model's view of its split, for the lexicon: which predicates are new (those the
+  // training file never uses) and the support utterances whose words they may keep. Pre-training
+  // knows no new predicate, so its config (and archive) stays as it was.
+  model_lexicon_scope(dataset, shot, split, s)::
+    if !s.lexicon && s.lexicon_descriptions == null then {} else {
+      lexicon_training_data: data.train(dataset, shot, split),
+      lexicon_support_data: data.support(dataset, shot, split),
+    } + $.lexicon_scope(s),
+
   // The optimizer parameter group that gives the word encoder (indexer `pieces`) its own learning rate.
   encoder_group(s):: {
     optimizer+: if s.encoder_lr == null then {} else {
@@ -498,6 +523,7 @@ local words = import 'words.libsonnet';
       lexicon: if a.lexicon then dataset else null,
       seed: data.seed,
     } + (if a.balance then { balance: true } else {})
+      + $.lexicon_scope(s)
       + (if a.reshaped_pairs > 0 || a.reparented_pairs > 0 then { reshaped_pairs_per_predicate: a.reshaped_pairs } else {})
       + (if a.reparented_pairs > 0 then { reparented_pairs_per_predicate: a.reparented_pairs } else {})
       + (if a.subtree_pairs > 0 then { subtree_pairs_per_example: a.subtree_pairs, adjectives: a.adjectives } else {})
@@ -559,7 +585,7 @@ local words = import 'words.libsonnet';
                        else data.support(dataset, shot, split) + '*' + s.replay.repeat + '+' + data.train(dataset, shot, split),
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,
-      model: $.ensemble_of($.model(dataset, s, false), s.ensemble),
+      model: $.ensemble_of($.model(dataset, s, false) + $.model_lexicon_scope(dataset, shot, split, s), s.ensemble),
       // Batch 2 (ATIS 1-shot: 1), as the authors fine-tune.
       data_loader: {
         batch_size: if s.replay != null then s.replay.batch_size

@@ -88,11 +88,13 @@ local data = import 'data.libsonnet';
     checkpointer: { keep_most_recent_by_count: 1 },
   },
 
-  // Supervised training on train.txt, evaluated on `validation` (used by the sanity benchmark).
+  // Supervised training on train.txt, evaluated on `validation` (used by the sanity benchmark); the
+  // vocabulary comes from the training data only, so no word or action enters from `validation`.
   supervised(dataset, train, validation, epochs, seed=data.seed):: data.seeds(seed) {
     dataset_reader: $.reader(dataset),
     train_data_path: train,
     validation_data_path: validation,
+    datasets_for_vocab_creation: ['train'],
     model: $.model(),
     data_loader: { batch_size: 64, shuffle: true },
     validation_data_loader: { batch_size: 128, shuffle: false },

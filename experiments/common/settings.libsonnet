@@ -4,8 +4,10 @@
 //   cb: train on train + support, evaluate on the query set;
 //   os: like cb with the support set repeated 10 times (1-shot) or 5 times (2-shot).
 // Unseen output tokens in pt are handled by vocabulary extension at fine-tuning (the model's
-// `extend_embedder_vocab` adds randomly initialised rows), as ProtoParser adds action rows; in cb and
-// os the vocabulary is built over train + support up front.
+// `extend_embedder_vocab` adds randomly initialised rows, from the support set only), as ProtoParser
+// adds action rows; in cb and os the vocabulary is built over train + support up front, and only from
+// them (`datasets_for_vocab_creation`): AllenNLP's default would add the query file's words and LF
+// symbols too, which the query set alone shows (issue 52).
 //
 // A system is an object with
 //   name: names the shared pre-trained archive (<dataset>-<name>-pt),
@@ -54,5 +56,6 @@ local fewshot = import 'fewshot.libsonnet';
     ) else plain(system, dataset, data.combined(dataset, shot, split, oversample=(setting == 'os')), system.epochs(dataset), seed) {
       test_data_path: data.query(dataset, shot, split),
       evaluate_on_test: true,
+      datasets_for_vocab_creation: ['train'],
     },
 }

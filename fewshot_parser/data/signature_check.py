@@ -53,15 +53,17 @@ def learned_signatures(
 
 # The benchmark datasets and their formalisms, for `corpus_overloads`.
 BENCHMARK_FORMALISMS = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
+# The files of a split that `corpus_overloads` reads: what a user has before any query.
+TRAINING_FILES = ("train.txt", "support.txt")
 
 
 def corpus_overloads(data_dir: str) -> Dict[str, Dict[str, List[int]]]:
     """
-    `{formalism: {predicate: arities}}` for the predicates that the benchmark's logical forms use with
-    more than one arity anywhere (every dataset, split, shot and file under `data_dir`). Whatever
-    predicates a split makes new, a reader then accepts the arities the benchmark itself uses; the
+    `{formalism: {predicate: arities}}` for the predicates that the benchmark's training and support
+    files use with more than one arity (every dataset, split and shot under `data_dir`). Query files
+    are never opened: what only evaluation data shows must not shape anything a split uses. The
     result is shipped as `fewshot_parser/resources/overloads.json`
-    (`python -m fewshot_parser.data.signature_check data` writes it).
+    (`python -m fewshot_parser.data.signature_check data --write` writes it).
     """
     import glob
     import hashlib
@@ -70,7 +72,9 @@ def corpus_overloads(data_dir: str) -> Dict[str, Dict[str, List[int]]]:
     for dataset, formalism in sorted(BENCHMARK_FORMALISMS.items()):
         signatures = PredicateSignatures(formalism, {})
         seen = set()
-        for path in sorted(glob.glob(os.path.join(data_dir, dataset, "lemma_data", "shuffle_*_shot_*", "*.txt"))):
+        paths = [path for name in TRAINING_FILES
+                 for path in glob.glob(os.path.join(data_dir, dataset, "lemma_data", "shuffle_*_shot_*", name))]
+        for path in sorted(paths):
             with open(path, "rb") as handle:
                 digest = hashlib.sha256(handle.read()).hexdigest()
             if digest in seen:  # train.txt is the same file in every split
@@ -121,8 +125,30 @@ class SignatureCheck:
         return self._signatures
 
 
-if __name__ == "__main__":
-    import json
-    import sys
+# The shipped overloads (`fewshot_parser.logical_forms.signatures.BENCHMARK_OVERLOADS` reads them).
+OVERLOADS_PATH = os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "overloads.json")
 
-    print(json.dumps(corpus_overloads(sys.argv[1] if len(sys.argv) > 1 else "data"), indent=1))
+
+def overloads_json(data_dir: str) -> str:
+    """`corpus_overloads(data_dir)` as the shipped file holds it."""
+    import json
+
+    return json.dumps(corpus_overloads(data_dir), indent=1) + "\n"
+
+
+if __name__ == "__main__":
+    import argparse
+
+    from fewshot_parser.common.safe_io import atomic_open
+
+    parser = argparse.ArgumentParser(
+        description="The predicates that the benchmark's training and support files overload.")
+    parser.add_argument("data_dir", nargs="?", default="data", help="the benchmark root (default: data)")
+    parser.add_argument("--write", action="store_true", help=f"write {OVERLOADS_PATH} instead of printing")
+    arguments = parser.parse_args()
+    text = overloads_json(arguments.data_dir)
+    if arguments.write:
+        with atomic_open(OVERLOADS_PATH) as handle:
+            handle.write(text)
+    else:
+        print(text, end="")

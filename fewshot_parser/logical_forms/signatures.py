@@ -5,14 +5,17 @@ A reader learns the signatures from the training file (its `idiom_source`, or el
 file it reads, as in `train.txt+support.txt`); a logical form read later that uses a known predicate
 with another number of arguments is an error naming the expected signature
 (`predicate state:t expects 1 argument (variable), got 2`). A predicate the training file does not
-have gets its signature from its first use. Argument kinds (`variable`, `atom`, `term`) are shown
+have (a new one) is not checked: nothing a user has before the queries says how many arguments it
+takes, and the benchmark's own query files use new predicates with arities their support sets do not
+show (`( departure_time $0 ti0 )` where the support set has `( departure_time $0 )`). Argument kinds (`variable`, `atom`, `term`) are shown
 in messages but not enforced: the benchmarks use the same predicate with a variable, an entity or
 a sub-term in one position (`( loc:t $0 s0 )`, `( loc:t s0 $0 )`, `( population:i ( capital:c s0 ) )`).
 
-Some predicates of the benchmark data take one or two arguments (`( departure_time $0 )` and
-`( departure_time $0 ti0 )`). Those the training file shows both ways are learned as such; the few
-that other files overload are listed in `BENCHMARK_OVERLOADS` (generated from the whole benchmark,
-so that any split of it loads without errors, whichever predicates it makes new). Other data can declare its own (a reader's `overloaded_predicates`).
+Some predicates of the benchmark data take one or two arguments (`( airline $0 )` and
+`( airline $0 al0 )`). Those the training file shows both ways are learned as such; the few that
+other training or support files overload are listed in `BENCHMARK_OVERLOADS` (generated from the
+benchmark's training and support files, never its query files). Other data can declare its own (a
+reader's `overloaded_predicates`).
 """
 import json
 import os
@@ -25,10 +28,9 @@ from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
 # Operators that take any number of arguments: never checked.
 VARIADIC = {"lambda": frozenset({"and", "or"}), "prolog": frozenset({CONJUNCTION})}
 
-# Predicates that the benchmark's logical forms use with more than one arity anywhere (every
-# dataset, split, shot and file): generated from the data by `fewshot_parser.data.signature_check`
-# (`python -m fewshot_parser.data.signature_check data`), so that a reader accepts the arities the
-# benchmark itself uses whichever predicates a split makes new.
+# Predicates that the benchmark's training and support files use with more than one arity (every
+# dataset, split and shot): generated from the data by `fewshot_parser.data.signature_check`
+# (`python -m fewshot_parser.data.signature_check data --write`).
 with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "overloads.json"), encoding="utf-8") as _file:
     BENCHMARK_OVERLOADS: Dict[str, Dict[str, Tuple[int, ...]]] = {
         formalism: {name: tuple(arities) for name, arities in names.items()}
@@ -111,9 +113,12 @@ class PredicateSignatures:
         self.signatures: Dict[str, Signature] = {}
         # The training file the signatures were learned from (None: not learned yet).
         self.source: Optional[str] = None
+        # The predicates whose arities are checked: learned from the training file, or declared.
+        self.known: Set[str] = set()
         overloads = BENCHMARK_OVERLOADS[formalism] if overloaded_predicates is None else overloaded_predicates
         for name, arities in overloads.items():
             self._signature(name).declared.update(int(arity) for arity in arities)
+            self.known.add(name)
 
     def _signature(self, name: str) -> Signature:
         if name not in self.signatures:
@@ -124,22 +129,24 @@ class PredicateSignatures:
         """Adds every use in `tree` (no checking: the training file defines what is allowed)."""
         for node in applications(tree, self.formalism):
             self._signature(node.label).add([argument_kind(c, self.formalism) for c in node.children], location)
+            self.known.add(node.label)
 
     def check(self, tree: Tree, location: Optional[str] = None) -> None:
         """
-        Raises `SignatureMismatch` if `tree` uses a known predicate with an arity it does not take;
-        otherwise adds the tree's uses (a new predicate's first use defines its signature).
+        Raises `SignatureMismatch` if `tree` uses a known predicate (learned or declared) with an arity
+        it does not take; otherwise records the tree's uses. A new predicate takes any arity.
         """
         for node in applications(tree, self.formalism):
             signature = self.signatures.get(node.label)
-            if signature is None or not signature.arities or len(node.children) in signature.arities:
+            if node.label not in self.known or len(node.children) in signature.arities:
                 continue
             where = signature.first_use.get(signature.arities[0])
             raise SignatureMismatch(
                 f"predicate {node.label} expects {signature.expected()}, got {len(node.children)}"
                 + (f" (signature from {where})" if where else "")
             )
-        self.learn(tree, location)
+        for node in applications(tree, self.formalism):
+            self._signature(node.label).add([argument_kind(c, self.formalism) for c in node.children], location)
 
     def multi_arity(self) -> Dict[str, Signature]:
         """The predicates used with more than one arity."""

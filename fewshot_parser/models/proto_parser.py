@@ -21,6 +21,7 @@ from fewshot_parser.data.dataset_readers.fewshot_reader import (
     NOT_AN_ENTITY,
     VARIABLE_NAMESPACE,
 )
+from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.alignment import (
@@ -90,6 +91,21 @@ class ProtoParser(Model):
     lexicon : `str`, optional (default = `None`)
         Predicate lexicon for the string-similarity feature: a shipped one (`jobs`, `geo`, `atis`)
         or a JSON file mapping predicates to words (`fewshot_parser.modules.alignment.load_lexicon`).
+        Of the entries of a new predicate, only the words of its name and of its support utterances
+        are used (`fewshot_parser.data.lexicons`); the entries of known predicates are used whole.
+    lexicon_training_data : `str`, optional (default = `None`)
+        The split's training data path: a predicate its logical forms never use is new. Without it,
+        a predicate is new when no action of the pre-trained vocabulary uses it (the actions every
+        vocabulary extension marks new).
+    lexicon_support_data : `str`, optional (default = `None`)
+        The split's support data path, whose utterances give a new predicate the lexicon words they
+        hold. Without it a new predicate keeps only the words of its name.
+    lexicon_descriptions : `str`, optional (default = `None`)
+        The user's own description file (JSON: predicate -> words), used whole for every predicate.
+    handwritten_new_predicate_entries : `bool`, optional (default = `False`)
+        Use every hand-written lexicon word of the new predicates too. The shipped lexicons were
+        written with the benchmark's evaluation files in view, so this leaks evaluation data; only
+        for reproducing rows computed before.
     lexical_linking : `bool`, optional (default = `False`)
         Not in the paper. Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`:
         `L` links actions to words whose string matches one of their predicates' names (or lexicon
@@ -143,6 +159,10 @@ class ProtoParser(Model):
         supervised_attention: float = 0.0,
         dropout_placement: str = "all",
         meta_regularization: bool = False,
+        lexicon_training_data: Optional[str] = None,
+        lexicon_support_data: Optional[str] = None,
+        lexicon_descriptions: Optional[str] = None,
+        handwritten_new_predicate_entries: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -174,7 +194,11 @@ class ProtoParser(Model):
         self.attention_regularization = attention_regularization
         self._conditional_feature = conditional_feature
         self._similarity_feature = similarity_feature
-        self._lexicon = load_lexicon(lexicon)
+        self._handwritten_lexicon = load_lexicon(lexicon)
+        self._descriptions = load_descriptions(lexicon_descriptions)
+        self._lexicon_training_data = lexicon_training_data
+        self._lexicon_support_data = lexicon_support_data
+        self._handwritten_new_predicate_entries = handwritten_new_predicate_entries
         self._lexical_linking = lexical_linking
         self._link_threshold = link_threshold
         self._link_table: Optional[torch.Tensor] = None
@@ -340,6 +364,25 @@ class ProtoParser(Model):
             )
         return loss
 
+    # -- lexicon ----------------------------------------------------------------------------------------
+
+    def lexicon(self) -> Dict[str, List[str]]:
+        """
+        The lexicon the tables use: the hand-written one with the entries of new predicates cut down
+        to the words of their names and support utterances, plus the user's descriptions.
+        """
+        if not self._handwritten_lexicon and not self._descriptions:
+            return {}
+        if self._lexicon_training_data:
+            known = predicate_labels(read_pairs(self._lexicon_training_data))
+        else:
+            mask = self._new_action_mask.tolist()
+            known = {p for index, action in enumerate(self.action_space.actions)
+                     if action is not None and not (index < len(mask) and mask[index]) for p in action.predicates}
+        support = read_pairs(self._lexicon_support_data) if self._lexicon_support_data else []
+        return scope_lexicon(self._handwritten_lexicon, known, support, self._descriptions,
+                             self._handwritten_new_predicate_entries)
+
     # -- attention regularization ----------------------------------------------------------------------
 
     def set_alignment_statistics(self, examples: List[Tuple[List[str], List[str]]]) -> None:
@@ -358,7 +401,7 @@ class ProtoParser(Model):
         if self._similarity_table is None:
             tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
             predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            self._similarity_table = string_similarity_matrix(predicates, tokens, self._lexicon)
+            self._similarity_table = string_similarity_matrix(predicates, tokens, self.lexicon())
         return self._similarity_table
 
     def attention_omega(
@@ -392,7 +435,7 @@ class ProtoParser(Model):
             tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
             strings = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) if a is not None else None
                        for i, a in enumerate(self.action_space.actions)]
-            self._candidate_table = attention_candidate_matrix(strings, tokens, self._lexicon)
+            self._candidate_table = attention_candidate_matrix(strings, tokens, self.lexicon())
         return self._candidate_table
 
     def attention_supervision(
@@ -413,7 +456,7 @@ class ProtoParser(Model):
         if self._link_table is None:
             tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
             predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            self._link_table = link_similarity_matrix(predicates, tokens, self._lexicon, self._link_threshold)
+            self._link_table = link_similarity_matrix(predicates, tokens, self.lexicon(), self._link_threshold)
         return self._link_table
 
     def links(self, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:

@@ -69,7 +69,10 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     reader = DatasetReader.from_params(Params({
         "type": "fewshot_augmented_adjectives",
         "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
-        "support_data_path": support, "training_data_path": train, "reshaped_pairs_per_predicate": 10, "lexicon": str(lexicon)}))
+        "support_data_path": support, "training_data_path": train, "reshaped_pairs_per_predicate": 10,
+        # The user's own words: a hand-written lexicon entry of a new predicate keeps only the words of
+        # its name and support utterances ("highest", not "high"; tests/data/lexicons_test.py).
+        "lexicon_descriptions": str(lexicon)}))
     assert "how high is r0".split() in [p.utterance for p in reader.synthetic_pairs()]
     assert is_augmented_reader("fewshot_augmented_adjectives")
 

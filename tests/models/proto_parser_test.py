@@ -75,7 +75,7 @@ class TestProtoParser(ModelTestCase):
         })
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
         plain = self.model.similarity_table()
-        self.model._lexicon, self.model._similarity_table = {"argmax": ["high", "highest", "largest"]}, None
+        self.model._handwritten_lexicon, self.model._similarity_table = {"argmax": ["high", "highest", "largest"]}, None
         assert not torch.equal(plain, self.model.similarity_table())
 
     def test_lexical_linking_variant_trains_and_links_words_to_actions(self):
@@ -94,7 +94,7 @@ class TestProtoParser(ModelTestCase):
         for b, words in enumerate(sentences):
             for i, word in enumerate(words):
                 for a, action in enumerate(model.action_space.actions):
-                    names = [] if action is None else link_names(action.predicates, model._lexicon)
+                    names = [] if action is None else link_names(action.predicates, model.lexicon())
                     expected = max((link_similarity(n, word) for n in names), default=0.0)
                     linked = float(links[b, i, a])
                     if word_ids[b, i] == 1:  # out-of-vocabulary words link to nothing

@@ -4,7 +4,6 @@ from fewshot_parser.data.adjectives import AdjectiveRecombiner
 from fewshot_parser.data.augmentation import Recombiner
 from fewshot_parser.data.dataset_readers.reshaped import ReshapedAugmentedReader
 from fewshot_parser.data.examples import read_training_examples
-from fewshot_parser.modules.alignment import load_lexicon
 
 
 @DatasetReader.register("fewshot_augmented_adjectives")
@@ -20,6 +19,6 @@ class AdjectivesAugmentedReader(ReshapedAugmentedReader):
 
     def recombiner(self) -> Recombiner:
         training = read_training_examples(self.training_data_path, self.formalism)
-        return AdjectiveRecombiner(training, self.formalism, load_lexicon(self.lexicon), self.pairs_per_predicate,
+        return AdjectiveRecombiner(training, self.formalism, self.split_lexicon(), self.pairs_per_predicate,
                                    self.reverse_pairs_per_predicate,
                                    reshaped_pairs_per_predicate=self.reshaped_pairs_per_predicate)

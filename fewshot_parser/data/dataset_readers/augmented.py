@@ -1,13 +1,13 @@
 import logging
 import random
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
 
 from fewshot_parser.data.augmentation import Recombiner, SyntheticPair
 from fewshot_parser.data.examples import Example, read_examples, read_training_examples
-from fewshot_parser.modules.alignment import load_lexicon
+from fewshot_parser.data.lexicons import split_lexicon
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +43,15 @@ class AugmentedSupportReader(DatasetReader):
     replay : `int`, optional (default = `0`)
         Training examples replayed beside the support set (a fixed sample drawn with `seed`).
     lexicon : `str`, optional (default = `None`)
-        A predicate lexicon (shipped name or JSON path) used to find a predicate's words.
+        A predicate lexicon (shipped name or JSON path) used to find a predicate's words. Of the
+        entries of a new predicate only the words of its name and of its support utterances are used
+        (`fewshot_parser.data.lexicons`).
+    lexicon_descriptions : `str`, optional (default = `None`)
+        The user's own description file (JSON: predicate -> words), used whole for every predicate.
+    handwritten_new_predicate_entries : `bool`, optional (default = `False`)
+        Use every hand-written lexicon word of the new predicates too. They were written with the
+        benchmark's evaluation files in view, so this leaks evaluation data; only for reproducing
+        rows computed before.
     seed : `int`, optional (default = `13`)
         Seed of the replay sample.
     balance : `bool`, optional (default = `False`)
@@ -64,6 +72,8 @@ class AugmentedSupportReader(DatasetReader):
         lexicon: Optional[str] = None,
         seed: int = 13,
         balance: bool = False,
+        lexicon_descriptions: Optional[str] = None,
+        handwritten_new_predicate_entries: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
@@ -84,12 +94,19 @@ class AugmentedSupportReader(DatasetReader):
         self.support_repeat = support_repeat
         self.replay = replay
         self.lexicon = lexicon
+        self.lexicon_descriptions = lexicon_descriptions
+        self.handwritten_new_predicate_entries = handwritten_new_predicate_entries
         self.seed = seed
         self.balance = balance
 
+    def split_lexicon(self) -> Dict[str, List[str]]:
+        """The lexicon as the split may use it: new predicates keep only name and support words (`data.lexicons`)."""
+        return split_lexicon(self.lexicon, self.training_data_path, self.support_data_path,
+                             self.lexicon_descriptions, self.handwritten_new_predicate_entries)
+
     def recombiner(self) -> Recombiner:
         training = read_training_examples(self.training_data_path, self.formalism)
-        return Recombiner(training, self.formalism, load_lexicon(self.lexicon), self.pairs_per_predicate,
+        return Recombiner(training, self.formalism, self.split_lexicon(), self.pairs_per_predicate,
                           self.reverse_pairs_per_predicate)
 
     def synthetic_pairs(self, support: Optional[List[Example]] = None) -> List[SyntheticPair]:

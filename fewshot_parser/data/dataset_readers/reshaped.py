@@ -7,7 +7,6 @@ from fewshot_parser.data.augmentation import Recombiner
 from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
 from fewshot_parser.data.examples import read_training_examples
 from fewshot_parser.data.reshaping import ReshapingRecombiner
-from fewshot_parser.modules.alignment import load_lexicon
 
 
 @DatasetReader.register("fewshot_augmented_reshaped")
@@ -36,6 +35,6 @@ class ReshapedAugmentedReader(AugmentedSupportReader):
 
     def recombiner(self) -> Recombiner:
         training = read_training_examples(self.training_data_path, self.formalism)
-        return ReshapingRecombiner(training, self.formalism, load_lexicon(self.lexicon), self.pairs_per_predicate,
+        return ReshapingRecombiner(training, self.formalism, self.split_lexicon(), self.pairs_per_predicate,
                                    self.reverse_pairs_per_predicate,
                                    reshaped_pairs_per_predicate=self.reshaped_pairs_per_predicate)

@@ -7,7 +7,6 @@ from fewshot_parser.data.augmentation import Recombiner
 from fewshot_parser.data.dataset_readers.reshaped import ReshapedAugmentedReader
 from fewshot_parser.data.examples import read_training_examples
 from fewshot_parser.data.subtrees import AdjectiveSubtreeRecombiner, SubtreeRecombiner
-from fewshot_parser.modules.alignment import load_lexicon
 
 
 @DatasetReader.register("fewshot_augmented_subtrees")
@@ -40,6 +39,6 @@ class SubtreesAugmentedReader(ReshapedAugmentedReader):
     def recombiner(self) -> Recombiner:
         training = read_training_examples(self.training_data_path, self.formalism)
         recombiner = AdjectiveSubtreeRecombiner if self.adjectives else SubtreeRecombiner
-        return recombiner(training, self.formalism, load_lexicon(self.lexicon), self.pairs_per_predicate,
+        return recombiner(training, self.formalism, self.split_lexicon(), self.pairs_per_predicate,
                           self.reverse_pairs_per_predicate, reshaped_pairs_per_predicate=self.reshaped_pairs_per_predicate,
                           subtree_pairs_per_example=self.subtree_pairs_per_example)
