@@ -21,7 +21,7 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
-from fewshot_parser.common.provenance import code_version, config_hash
+from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
             if os.path.isdir(staging):
                 shutil.rmtree(staging)
             logger.info("Pre-training into %s", target)
-        train_model(Params(copy.deepcopy(params)), staging, recover=recover)
+        train_model(Params(copy.deepcopy(params), history="pretraining."), staging, recover=recover)
         write_provenance(staging, params)
         if os.path.isdir(target):
             shutil.rmtree(target)
@@ -74,8 +74,14 @@ PROVENANCE = "provenance.json"
 
 
 def write_provenance(directory: str, config: Optional[Dict[str, Any]], **extra: Any) -> Dict[str, Any]:
-    """Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents."""
-    record: Dict[str, Any] = {"code_version": code_version(), **extra}
+    """
+    Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents,
+    and what decides their floats (`provenance.numerics`: this process's torch threads, torch version
+    and machine; values an earlier write recorded for the directory's training are kept).
+    """
+    record: Dict[str, Any] = {"code_version": code_version(), **numerics(), **extra}
+    earlier = read_provenance(directory)
+    record.update({key: earlier[key] for key in NUMERICS if earlier.get(key)})
     if config is not None:
         record["config_hash"] = config_hash(json.loads(json.dumps(config)))
     temporary = os.path.join(directory, PROVENANCE + ".tmp")
