@@ -21,9 +21,13 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
+from fewshot_parser.common.archives import check_archive
 from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
 
 logger = logging.getLogger(__name__)
+
+# How to get a damaged pre-trained archive made again (its config is at hand).
+REMAKE = "; delete it and the same command pre-trains it again"
 
 
 def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) -> str:
@@ -39,6 +43,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
         pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
     )
     if os.path.isfile(archive_path) and (params is None or _made_from(archive_path, params)):
+        check_archive(archive_path, "the config's pretrained_archive" + (REMAKE if params is not None else ""))
         logger.info("Reusing the pre-trained archive %s", archive_path)
         return archive_path
     if os.path.isfile(archive_path):
@@ -51,6 +56,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
     with open(staging + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # blocks while another process pre-trains this archive
         if os.path.isfile(archive_path) and _made_from(archive_path, params):
+            check_archive(archive_path, "the config's pretrained_archive" + REMAKE)
             logger.info("Reusing the pre-trained archive %s, written by another process", archive_path)
             return archive_path
         recover = _resumable(staging, params)
