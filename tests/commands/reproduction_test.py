@@ -133,9 +133,11 @@ def test_the_estimate_counts_a_pretraining_once(tmp_path):
     # A 30-minute pre-training, then one 1-minute fine-tune finished: 4 fine-tunes are left, one at a time.
     line = run_grid.progress_line(1, 5, 31 * 60.0, job, "done", spans=[(1800.0, 1860.0)], parallel=1)
     assert "~4 min left" in line, line
-    # Two at a time, as the spans overlapped.
+    # Two at a time, as the spans overlapped: 4 minutes of fine-tunes left take 2.
     line = run_grid.progress_line(2, 6, 32 * 60.0, job, "done", spans=[(1800.0, 1860.0), (1800.0, 1860.0)])
-    assert "~4 min left" in line, line
+    assert "~2 min left" in line, line
+    # Without the spans (the old estimate) the pre-training was spread over the fine-tunes.
+    assert "~124 min left" in run_grid.progress_line(1, 5, 31 * 60.0, job, "done")
     # The spans come from the run's log and metrics.json.
     directory = tmp_path / "run"
     directory.mkdir()
