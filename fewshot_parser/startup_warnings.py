@@ -6,11 +6,12 @@ Any `allennlp` command prints two warnings that say nothing about the user's wor
 deprecated as an API` (a UserWarning from rouge, which allennlp-models imports); `allennlp train`
 adds torch's `torch.cuda.amp.autocast(args...) is deprecated` (a FutureWarning) every epoch.
 `allennlp` imports the first two before any plugin, so importing fewshot_parser is too late to hide
-them; only something that runs when Python starts is early enough. `python fewshot_parser/startup_warnings.py` (run by `make
-setup`) therefore writes `fewshot_parser_warnings.pth` into the virtualenv's site-packages, one
-line that Python's `site` runs at start-up and that adds exactly these filters (at the end of
-the filter list, so `-W` and `$PYTHONWARNINGS` still win). Importing fewshot_parser adds the same
-filters (`quiet_known_warnings`) for interpreters without the file.
+them; only something that runs when Python starts is early enough. `python
+fewshot_parser/startup_warnings.py` (run by `make setup`) therefore writes
+`fewshot_parser_warnings.pth` into the virtualenv's site-packages, one line that Python's `site`
+runs at start-up and that adds exactly these filters (at the end of the filter list, so `-W` and
+`$PYTHONWARNINGS` still win). Importing fewshot_parser adds the same filters
+(`quiet_known_warnings`) for interpreters without the file.
 
 Standard library only: the `.pth` line must not import fewshot_parser (and with it AllenNLP) into
 every Python process of the virtualenv.
@@ -39,8 +40,8 @@ def quiet_known_warnings() -> None:
 
 def pth_line() -> str:
     """The one `import` line of the `.pth` file (`site` runs such lines at start-up)."""
-    calls = "; ".join(f"warnings.filterwarnings('ignore', message={message!r}, category={category.__name__}, append=True)"
-                      for message, category in KNOWN_WARNINGS)
+    calls = "; ".join(f"warnings.filterwarnings('ignore', message={message!r}, category={category.__name__}, "
+                      "append=True)" for message, category in KNOWN_WARNINGS)
     return f"import warnings; {calls}\n"
 
 

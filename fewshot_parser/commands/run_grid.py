@@ -204,7 +204,8 @@ SYSTEMS: Dict[str, tuple] = {
 # from the runs' logs; PYTHONWARNINGS set by the user wins. The Makefile exports the same filters.
 QUIET_WARNINGS = "ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning"
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds",
-          "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash", "threads", "torch", "machine"]
+          "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash",
+          "threads", "torch", "machine"]
 
 
 class Job(NamedTuple):
@@ -723,10 +724,12 @@ def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
         lines.append(f"  {'':<10}  " + "  ".join(f"{f's{s}':>7}" for s in shuffles) + "  mean ± std")
         lines.append(f"  {'this run':<10}  {_cells(values)}  {_spread(known)}")
         if theirs:
-            lines.append(f"  {'committed':<10}  {_cells([committed.get(job_key(j)) for j in members])}  {_spread(theirs)}")
+            lines.append(f"  {'committed':<10}  {_cells([committed.get(job_key(j)) for j in members])}  "
+                         f"{_spread(theirs)}")
             differences = [got[job_key(j)] - committed[job_key(j)] if job_key(j) in got and job_key(j) in committed
                            else None for j in members]
-            lines.append(f"  {'difference':<10}  " + "  ".join(f"{d:+7.2f}" if d is not None else "      –" for d in differences))
+            lines.append(f"  {'difference':<10}  "
+                         + "  ".join(f"{d:+7.2f}" if d is not None else "      –" for d in differences))
         if published is not None:
             lines.append(f"  paper (shuffles 1-5): {published:.2f}")
         if theirs:
@@ -751,7 +754,8 @@ def _spread(values: List[float]) -> str:
 
 
 # Query-set sizes of the benchmark (the same for every shuffle), for a split whose query.txt is not here.
-QUERY_SIZES = {("jobs", 1): 110, ("jobs", 2): 107, ("geo", 1): 211, ("geo", 2): 206, ("atis", 1): 764, ("atis", 2): 759}
+QUERY_SIZES = {("jobs", 1): 110, ("jobs", 2): 107, ("geo", 1): 211, ("geo", 2): 206,
+               ("atis", 1): 764, ("atis", 2): 759}
 
 
 def query_size(job: Job) -> Optional[int]:
@@ -759,7 +763,8 @@ def query_size(job: Job) -> Optional[int]:
     split's `query.txt` under the data root), else the benchmark's known size."""
     from fewshot_parser.data.paths import data_root
 
-    candidates = [os.path.join(data_root(), job.dataset, "lemma_data", f"shuffle_{job.shuffle}_shot_{job.shot}", "query.txt")]
+    split = f"shuffle_{job.shuffle}_shot_{job.shot}"
+    candidates = [os.path.join(data_root(), job.dataset, "lemma_data", split, "query.txt")]
     try:
         with open(os.path.join(job.serialization_dir, "config.json")) as handle:
             configured = json.load(handle).get("test_data_path")
@@ -822,7 +827,8 @@ def comparison_lines(members: List[Job], rows: Dict[tuple, Dict[str, str]], comm
         verdict = (f"agrees with {compare} within one query ({query}) on every split"
                    + (f", exactly on {', '.join(exact)}" if exact else ""))
     else:
-        agree = ([f"exactly on {', '.join(exact)}"] if exact else []) + ([f"within one query on {', '.join(within)}"] if within else [])
+        agree = (([f"exactly on {', '.join(exact)}"] if exact else [])
+                 + ([f"within one query on {', '.join(within)}"] if within else []))
         verdict = (f"differs from {compare} by more than one query ({query}) on {', '.join(beyond)}"
                    + (f"; agrees {' and '.join(agree)}" if agree else ""))
     ours = _numerics([rows[job_key(j)] for j in members if job_key(j) in rows and job_key(j) in committed])

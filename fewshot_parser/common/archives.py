@@ -38,7 +38,8 @@ def check_archive(path: Any, hint: str = "") -> None:
         raise UserError(f"{path}: no such model archive{suffix}")
     if os.path.isdir(path):
         if not os.path.isfile(os.path.join(path, "config.json")):
-            raise UserError(f"{path}: a directory without config.json, not a model archive or serialization directory{suffix}")
+            raise UserError(f"{path}: a directory without config.json, not a model archive or serialization "
+                            f"directory{suffix}")
         return
     try:
         with open(path, "rb") as handle:
@@ -50,13 +51,15 @@ def check_archive(path: Any, hint: str = "") -> None:
         with tarfile.open(path, "r:gz") as archive:
             names = set(archive.getnames())  # reads the whole archive, so a truncated one fails here
     except DAMAGED as error:
-        raise UserError(f"{path}: truncated or corrupt model archive ({error or type(error).__name__}){suffix}") from None
+        reason = error or type(error).__name__
+        raise UserError(f"{path}: truncated or corrupt model archive ({reason}){suffix}") from None
     except OSError as error:
         raise UserError(f"{path}: cannot read the model archive ({error.strerror or error}){suffix}") from None
     missing = [name for name in REQUIRED_MEMBERS if name not in names]
     if missing:
         held = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "") if names else "nothing"
-        raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held}){suffix}")
+        raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held})"
+                        f"{suffix}")
 
 
 def guard_load_archive(load_archive: Callable[..., Any]) -> Callable[..., Any]:

@@ -106,8 +106,8 @@ def accepted_keys(cls: type, constructor: Callable[..., Any]) -> Set[str]:
 
     names = _argument_names(constructor)
     if issubclass(cls, GradientDescentTrainer):
-        return (names | _argument_names(GradientDescentTrainer.from_partial_objects) | _argument_names(Trainer.__init__)
-                | TRAINER_EXTRA_KEYS)
+        return (names | _argument_names(GradientDescentTrainer.from_partial_objects)
+                | _argument_names(Trainer.__init__) | TRAINER_EXTRA_KEYS)
     if not _takes_keywords(constructor):
         return names
     for klass in cls.__mro__:
@@ -133,7 +133,8 @@ def check_keys(create_kwargs: Callable[..., Any]) -> Callable[..., Any]:
     def checked(constructor: Callable[..., Any], cls: type, params: Params, **extras: Any) -> Any:
         from allennlp.training import GradientDescentTrainer
 
-        if isinstance(cls, type) and (issubclass(cls, GradientDescentTrainer) or cls.__module__.startswith("fewshot_parser.")):
+        ours = isinstance(cls, type) and cls.__module__.startswith("fewshot_parser.")
+        if isinstance(cls, type) and (ours or issubclass(cls, GradientDescentTrainer)):
             accepted = accepted_keys(cls, constructor)
             extra = {key: value for key, value in params.as_dict(quiet=True).items() if key not in accepted}
             if extra:
