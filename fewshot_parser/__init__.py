@@ -7,13 +7,13 @@ Importing downloads nothing; besides registration it sets defaults for the envir
 that configs read (`fewshot_parser.config_defaults`) and adjusts the `allennlp` commands as
 `fewshot_parser.common.cli` lists (one-line user errors, guarded writes, torch thread defaults).
 """
-import warnings
-
 # Known third-party start-up warnings, shown by every command otherwise: transformers' pytree
 # deprecation and pkg_resources (imported by allennlp-models' rouge). `allennlp` itself imports them
-# before any plugin, so the Makefile and run-grid also set PYTHONWARNINGS (run_grid.QUIET_WARNINGS).
-warnings.filterwarnings("ignore", message=".*_register_pytree_node.*", category=FutureWarning)
-warnings.filterwarnings("ignore", message="pkg_resources is deprecated", category=UserWarning)
+# before any plugin, so `make setup` also installs a `.pth` file that hides them when Python starts
+# (fewshot_parser.startup_warnings); run-grid passes PYTHONWARNINGS to its runs (run_grid.QUIET_WARNINGS).
+from fewshot_parser.startup_warnings import quiet_known_warnings
+
+quiet_known_warnings()
 
 from fewshot_parser.config_defaults import apply_config_defaults  # noqa: E402
 from fewshot_parser.version import VERSION

@@ -41,7 +41,7 @@ import os
 import shutil
 import sys
 import time
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
@@ -196,14 +196,17 @@ SYSTEMS: Dict[str, tuple] = {
                        "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
     "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
 }
-# The last four say what made a row (see `fewshot_parser.common.provenance`): the code version of the
-# run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned.
+# The four after `seconds` say what made a row (see `fewshot_parser.common.provenance`): the code version
+# of the run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned. The
+# next three say what else decided its floats (`provenance.numerics`: torch threads, torch version, CPU
+# or GPU model; empty in rows recorded before they existed); the last two are retention on the split's
+# known.txt (`retention`; make-splits splits only). New columns go at the end.
 # Known third-party start-up warnings (transformers' pytree deprecation, pkg_resources in rouge), hidden
 # from the runs' logs; PYTHONWARNINGS set by the user wins. The Makefile exports the same filters.
 QUIET_WARNINGS = "ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning"
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds",
           "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash",
-          "known_pretrained", "known_finetuned"]
+          "threads", "torch", "machine", "known_pretrained", "known_finetuned"]
 
 
 class Job(NamedTuple):
@@ -498,9 +501,11 @@ def run_provenance(directory: str) -> Dict[str, str]:
     """
     The provenance columns of a finished run: its code version and pre-trained archive's (from the
     `provenance.json` the few-shot pipeline writes; runs without a pre-trained archive get the code
-    version of this checkout and `-` for the archive) and the hash of its rendered `config.json`.
+    version of this checkout and `-` for the archive), the hash of its rendered `config.json`, and the
+    torch threads, torch version and machine its training ran with (written by the node that trained
+    it; empty when the run does not say, never this driver's own).
     """
-    from fewshot_parser.common.provenance import code_version, experiment_hash
+    from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
     from fewshot_parser.training.pretrain_finetune import read_provenance
 
     recorded = read_provenance(directory)
@@ -514,6 +519,7 @@ def run_provenance(directory: str) -> Dict[str, str]:
         "config_hash": configured,
         "pretrain_code_version": recorded.get("pretrain_code_version", "-"),
         "pretrain_config_hash": recorded.get("pretrain_config_hash", "-"),
+        **{key: str(recorded.get(key) or "") for key in NUMERICS},
     }
 
 
@@ -683,11 +689,15 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     with contextlib.ExitStack() as claims:
         grid_start = time.time()
         done = [0]
+        spans: List[Tuple[float, float]] = []  # the finished runs' own times, for the estimate
 
         def report(job: Job, status: str) -> None:
             done[0] += 1
             bar.update(1)
-            tqdm.write(progress_line(done[0], len(pending), time.time() - grid_start, job, status))
+            span = run_span(job) if status.startswith("done") else None
+            spans.extend([span] if span else [])
+            tqdm.write(progress_line(done[0], len(pending), time.time() - grid_start, job, status, spans=spans,
+                                     parallel=args.jobs if local else None))
 
         # A live bar on a terminal; the per-run lines (with counts and an ETA) are the record in log files.
         bar = tqdm(total=len(pending), unit="run", desc="grid", disable=not sys.stderr.isatty(), dynamic_ncols=True)
@@ -792,14 +802,18 @@ def finish(job: Job, result: Dict, args: argparse.Namespace) -> str:
 def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
     """
     Per (system, dataset, shot) of the grid: exact match per shuffle, mean and standard deviation,
-    the paper's number and the mean committed in `compare`, and where the fine-tuned archives are.
+    the paper's number, the values committed in `compare` beside each split with the difference, a
+    line saying whether they agree exactly, within one query or beyond, and why they may differ
+    (`comparison_lines`), and where the fine-tuned archives are.
     """
     import statistics
 
     from fewshot_parser.commands.report import paper_numbers
 
-    got = {row_key(row): float(row["exact_match"]) for row in read_rows(results)}
-    committed = {row_key(row): float(row["exact_match"]) for row in read_rows(compare)} if compare else {}
+    rows = {row_key(row): row for row in read_rows(results)}
+    committed_rows = {row_key(row): row for row in read_rows(compare)} if compare else {}
+    got = {key: float(row["exact_match"]) for key, row in rows.items()}
+    committed = {key: float(row["exact_match"]) for key, row in committed_rows.items()}
     paper = paper_numbers()
     groups: Dict[tuple, List[Job]] = {}
     for job in jobs:
@@ -813,10 +827,15 @@ def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
         theirs = [committed[job_key(job)] for job in members if job_key(job) in committed]
         published = paper.get((label, setting), {}).get(f"{dataset}_{shot}shot")
         lines.append(f"\n{label}{f' ({setting})' if setting else ''}, {dataset} {shot}-shot: exact match (%)")
-        lines.append("  " + "  ".join(f"s{s:<6}" for s in shuffles) + "  mean ± std")
-        cells = "  ".join(f"{v:7.2f}" if v is not None else "      –" for v in values)
-        spread = f"{statistics.mean(known):.2f} ± {statistics.pstdev(known):.2f}" if known else "–"
-        lines.append(f"  {cells}  {spread}")
+        lines.append(f"  {'':<10}  " + "  ".join(f"{f's{s}':>7}" for s in shuffles) + "  mean ± std")
+        lines.append(f"  {'this run':<10}  {_cells(values)}  {_spread(known)}")
+        if theirs:
+            lines.append(f"  {'committed':<10}  {_cells([committed.get(job_key(j)) for j in members])}  "
+                         f"{_spread(theirs)}")
+            differences = [got[job_key(j)] - committed[job_key(j)] if job_key(j) in got and job_key(j) in committed
+                           else None for j in members]
+            lines.append(f"  {'difference':<10}  "
+                         + "  ".join(f"{d:+7.2f}" if d is not None else "      –" for d in differences))
         if published is not None:
             lines.append(f"  paper (shuffles 1-5): {published:.2f}")
         if theirs:
@@ -824,14 +843,145 @@ def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
                 abs(committed[job_key(j)] - got[job_key(j)]) < 0.005 for j in members if job_key(j) in got and job_key(j) in committed)
             lines.append(f"  committed in {compare}: {statistics.mean(theirs):.2f} over {len(theirs)} shuffles"
                          + (" (identical per shuffle)" if same else ""))
+            lines.extend(comparison_lines(members, rows, committed_rows, compare or ""))
         lines.append(f"  archives: {os.path.dirname(members[0].serialization_dir)}/<run>/model.tar.gz; predictions: "
                      f"allennlp predict <archive> <query.txt> --use-dataset-reader --output-file <file>")
     return "\n".join(lines)
 
 
-def progress_line(done: int, total: int, elapsed: float, job: Job, status: str, width: int = 20) -> str:
-    """`[######......  12/36  14.2 min, ~28 min left] geo 1-shot s3  done  ...`: one line per finished run."""
+def _cells(values: List[Optional[float]]) -> str:
+    return "  ".join(f"{v:7.2f}" if v is not None else "      –" for v in values)
+
+
+def _spread(values: List[float]) -> str:
+    import statistics
+
+    return f"{statistics.mean(values):.2f} ± {statistics.pstdev(values):.2f}" if values else "–"
+
+
+# Query-set sizes of the benchmark (the same for every shuffle), for a split whose query.txt is not here.
+QUERY_SIZES = {("jobs", 1): 110, ("jobs", 2): 107, ("geo", 1): 211, ("geo", 2): 206,
+               ("atis", 1): 764, ("atis", 2): 759}
+
+
+def query_size(job: Job) -> Optional[int]:
+    """Queries in a run's query set: the lines of its query file (the run's `test_data_path`, else the
+    split's `query.txt` under the data root), else the benchmark's known size."""
+    from fewshot_parser.data.paths import data_root
+
+    split = f"shuffle_{job.shuffle}_shot_{job.shot}"
+    candidates = [os.path.join(data_root(), job.dataset, "lemma_data", split, "query.txt")]
+    try:
+        with open(os.path.join(job.serialization_dir, "config.json")) as handle:
+            configured = json.load(handle).get("test_data_path")
+        if isinstance(configured, str):
+            candidates[:0] = [configured, os.path.join(data_root(), configured)]
+    except (OSError, ValueError):
+        pass
+    for path in candidates:
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                count = sum(1 for line in handle if line.strip())
+            if count:
+                return count
+    return QUERY_SIZES.get((job.dataset, job.shot))
+
+
+def _numerics(rows: List[Dict[str, str]]) -> Dict[str, str]:
+    """Threads, torch and machine of some rows: each value, several joined by ` / `, `not recorded` when none is."""
+    from fewshot_parser.common.provenance import NUMERICS
+
+    found = {key: sorted({row.get(key) or "" for row in rows} - {""}) for key in NUMERICS}
+    return {key: " / ".join(values) if values else "not recorded" for key, values in found.items()}
+
+
+def _describe(numerics: Dict[str, str]) -> str:
+    if all(value == "not recorded" for value in numerics.values()):
+        return "threads, torch and machine not recorded"
+    return ", ".join(f"{key} {value}" for key, value in numerics.items())
+
+
+def comparison_lines(members: List[Job], rows: Dict[tuple, Dict[str, str]], committed: Dict[tuple, Dict[str, str]],
+                     compare: str) -> List[str]:
+    """
+    Two lines comparing a group's runs with the committed rows, split by split: whether they agree exactly,
+    within one query (100 / queries of the split, in points) or beyond; then why they can differ, with
+    the threads, torch and machine of both sides when recorded.
+    """
+    exact, within, beyond, one_query = [], [], [], []
+    for job in members:
+        key = job_key(job)
+        if key not in rows or key not in committed:
+            continue
+        size = query_size(job)
+        step = 100.0 / size if size else 0.0
+        one_query.append(step)
+        difference = float(rows[key]["exact_match"]) - float(committed[key]["exact_match"])
+        # Both sides are rounded to 0.01: allow that much beside one query.
+        if abs(difference) < 0.005:
+            exact.append(f"s{job.shuffle}")
+        elif step and abs(difference) <= step + 0.01:
+            within.append(f"s{job.shuffle}")
+        else:
+            beyond.append(f"s{job.shuffle} ({difference:+.2f})")
+    if not one_query:
+        return []
+    query = f"one query = {max(one_query):.2f} points"
+    if not within and not beyond:
+        verdict = f"agrees exactly with {compare} on every split"
+    elif not beyond:
+        verdict = (f"agrees with {compare} within one query ({query}) on every split"
+                   + (f", exactly on {', '.join(exact)}" if exact else ""))
+    else:
+        agree = (([f"exactly on {', '.join(exact)}"] if exact else [])
+                 + ([f"within one query on {', '.join(within)}"] if within else []))
+        verdict = (f"differs from {compare} by more than one query ({query}) on {', '.join(beyond)}"
+                   + (f"; agrees {' and '.join(agree)}" if agree else ""))
+    ours = _numerics([rows[job_key(j)] for j in members if job_key(j) in rows and job_key(j) in committed])
+    theirs = _numerics([committed[job_key(j)] for j in members if job_key(j) in rows and job_key(j) in committed])
+    alike = ours == theirs and not any(v == "not recorded" or " / " in v for v in ours.values())
+    if not within and not beyond:
+        return [f"  {verdict}", f"  numerics: {_describe(ours)}"]
+    if alike:
+        why = ("the same threads, torch and machine should agree exactly: check the code version and config "
+               f"(`allennlp report` marks stale rows); numerics: {_describe(ours)}")
+    else:
+        why = ("a run reproduces exactly only with the same machine, torch threads and seed; another thread count, "
+               "torch build or processor sums floats in another order, which can move a split by a query or more. "
+               f"Committed rows: {_describe(theirs)}; this run: {_describe(ours)}")
+    return [f"  {verdict}", f"  why: {why}"]
+
+
+def run_span(job: Job) -> Optional[Tuple[float, float]]:
+    """When a finished run started and ended on its node (the start mark heading its log, the time of its
+    `metrics.json`); None for a run that did not finish or whose log has no start mark."""
+    try:
+        end = os.path.getmtime(os.path.join(job.serialization_dir, "metrics.json"))
+        with open(job.serialization_dir + ".log") as log:
+            first = log.readline()
+        return (float(first[len(START_MARK):]), end) if first.startswith(START_MARK) else None
+    except (OSError, ValueError):
+        return None
+
+
+def progress_line(done: int, total: int, elapsed: float, job: Job, status: str, width: int = 20,
+                  spans: Sequence[Tuple[float, float]] = (), parallel: Optional[int] = None) -> str:
+    """
+    `[######......  12/36  14.2 min, ~28 min left] geo 1-shot s3  done  ...`: one line per finished run.
+    With `spans` (`run_span` of the runs finished so far) the time left is their mean own duration times
+    the runs left, over the runs at a time (`parallel`, else as many as the spans overlapped), so a
+    pre-training, which no run's own time includes, is not spread over the fine-tunes; without them it
+    is the elapsed time per finished run.
+    """
     filled = round(width * done / total) if total else width
-    left = elapsed / done * (total - done) if done else 0.0
+    remaining = total - done
+    if spans:
+        durations = [end - begin for begin, end in spans]
+        if parallel is None:
+            window = max(end for _, end in spans) - min(begin for begin, _ in spans)
+            parallel = max(1, round(sum(durations) / window)) if window > 0 else 1
+        left = sum(durations) / len(durations) * remaining / max(1, min(parallel, remaining or 1))
+    else:
+        left = elapsed / done * remaining if done else 0.0
     return (f"[{'#' * filled}{'.' * (width - filled)} {done:>3}/{total} {elapsed / 60:5.1f} min, "
             f"~{left / 60:.0f} min left] {job.name:<32} {status}")

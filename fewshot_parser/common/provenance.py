@@ -1,12 +1,13 @@
 """
 Where a number came from: the git commit of the code that produced it (with ``-dirty`` when the
-working tree had uncommitted changes to tracked files) and a hash of the rendered config.
+working tree had uncommitted changes to tracked files), a hash of the rendered config, and what
+decides its floats besides them (`numerics`: torch threads, torch version, CPU or GPU model).
 """
 import hashlib
 import json
 import os
 import subprocess
-from typing import Any, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -43,3 +44,40 @@ def experiment_hash(config: Mapping[str, Any]) -> str:
     if isinstance(config.get("trainer"), dict):
         config["trainer"].pop("cuda_device", None)
     return config_hash(config)
+
+
+# What decides a run's floats besides its code, config and seed: the order of float sums changes with
+# torch's thread count, the torch build and the processor, so two machines (or thread counts) may differ
+# by a query or more on a split while each reproduces itself exactly (README, "Reproducing the numbers").
+NUMERICS = ("threads", "torch", "machine")
+
+
+def cpu_model() -> str:
+    """The CPU's model name (`/proc/cpuinfo`; elsewhere `platform.processor()`), or `unknown`."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                name, _, value = line.partition(":")
+                if name.strip() in ("model name", "Model", "cpu model") and value.strip():
+                    return " ".join(value.split())
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def machine_name() -> str:
+    """The processor that did this process's arithmetic: the GPU when torch has used CUDA here, else the CPU."""
+    import torch
+
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        return torch.cuda.get_device_name(torch.cuda.current_device())
+    return cpu_model()
+
+
+def numerics() -> Dict[str, str]:
+    """`threads` (torch's intra-op threads), `torch` (its version) and `machine` of this process."""
+    import torch
+
+    return {"threads": str(torch.get_num_threads()), "torch": torch.__version__, "machine": machine_name()}

@@ -6,10 +6,14 @@ Guards around AllenNLP's `train_model` and `archive_model`, installed when fewsh
   serialization directory it created, so the corrected command runs without `-f`. A directory that
   existed before the command, or holds a checkpoint (`--recover` can use it), is left as it is;
 - `model.tar.gz` is written to a temporary file and renamed into place when complete, so an
-  interrupted archiving never leaves a truncated archive that later looks finished.
+  interrupted archiving never leaves a truncated archive that later looks finished;
+- every archive holds `provenance.json`, with what decided the floats of its training (torch
+  threads, torch version, CPU or GPU model; `fewshot_parser.common.provenance.numerics`), also
+  written to the serialization directory, where `run-grid` reads it for the run's row.
 """
 import functools
 import glob
+import json
 import logging
 import os
 import shutil
@@ -17,9 +21,12 @@ from typing import Any, Callable
 
 from allennlp.models.archival import _DEFAULT_WEIGHTS as DEFAULT_WEIGHTS
 
-from fewshot_parser.common.safe_io import atomic_path
+from fewshot_parser.common.safe_io import atomic_open, atomic_path
 
 logger = logging.getLogger(__name__)
+
+# The run's provenance (`fewshot_parser.training.pretrain_finetune.PROVENANCE`), also kept in its archive.
+PROVENANCE = "provenance.json"
 
 # What makes a failed run's directory worth keeping: training state `--recover` resumes from, or an archive.
 KEPT = ("model_state_*.th", "training_state_*.th", "best.th", "model.tar.gz", "metrics.json")
@@ -73,13 +80,39 @@ def guard_archive_model(archive_model: Callable[..., str]) -> Callable[..., str]
         target = os.path.join(str(serialization_dir), "model.tar.gz") if archive_path is None else str(archive_path)
         if os.path.isdir(target):
             target = os.path.join(target, "model.tar.gz")
+        extra = list(include_in_archive or [])
+        if record_numerics(str(serialization_dir)) and PROVENANCE not in extra:
+            extra.append(PROVENANCE)
         with atomic_path(target) as temporary:
             archive_model(serialization_dir, weights=weights, archive_path=temporary,
-                          include_in_archive=include_in_archive)
+                          include_in_archive=extra or None)
         return target
 
     guarded._fewshot_guarded = True  # type: ignore[attr-defined]
     return guarded
+
+
+def record_numerics(serialization_dir: str) -> bool:
+    """
+    Sets this process's numerics (it has just trained the model being archived) in the directory's
+    `provenance.json`, keeping what else it holds; returns whether the file was written.
+    """
+    from fewshot_parser.common.provenance import numerics
+
+    path = os.path.join(serialization_dir, PROVENANCE)
+    try:
+        with open(path) as handle:
+            record = json.load(handle)
+    except (OSError, ValueError):
+        record = {}
+    record.update(numerics())
+    try:
+        with atomic_open(path, "w") as handle:
+            json.dump(record, handle, indent=1)
+    except OSError as error:  # an archive without it is still an archive
+        logger.warning("could not record the numerics in %s: %s", path, error)
+        return False
+    return True
 
 
 def install() -> None:

@@ -21,9 +21,13 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
-from fewshot_parser.common.provenance import code_version, config_hash
+from fewshot_parser.common.archives import check_archive
+from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
 
 logger = logging.getLogger(__name__)
+
+# How to get a damaged pre-trained archive made again (its config is at hand).
+REMAKE = "; delete it and the same command pre-trains it again"
 
 
 def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) -> str:
@@ -39,6 +43,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
         pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
     )
     if os.path.isfile(archive_path) and (params is None or _made_from(archive_path, params)):
+        check_archive(archive_path, "the config's pretrained_archive" + (REMAKE if params is not None else ""))
         logger.info("Reusing the pre-trained archive %s", archive_path)
         return archive_path
     if os.path.isfile(archive_path):
@@ -51,6 +56,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
     with open(staging + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # blocks while another process pre-trains this archive
         if os.path.isfile(archive_path) and _made_from(archive_path, params):
+            check_archive(archive_path, "the config's pretrained_archive" + REMAKE)
             logger.info("Reusing the pre-trained archive %s, written by another process", archive_path)
             return archive_path
         recover = _resumable(staging, params)
@@ -60,7 +66,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
             if os.path.isdir(staging):
                 shutil.rmtree(staging)
             logger.info("Pre-training into %s", target)
-        train_model(Params(copy.deepcopy(params)), staging, recover=recover)
+        train_model(Params(copy.deepcopy(params), history="pretraining."), staging, recover=recover)
         write_provenance(staging, params)
         if os.path.isdir(target):
             shutil.rmtree(target)
@@ -74,8 +80,14 @@ PROVENANCE = "provenance.json"
 
 
 def write_provenance(directory: str, config: Optional[Dict[str, Any]], **extra: Any) -> Dict[str, Any]:
-    """Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents."""
-    record: Dict[str, Any] = {"code_version": code_version(), **extra}
+    """
+    Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents,
+    and what decides their floats (`provenance.numerics`: this process's torch threads, torch version
+    and machine; values an earlier write recorded for the directory's training are kept).
+    """
+    record: Dict[str, Any] = {"code_version": code_version(), **numerics(), **extra}
+    earlier = read_provenance(directory)
+    record.update({key: earlier[key] for key in NUMERICS if earlier.get(key)})
     if config is not None:
         record["config_hash"] = config_hash(json.loads(json.dumps(config)))
     temporary = os.path.join(directory, PROVENANCE + ".tmp")

@@ -116,7 +116,7 @@ class PretrainingsEnsemble(TrainModel):
         for index, config in enumerate(self._parts):
             directory = os.path.join(self.serialization_dir, f"part_{index}")
             logger.info("Part %d of %d: %s", index + 1, len(self._parts), config.get("pretrained_archive"))
-            params = Params(copy.deepcopy(config))
+            params = Params(copy.deepcopy(config), history=f"experiments.{index}.")  # where errors say a key is
             prepare_environment(params)  # the part's own seeds, as `allennlp train` of the part would set them
             part = TrainModel.from_params(params, serialization_dir=directory, local_rank=self._local_rank)
             metrics = part.run()

@@ -1,0 +1,89 @@
+"""
+Model archives given by the user, checked before AllenNLP reads them.
+
+A missing, truncated or foreign archive given to `allennlp predict` or `evaluate`, or as a config's
+`pretrained_archive`, otherwise ends in a traceback from deep inside `tarfile` or `torch.load`
+(`EOFError: Compressed file ended before the end-of-stream marker was reached`). `check_archive`
+turns each case into a `UserError` whose one line names the file and what is wrong with it, and
+`install` (run when fewshot_parser is imported) makes AllenNLP's `load_archive` check first, where
+`predict`, `evaluate`, `Predictor.from_path` and `Model.from_archive` look it up.
+"""
+import functools
+import gzip
+import os
+import tarfile
+import zlib
+from typing import Any, Callable
+
+from fewshot_parser.common.errors import UserError
+
+# What AllenNLP's `archive_model` always writes (allennlp.models.archival: CONFIG_NAME, _WEIGHTS_NAME).
+REQUIRED_MEMBERS = ("config.json", "weights.th")
+# What reading a damaged gzip-compressed tar raises.
+DAMAGED = (EOFError, zlib.error, gzip.BadGzipFile, tarfile.ReadError)
+
+
+def check_archive(path: Any, hint: str = "") -> None:
+    """
+    Raises a `UserError` naming `path` when it is not a readable AllenNLP model archive: missing, a
+    file that is not a gzip-compressed tar, truncated or corrupt, or a tar without `config.json` and
+    `weights.th`; `hint` ends the message (what the archive was for, how to fix it). A serialization
+    directory (which AllenNLP also loads) needs `config.json`; remote URLs are left to AllenNLP.
+    """
+    path = str(path)
+    if "://" in path:
+        return
+    suffix = f" ({hint})" if hint else ""
+    if not os.path.exists(path):
+        raise UserError(f"{path}: no such model archive{suffix}")
+    if os.path.isdir(path):
+        if not os.path.isfile(os.path.join(path, "config.json")):
+            raise UserError(f"{path}: a directory without config.json, not a model archive or serialization "
+                            f"directory{suffix}")
+        return
+    try:
+        with open(path, "rb") as handle:
+            magic = handle.read(2)
+        if magic != b"\x1f\x8b":  # every model.tar.gz starts with gzip's magic bytes
+            kind = ("an empty file" if not magic else "an uncompressed tar file" if tarfile.is_tarfile(path)
+                    else "not a gzip-compressed tar file")
+            raise UserError(f"{path}: not a model archive ({kind}; `allennlp train` writes model.tar.gz){suffix}")
+        with tarfile.open(path, "r:gz") as archive:
+            names = set(archive.getnames())  # reads the whole archive, so a truncated one fails here
+    except DAMAGED as error:
+        reason = error or type(error).__name__
+        raise UserError(f"{path}: truncated or corrupt model archive ({reason}){suffix}") from None
+    except OSError as error:
+        raise UserError(f"{path}: cannot read the model archive ({error.strerror or error}){suffix}") from None
+    missing = [name for name in REQUIRED_MEMBERS if name not in names]
+    if missing:
+        held = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "") if names else "nothing"
+        raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held})"
+                        f"{suffix}")
+
+
+def guard_load_archive(load_archive: Callable[..., Any]) -> Callable[..., Any]:
+    """AllenNLP's `load_archive`, checking the archive first and naming it when extracting it fails."""
+    if getattr(load_archive, "_fewshot_guarded", False):
+        return load_archive
+
+    @functools.wraps(load_archive)
+    def guarded(archive_file: Any, *args: Any, **kwargs: Any) -> Any:
+        check_archive(archive_file)
+        try:
+            return load_archive(archive_file, *args, **kwargs)
+        except DAMAGED as error:
+            raise UserError(f"{archive_file}: truncated or corrupt model archive ({error})") from error
+
+    guarded._fewshot_guarded = True  # type: ignore[attr-defined]
+    return guarded
+
+
+def install() -> None:
+    """Makes `load_archive` check its archive wherever AllenNLP's commands and loaders look it up."""
+    from allennlp.commands import evaluate, predict
+    from allennlp.models import archival
+    from allennlp.predictors import predictor
+
+    for module in (archival, predict, evaluate, predictor):
+        module.load_archive = guard_load_archive(module.load_archive)  # type: ignore[attr-defined]
