@@ -50,7 +50,7 @@ def test_numerics_name_threads_torch_and_the_processor():
 
 
 def test_a_row_records_the_numerics_its_run_wrote_and_old_rows_still_read(tmp_path):
-    assert FIELDS[:len(OLD_FIELDS)] == OLD_FIELDS and FIELDS[-3:] == ["threads", "torch", "machine"]
+    assert FIELDS[:len(OLD_FIELDS)] == OLD_FIELDS and FIELDS[len(OLD_FIELDS):len(OLD_FIELDS) + 3] == ["threads", "torch", "machine"]
     results = str(tmp_path / "runs.csv")
     write_csv(results, [row(2, 10.0)], OLD_FIELDS)  # a file written before the new columns
     node = {"code_version": "abc", "threads": "1", "torch": "2.0.1", "machine": "Some CPU @ 2.1GHz"}
