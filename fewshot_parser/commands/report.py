@@ -88,7 +88,7 @@ def default_readme(out: str, shuffles: Sequence[int]) -> Optional[str]:
 
 
 def report_from_args(args: argparse.Namespace) -> None:
-    if args.suite:
+    if getattr(args, "suite", None):
         from fewshot_parser.commands.suite_report import write_suite_report
 
         files = args.results or [os.path.join("results", args.suite, "runs.csv")]

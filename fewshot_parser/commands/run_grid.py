@@ -343,9 +343,10 @@ def plan_draws(systems: List[str], datasets: List[str], shots: List[int], data_r
 def suite_defaults(args: argparse.Namespace, environment: Dict[str, str]) -> Tuple[Optional[str], str, str, str]:
     """(data root or None, runs dir, results file, pre-training root) of a grid; builds the dev suite when
     it is asked for and missing."""
-    if args.suite and args.data_root:
+    suite, data_root = getattr(args, "suite", None), getattr(args, "data_root", None)
+    if suite and data_root:
         raise UserError("give --suite or --data-root, not both")
-    if args.suite:
+    if suite:
         from fewshot_parser.data.dev_suite import build_dev_suite
 
         root = os.path.join(environment.get("FEWSHOT_DATA_DIR", "data"), args.suite)
@@ -353,7 +354,7 @@ def suite_defaults(args: argparse.Namespace, environment: Dict[str, str]) -> Tup
         pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), args.suite)
         return (root, args.runs_dir or os.path.join("runs", args.suite),
                 args.results or os.path.join("results", args.suite, "runs.csv"), pretrain)
-    if args.data_root:
+    if data_root:
         if not os.path.isdir(args.data_root):
             raise UserError(f"{args.data_root}: --data-root is not a directory (make it with allennlp make-splits)")
         name = os.path.basename(os.path.normpath(args.data_root))
@@ -643,7 +644,8 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     else:
         if args.redo_stale:
             raise UserError("--redo-stale checks rows of the official shuffles; a suite's stale rows are redone with --redo-recorded")
-        jobs = plan_draws(systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root, args.draws)
+        jobs = plan_draws(systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root,
+                          getattr(args, "draws", None))
     local = args.address is None
     threads = args.threads or (max(1, (os.cpu_count() or 2) // max(1, args.jobs)) if local else 1)
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
