@@ -294,12 +294,17 @@ class RunGrid(Subcommand):
         return sub
 
 
+def config_template(system: str) -> str:
+    """The config path template of a grid system; an unknown name is a `ValueError` listing the known ones."""
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}")
+    return SYSTEMS[system][2]
+
+
 def plan(systems: List[str], datasets: List[str], shots: List[int], shuffles: List[int], runs_dir: str) -> List[Job]:
     jobs = []
     for system in systems:
-        if system not in SYSTEMS:
-            raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}")
-        template = SYSTEMS[system][2]
+        template = config_template(system)
         for dataset in datasets:
             for shot in shots:
                 config = template.format(dataset=dataset, shot=shot)
@@ -320,9 +325,7 @@ def plan_draws(systems: List[str], datasets: List[str], shots: List[int], data_r
 
     jobs = []
     for system in systems:
-        if system not in SYSTEMS:
-            raise ValueError(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}")
-        template = SYSTEMS[system][2]
+        template = config_template(system)
         for dataset in datasets:
             found = find_draws(data_root, dataset)
             chosen = found if draws is None else [d for d in draws if d in found]
