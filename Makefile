@@ -1,7 +1,22 @@
 # Task entry points. `make test` and `make geo-1shot` set everything up themselves on a fresh
 # machine (virtualenv from the lock, the package in editable mode, the benchmark data).
-PYTHON ?= python3.11
-VENV := .venv
+#
+# Supported interpreters: CPython 3.13, 3.12 and 3.11. Without PYTHON, the newest one found on PATH is
+# used (tools/find_python: PATH first, then pyenv's installed versions); `PYTHON=python3.11 make test` chooses. Each Python gets its own virtualenv, `.venv-<version>`,
+# and `.venv` is a link to the one set up last (README's `. .venv/bin/activate`).
+SUPPORTED_PYTHONS := 3.13 3.12 3.11
+PYTHON ?= $(shell tools/find_python $(SUPPORTED_PYTHONS))
+PY_VERSION := $(if $(strip $(PYTHON)),$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null))
+ifeq ($(MAKELEVEL),0)
+ifeq ($(strip $(PYTHON)),)
+$(error No supported Python found (looked for python3.13, python3.12, python3.11 on PATH and in pyenv); set PYTHON=/path/to/python3.x)
+endif
+ifeq ($(filter $(PY_VERSION),$(SUPPORTED_PYTHONS)),)
+$(error PYTHON=$(PYTHON) is Python '$(PY_VERSION)'; fewshot_parser supports CPython $(SUPPORTED_PYTHONS))
+endif
+$(info Python $(PY_VERSION) ($(PYTHON)), virtualenv .venv-$(PY_VERSION); PYTHON=python3.X chooses another)
+endif
+VENV ?= .venv-$(PY_VERSION)
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.fewshot_installed
 DATA_DIR ?= data
@@ -17,20 +32,22 @@ JOBS ?= 2
 # the same machine reproduces them exactly (another machine: within noise, docs/results.md).
 THREADS ?= 1
 
-.PHONY: setup data test geo-1shot main run best table ablations baselines plus report benchmarks lock clean-venv
+.PHONY: setup data test geo-1shot main run best table ablations baselines plus report benchmarks lock clean-venv pythons smoke
 
 setup: $(STAMP)
 
-# The virtualenv is rebuilt whenever the lock or setup.py changes. startup_warnings.py writes a .pth file
-# that hides two known third-party warnings in every command (`allennlp` prints them before any plugin loads).
+# The virtualenv is rebuilt whenever the lock or setup.py changes. The lock is one file for every supported
+# Python: lines with a `; python_version ...` marker apply to some Pythons only (pip skips the others).
+# startup_warnings.py writes a .pth file that hides known third-party warnings in every command (`allennlp`
+# prints them before any plugin loads).
 $(STAMP): requirements.lock setup.py fewshot_parser/startup_warnings.py
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "fewshot_parser needs CPython 3.11, found " + sys.version' \
-		|| { echo "Set PYTHON=/path/to/python3.11"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	$(BIN)/python fewshot_parser/offline.py
 	$(BIN)/python fewshot_parser/startup_warnings.py
+	@if [ -d .venv ] && [ ! -L .venv ]; then echo "note: .venv is a directory (an older set-up), not linked to $(VENV)"; \
+		else ln -sfn $(VENV) .venv; fi
 	touch $(STAMP)
 
 data: $(STAMP)
@@ -95,9 +112,21 @@ benchmarks: $(STAMP) data
 	$(BIN)/python benchmarks/decoder_differential.py
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
+# Lines of other Pythons (marked `; python_version ...`) stay as they are; lines of this Python are updated.
 lock:
-	{ sed -n '/^#/p' requirements.lock; $(BIN)/python -m pip freeze --all --exclude-editable \
-		| grep -v -E '^(pip|fewshot.parser)([=@ ]|$$)'; } > requirements.lock.new && mv requirements.lock.new requirements.lock
+	$(BIN)/python -m pip freeze --all --exclude-editable | $(BIN)/python tools/update_lock.py requirements.lock
+
+# Every supported Python found on PATH: the fast tests and the tiny end-to-end experiment (what CI adds on a
+# second Python), each in its own virtualenv.
+pythons:
+	for version in $(SUPPORTED_PYTHONS); do \
+		python=$$(tools/find_python $$version) && { $(MAKE) --no-print-directory PYTHON=$$python smoke || exit 1; } \
+		|| echo "python$$version: not found, skipped"; done
+
+# The fast tests and a tiny train / evaluate / predict on fixtures (under a minute or two).
+smoke: $(STAMP) data
+	bash .ci/smoke $(BIN)
 
 clean-venv:
 	rm -rf $(VENV)
+	if [ -L .venv ] && [ ! -e .venv ]; then rm .venv; fi

