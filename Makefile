@@ -1,11 +1,14 @@
 # Task entry points. `make test` and `make geo-1shot` set everything up themselves on a fresh
 # machine (virtualenv from the lock, the package in editable mode, the benchmark data).
 #
-# Supported interpreters: CPython 3.13, 3.12 and 3.11. Without PYTHON, the newest one found on PATH is
-# used (tools/find_python: PATH first, then pyenv's installed versions); `PYTHON=python3.11 make test` chooses. Each Python gets its own virtualenv, `.venv-<version>`,
-# and `.venv` is a link to the one set up last (README's `. .venv/bin/activate`).
+# Supported interpreters: CPython 3.13, 3.12 and 3.11. Without PYTHON, the newest one found is used
+# (tools/find_python: PATH first, then pyenv's installed versions); `PYTHON=python3.11 make test` chooses.
+# Each Python gets its own virtualenv, `.venv-<version>`, and `.venv` is a link to the one set up last
+# (README's `. .venv/bin/activate`).
 SUPPORTED_PYTHONS := 3.13 3.12 3.11
-PYTHON ?= $(shell tools/find_python $(SUPPORTED_PYTHONS))
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell tools/find_python $(SUPPORTED_PYTHONS))
+endif
 PY_VERSION := $(if $(strip $(PYTHON)),$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null))
 ifeq ($(MAKELEVEL),0)
 ifeq ($(strip $(PYTHON)),)
