@@ -89,7 +89,7 @@ def test_make_passes_the_split_to_the_grid():
     import subprocess
 
     for variable in ("SPLIT=4", "SPLITS=4"):
-        command = subprocess.run(["make", "-n", "-C", PROJECT_ROOT, "geo-1shot", variable, "STAMP=Makefile"],
+        command = subprocess.run(["make", "-n", "-C", PROJECT_ROOT, "geo-1shot", variable, "STAMP=README.md"],
                                  capture_output=True, text=True, check=True).stdout
         assert "--shuffles 4 " in command, command
 
