@@ -171,7 +171,7 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
            + ("" if shot else f" (read off the support file; --shot {3 - recipe.shot} for the other)"))
     if not recipe.exact:
         difference = recipes.first_difference(recipe.config.get("pretraining"), pretraining)
-        report(f"warning: the archive was not pre-trained with row {recipe.system}'s pre-training config "
+        report(f"warning: the archive was not pre-trained with the pre-training config of row {recipe.system} "
                f"(they differ at {difference}); fine-tuning it with that row's recipe as asked")
     new = ", ".join(found.new_predicates) if found.new_predicates else "(not checked: no action vocabulary)"
     report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")

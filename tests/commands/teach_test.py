@@ -110,15 +110,18 @@ def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(tmp_path,
     (tmp_path / "ensemble" / "geo_1shot.jsonnet").write_text(ENSEMBLE % os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"))
     system = ("ProtoParser", "fixture ensemble", str(tmp_path / "ensemble" / "{dataset}_{shot}shot.jsonnet"))
     monkeypatch.setitem(run_grid.SYSTEMS, "fixture-ensemble", system)
-    teach(pretrained, str(split / "support.txt"), str(tmp_path / "taught"), system="fixture-ensemble")
+    teach(pretrained, str(split / "support.txt"), str(tmp_path / "taught"), system="fixture-ensemble",
+          overrides='{"trainer": {"num_epochs": 3}}')  # merged into the recipe as `allennlp train -o` does
     out = capsys.readouterr().out
     assert "teach: recipe: row fixture-ensemble" in out and "teach: fine-tuning 2 models that vote" in out
     for member in (1, 2):
-        assert f"fine-tuning member {member} of 2: 2 epoch(s)" in out
-        assert f"fine-tuning member {member} of 2: epoch 2/2, loss " in out
+        assert f"fine-tuning member {member} of 2: 3 epoch(s) of " in out
+        assert f"fine-tuning member {member} of 2: epoch 3/3, loss " in out
     model = load_archive(str(tmp_path / "taught" / "model.tar.gz")).model
     assert type(model).__name__ == "FewShotEnsemble" and len(model.members) == 2
-    reader = json.load(open(tmp_path / "taught" / "config.json"))["dataset_reader"]
+    config = json.load(open(tmp_path / "taught" / "config.json"))
+    assert config["trainer"]["optimizer"] == {"type": "adam", "lr": 0.01}  # the rest of `trainer` is the row's
+    reader = config["dataset_reader"]
     # The split's training set is the data the archive was pre-trained on.
     assert reader["support_data_path"] == str(split / "support.txt")
     assert reader["training_data_path"] == "fixtures/data/geo/shuffle_0_shot_1/train.txt"

@@ -16,11 +16,11 @@ _MEMBER_DIRECTORY = re.compile(r"^member_(\d+)$")
 @TrainerCallback.register("fewshot_progress")
 class ProgressCallback(TrainerCallback):
     """
-    Short progress lines on the terminal while a model trains: when it starts, one line per epoch
-    (epoch, training loss, seconds) and when it ends. On a terminal the epoch line is rewritten in
-    place; elsewhere (a log file, a pipe) each epoch gets its own line. An ensemble member (trained
-    in `member_<i>/`, see `fewshot_parser.training.ensemble_finetune`) is named as "member i+1 of
-    `members`".
+    Short progress lines on the terminal while a model trains: when it starts (epochs, batches per
+    epoch), one line per epoch (epoch, training loss, seconds) and when it ends. On a terminal the
+    epoch line is rewritten in place; elsewhere (a log file, a pipe) each epoch gets its own line.
+    An ensemble member (trained in `member_<i>/`, see `fewshot_parser.training.ensemble_finetune`)
+    is named as "member i+1 of `members`".
 
     The callback only writes text: it draws no random numbers and changes no state, so adding it
     to a trainer's callbacks changes none of its numbers (`allennlp teach` adds it to the recipe it
@@ -65,7 +65,7 @@ class ProgressCallback(TrainerCallback):
         if not is_primary:
             return
         self._started = self._epoch_started = time.time()
-        self._write(f"{self.name}: {trainer._num_epochs} epoch(s)")
+        self._write(f"{self.name}: {trainer._num_epochs} epoch(s){_batches(trainer.data_loader)}")
 
     def on_epoch(self, trainer: "GradientDescentTrainer", metrics: Dict[str, Any], epoch: int,
                  is_primary: bool = True, **kwargs: Any) -> None:
@@ -83,3 +83,16 @@ class ProgressCallback(TrainerCallback):
         if not is_primary:
             return
         self._write(f"{self.name}: done in {time.time() - self._started:.1f} s")
+
+
+def _batches(loader: Any) -> str:
+    """
+    The text ` of N batch(es)` when the loader already holds its instances and batches them by size
+    (so that counting reads nothing and draws nothing), else an empty string.
+    """
+    instances = getattr(loader, "_instances", None)
+    size = getattr(loader, "batch_size", None)
+    if not instances or not size or getattr(loader, "batch_sampler", None) is not None:
+        return ""
+    count = len(instances) // size if getattr(loader, "drop_last", False) else -(-len(instances) // size)
+    return f" of {count} batch(es)"
