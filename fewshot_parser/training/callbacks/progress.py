@@ -16,11 +16,10 @@ _MEMBER_DIRECTORY = re.compile(r"^member_(\d+)$")
 @TrainerCallback.register("fewshot_progress")
 class ProgressCallback(TrainerCallback):
     """
-    Short progress lines on the terminal while a model trains: when it starts (epochs, batches per
-    epoch), one line per epoch (epoch, training loss, seconds) and when it ends. On a terminal the
-    epoch line is rewritten in place; elsewhere (a log file, a pipe) each epoch gets its own line.
-    An ensemble member (trained in `member_<i>/`, see `fewshot_parser.training.ensemble_finetune`)
-    is named as "member i+1 of `members`".
+    Short progress lines on stdout while a model trains: when it starts (epochs, batches per epoch),
+    one line per epoch (epoch, training loss, seconds) and when it ends; AllenNLP's batch progress
+    bars stay on stderr. An ensemble member (trained in `member_<i>/`, see
+    `fewshot_parser.training.ensemble_finetune`) is named as "member i+1 of `members`".
 
     The callback only writes text: it draws no random numbers and changes no state, so adding it
     to a trainer's callbacks changes none of its numbers (`allennlp teach` adds it to the recipe it
@@ -42,7 +41,6 @@ class ProgressCallback(TrainerCallback):
         self._label = label
         self._started = 0.0
         self._epoch_started = 0.0
-        self._open_line = False
 
     @property
     def name(self) -> str:
@@ -52,14 +50,9 @@ class ProgressCallback(TrainerCallback):
             return self._label
         return f"{self._label} member {int(member.group(1)) + 1} of {self._members}"
 
-    def _write(self, text: str, in_place: bool = False) -> None:
-        stream = sys.stdout
-        rewrite = in_place and stream.isatty()
-        if self._open_line and not rewrite:
-            stream.write("\n")
-        stream.write(("\r\033[K" if rewrite else "") + text + ("" if rewrite else "\n"))
-        stream.flush()
-        self._open_line = rewrite
+    @staticmethod
+    def _write(text: str) -> None:
+        print(text, file=sys.stdout, flush=True)
 
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
         if not is_primary:
@@ -75,7 +68,7 @@ class ProgressCallback(TrainerCallback):
         loss = metrics.get("training_loss")
         loss_text = f", loss {loss:.4f}" if isinstance(loss, (int, float)) else ""
         self._write(f"{self.name}: epoch {epoch + 1}/{trainer._num_epochs}{loss_text} "
-                    f"({now - self._epoch_started:.1f} s)", in_place=True)
+                    f"({now - self._epoch_started:.1f} s)")
         self._epoch_started = now
 
     def on_end(self, trainer: "GradientDescentTrainer", metrics: Optional[Dict[str, Any]] = None,
