@@ -161,6 +161,7 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     pretraining = archive_config(archive, members.get(CONFIG))
     report(f"pre-trained archive {archive} ({recipes.archive_dataset(pretraining, archive)}, "
            f"seed {recipes.archive_seed(pretraining)}, torch threads {torch.get_num_threads()})")
+    training = training_data(pretraining, archive)  # before any reader looks for it
 
     recipe = recipes.find_recipe(archive, pretraining, 1, system, report)
     found = check_support(support, recipe, recipes.known_predicates(members.get(ACTIONS_VOCABULARY)), archive)
@@ -176,7 +177,6 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     new = ", ".join(found.new_predicates) if found.new_predicates else "(not checked: no action vocabulary)"
     report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")
 
-    training = training_data(pretraining, archive)
     config = recipes.teaching_config(recipe, archive, training, support, query)
     params = with_overrides(config, overrides)
     size = len(config["model"]["members"]) if config["model"].get("type") == "fewshot_ensemble" else 1
