@@ -4,3 +4,4 @@ from fewshot_parser.commands.report import Report
 from fewshot_parser.commands.augment_data import AugmentData
 from fewshot_parser.commands.make_splits import MakeSplits
 from fewshot_parser.commands.certify import Certify
+from fewshot_parser.commands.teach import Teach

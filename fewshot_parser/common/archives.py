@@ -13,7 +13,7 @@ import gzip
 import os
 import tarfile
 import zlib
-from typing import Any, Callable
+from typing import Any, Callable, Dict, Sequence
 
 from fewshot_parser.common.errors import UserError
 
@@ -60,6 +60,34 @@ def check_archive(path: Any, hint: str = "") -> None:
         held = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "") if names else "nothing"
         raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held})"
                         f"{suffix}")
+
+
+def read_members(path: str, names: Sequence[str]) -> Dict[str, bytes]:
+    """
+    The bytes of the members `names` of a model archive (or of the files of that name in a
+    serialization directory) that it holds, read in one pass; a damaged archive is a `UserError`
+    naming it (run `check_archive` first for the other cases).
+    """
+    wanted = set(names)
+    found: Dict[str, bytes] = {}
+    if os.path.isdir(path):
+        for name in wanted:
+            if os.path.isfile(os.path.join(path, name)):
+                with open(os.path.join(path, name), "rb") as handle:
+                    found[name] = handle.read()
+        return found
+    try:
+        with tarfile.open(path, "r:gz") as archive:
+            for member in archive:
+                if member.name in wanted and member.isfile():
+                    handle = archive.extractfile(member)
+                    if handle is not None:
+                        found[member.name] = handle.read()
+                    if len(found) == len(wanted):
+                        break
+    except DAMAGED as error:
+        raise UserError(f"{path}: truncated or corrupt model archive ({error or type(error).__name__})") from None
+    return found
 
 
 def guard_load_archive(load_archive: Callable[..., Any]) -> Callable[..., Any]:

@@ -7,3 +7,4 @@ from fewshot_parser.training.callbacks.occurrence_statistics import OccurrenceSt
 from fewshot_parser.training.callbacks.train_mode_prototypes import TrainModePrototypeInitCallback
 from fewshot_parser.training.callbacks.authors_candidates import AuthorsAttentionCandidatesCallback
 from fewshot_parser.training.callbacks.evidence_statistics import EvidenceStatisticsCallback
+from fewshot_parser.training.callbacks.progress import ProgressCallback

@@ -1,0 +1,314 @@
+"""
+`allennlp teach`: fine-tune a pre-trained archive on your own support file with the recipe of the
+grid row that pre-trained it, in one command.
+
+    allennlp teach runs/pretrain/geo-ours/model.tar.gz my_support.txt -s runs/my_parser
+    allennlp teach runs/pretrain/geo-contextual-schema/model.tar.gz my_support.txt -s runs/my_best --query my_query.txt
+
+The recipe comes from the archive (`fewshot_parser.commands.recipes`): the faithful archive is
+fine-tuned as row `ours` fine-tunes a split, the best row's archive as `reshaped40-ens5` does (five
+fine-tunings with recombination that vote), with the support file in place of the split's support
+set. The shot (which fine-tuning hyper-parameters) is read off the support file: 2 when every new
+predicate has two examples or more, else 1 (`--shot` chooses). The result is
+`<serialization dir>/model.tar.gz`, for `allennlp predict` and `evaluate`; AllenNLP's log is in
+`<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch and the time
+it took.
+"""
+import argparse
+import contextlib
+import json
+import logging
+import os
+import sys
+import time
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional
+
+from allennlp.commands.subcommand import Subcommand
+from allennlp.common import Params
+
+from fewshot_parser.commands.arguments import int_in, one_of, positive_int
+from fewshot_parser.commands.recipes import Recipe, innermost_reader
+from fewshot_parser.commands.run_grid import SYSTEMS
+from fewshot_parser.common.errors import UserError
+
+# What teach reads from the pre-trained archive.
+CONFIG = "config.json"
+ACTIONS_VOCABULARY = "vocabulary/actions.txt"
+
+
+@Subcommand.register("teach")
+class Teach(Subcommand):
+    """Fine-tune a pre-trained archive on a support file with the recipe of the row that made it."""
+
+    def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
+        description = ("Teach a pre-trained parser new predicates: fine-tune its archive on your support file "
+                       "(utterance<TAB>logical form per line) with the fine-tuning recipe of the grid row that "
+                       "pre-trained it, and write the fine-tuned archive <serialization dir>/model.tar.gz.")
+        sub = parser.add_parser(self.name, description=description, help=description)
+        sub.add_argument("archive", help="the pre-trained archive, e.g. runs/pretrain/geo-ours/model.tar.gz")
+        sub.add_argument("support", help="your examples of the new predicates, utterance<TAB>logical form per line")
+        sub.add_argument("-s", "--serialization-dir", required=True,
+                         help="where the fine-tuned archive (model.tar.gz), its config and log go")
+        sub.add_argument("--query", default=None,
+                         help="evaluate the fine-tuned parser on this file (same format) and print its exact match")
+        sub.add_argument("--system", type=one_of(SYSTEMS, "system"), default=None,
+                         help="the grid row whose recipe to use (default: the row that pre-trained the archive; "
+                              "ours and reshaped40-ens5 first)")
+        sub.add_argument("--shot", type=int_in([1, 2], "shot"), default=None,
+                         help="use the row's 1-shot or 2-shot fine-tuning (default: 2 when every new predicate "
+                              "has two examples or more, else 1)")
+        sub.add_argument("--threads", type=positive_int, default=None,
+                         help="torch threads (default: the plugin's, see FEWSHOT_THREADS)")
+        sub.add_argument("-o", "--overrides", default="",
+                         help="a JSON object merged into the recipe, as with allennlp train -o "
+                              "(e.g. '{\"trainer\": {\"cuda_device\": 0}}')")
+        sub.add_argument("-f", "--force", action="store_true",
+                         help="overwrite the serialization directory if it holds an earlier run")
+        sub.set_defaults(func=teach_from_args)
+        return sub
+
+
+def teach_from_args(args: argparse.Namespace) -> None:
+    teach(args.archive, args.support, args.serialization_dir, query=args.query, system=args.system,
+          shot=args.shot, threads=args.threads, overrides=args.overrides, force=args.force)
+
+
+class Support(NamedTuple):
+    """What the support file holds: its examples, the predicates the archive does not know, the shot."""
+
+    examples: int
+    new_predicates: List[str]
+    shot: int
+
+
+def say(text: str) -> None:
+    """One progress line on the terminal."""
+    print(f"teach: {text}", flush=True)
+
+
+def teach(
+    archive: str,
+    support: str,
+    serialization_dir: str,
+    query: Optional[str] = None,
+    system: Optional[str] = None,
+    shot: Optional[int] = None,
+    threads: Optional[int] = None,
+    overrides: str = "",
+    force: bool = False,
+    report: Callable[[str], None] = say,
+) -> Dict[str, Any]:
+    """
+    Fine-tunes the pre-trained `archive` on `support` with the recipe of its row (see the module
+    docstring) into `serialization_dir`, evaluating on `query` when given; returns the run's metrics.
+    Bad input (a missing or damaged file, a line that does not parse, a known predicate with another
+    arity, a support file without a new predicate, an archive no row pre-trains) is a `UserError`
+    naming the file (and line), raised before anything is trained.
+
+    # Parameters
+
+    archive : `str`
+        A pre-trained archive (`model.tar.gz` of a pre-training).
+    support : `str`
+        `utterance<TAB>logical form` lines.
+    serialization_dir : `str`
+        Where `model.tar.gz` goes; must be new or empty unless `force`.
+    query : `str`, optional (default = `None`)
+        Evaluated on after fine-tuning (`test_exact_match` in the metrics).
+    system : `str`, optional (default = `None`)
+        The grid row whose recipe to use; by default the row that pre-trained the archive.
+    shot : `int`, optional (default = `None`)
+        The row's 1-shot or 2-shot fine-tuning; by default read off the support file.
+    threads : `int`, optional (default = `None`)
+        Torch threads; by default the plugin's (`fewshot_parser.common.threads`).
+    overrides : `str`, optional (default = `""`)
+        JSON merged into the recipe, as `allennlp train -o`.
+    force : `bool`, optional (default = `False`)
+        Overwrite a serialization directory that holds an earlier run.
+    report : `Callable[[str], None]`, optional (default = `say`)
+        Where the progress lines go.
+    """
+    import torch
+
+    from fewshot_parser.common.archives import check_archive
+
+    started = time.time()
+    if threads is not None:
+        torch.set_num_threads(threads)
+    if os.path.isdir(archive) and os.path.isfile(os.path.join(archive, "model.tar.gz")):
+        archive = os.path.join(archive, "model.tar.gz")  # a pre-training directory stands for its archive
+    check_archive(archive, "the pre-trained archive to teach")
+    for path, what in ((support, "support"), (query, "query")):
+        if path is not None and not os.path.isfile(path):
+            raise UserError(f"{path}: no such {what} file (one example per line: utterance<TAB>logical form)")
+    check_serialization_dir(serialization_dir, force, [archive, support, query])
+    with quiet_console():
+        metrics = _teach(archive, support, serialization_dir, query, system, shot, overrides, force, report)
+    report(f"done in {time.time() - started:.1f} s: {os.path.join(serialization_dir, 'model.tar.gz')}")
+    return metrics
+
+
+def _teach(archive: str, support: str, serialization_dir: str, query: Optional[str], system: Optional[str],
+           shot: Optional[int], overrides: str, force: bool, report: Callable[[str], None]) -> Dict[str, Any]:
+    """`teach` after its arguments are checked: the recipe, the support check, the training."""
+    import torch
+    from allennlp.commands import train as train_command
+
+    from fewshot_parser.commands import recipes
+    from fewshot_parser.common.archives import read_members
+
+    members = read_members(archive, [CONFIG, ACTIONS_VOCABULARY])
+    pretraining = archive_config(archive, members.get(CONFIG))
+    report(f"pre-trained archive {archive} ({recipes.archive_dataset(pretraining, archive)}, "
+           f"seed {recipes.archive_seed(pretraining)}, torch threads {torch.get_num_threads()})")
+    training = training_data(pretraining, archive)  # before any reader looks for it
+
+    recipe = recipes.find_recipe(archive, pretraining, 1, system, report)
+    found = check_support(support, recipe, recipes.known_predicates(members.get(ACTIONS_VOCABULARY)), archive)
+    chosen_shot = shot or found.shot
+    if chosen_shot != recipe.shot:
+        recipe = recipes.row_recipe(recipe.system, recipe.dataset, chosen_shot, recipe.seed, pretraining)
+    report(f"recipe: row {recipe.system} ({os.path.relpath(recipe.path)}), {recipe.dataset} {recipe.shot}-shot"
+           + ("" if shot else f" (read off the support file; --shot {3 - recipe.shot} for the other)"))
+    if not recipe.exact:
+        difference = recipes.first_difference(recipe.config.get("pretraining"), pretraining)
+        report(f"warning: the archive was not pre-trained with the pre-training config of row {recipe.system} "
+               f"(they differ at {difference}); fine-tuning it with that row's recipe as asked")
+    new = ", ".join(found.new_predicates) if found.new_predicates else "(not checked: no action vocabulary)"
+    report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")
+
+    config = recipes.teaching_config(recipe, archive, training, support, query)
+    params = with_overrides(config, overrides)
+    size = len(config["model"]["members"]) if config["model"].get("type") == "fewshot_ensemble" else 1
+    report(f"fine-tuning {'one model' if size == 1 else f'{size} models that vote'}: loading the archive, reading "
+           "the support set, new actions start from their prototypes")
+    train_command.train_model(params, serialization_dir, force=force)
+    with open(os.path.join(serialization_dir, "metrics.json")) as handle:
+        metrics = json.load(handle)
+    if query is not None and "test_exact_match" in metrics:
+        report(f"exact match on {query}: {100 * metrics['test_exact_match']:.2f}%")
+    return metrics
+
+
+def archive_config(archive: str, data: Optional[bytes]) -> Dict[str, Any]:
+    """The config a pre-trained archive was trained from; a fine-tuned archive is a `UserError`."""
+    if data is None:
+        raise UserError(f"{archive}: the archive holds no config.json")
+    config = json.loads(data.decode("utf-8"))
+    if "pretrained_archive" in config:
+        raise UserError(f"{archive}: a fine-tuned archive (of a few-shot experiment, type {config.get('type')}); "
+                        "teach starts from a pre-trained one, such as runs/pretrain/geo-ours/model.tar.gz")
+    return config
+
+
+def check_serialization_dir(directory: str, force: bool, inputs: List[Optional[str]]) -> None:
+    """Refuses a serialization directory that holds an earlier run (unless `force`) or one of the inputs."""
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise UserError(f"{directory}: a file; -s names the directory the fine-tuned archive goes to")
+    inside = os.path.abspath(directory) + os.sep
+    for path in inputs:
+        if path is not None and os.path.abspath(path).startswith(inside):
+            raise UserError(f"{directory}: holds {path}, an input of teach; choose another -s")
+    if os.path.isdir(directory) and os.listdir(directory) and not force:
+        raise UserError(f"Serialization directory ({directory}) already exists and is not empty; "
+                        "--force replaces it, or choose another -s")
+
+
+def check_support(support: str, recipe: Recipe, known: Optional[List[str]], archive: str) -> Support:
+    """
+    Reads `support` with the recipe's LF reader (so a bad line is the reader's `FILE:LINE: reason`)
+    and finds the predicates the archive does not know (`known`, from its action vocabulary; None
+    skips the check). A file without a new predicate is a `UserError`.
+    """
+    from allennlp.data import DatasetReader
+
+    from fewshot_parser.logical_forms.actions import Action
+
+    reader = DatasetReader.from_params(Params(json.loads(json.dumps(innermost_reader(recipe.config["dataset_reader"])))))
+    lines: List[List[str]] = []
+    for instance in reader.read(support):
+        actions = instance["metadata"].metadata.get("actions", [])
+        lines.append(sorted({p for action in actions for p in Action.from_string(action).predicates}))
+    if known is None:
+        return Support(len(lines), [], 1)
+    known_set = set(known)
+    counts: Dict[str, int] = {}
+    for predicates in lines:
+        for predicate in predicates:
+            if predicate not in known_set:
+                counts[predicate] = counts.get(predicate, 0) + 1
+    if not counts:
+        raise UserError(f"{support}: no new predicate (every predicate of its {len(lines)} example(s) is one "
+                        f"{archive} already knows); teach adds predicates, allennlp predict parses with the "
+                        "archive as it is")
+    return Support(len(lines), sorted(counts), 2 if min(counts.values()) >= 2 else 1)
+
+
+def training_data(pretraining: Dict[str, Any], archive: str) -> str:
+    """The data the archive was pre-trained on (the recipe reads it), checked to be there."""
+    from fewshot_parser.data.examples import split_data_spec
+    from fewshot_parser.data.paths import resolve_data_path
+
+    training = pretraining.get("train_data_path")
+    if not isinstance(training, str):
+        raise UserError(f"{archive}: its config names no train_data_path, which the recipe reads")
+    for path, _ in split_data_spec(training):
+        try:
+            resolve_data_path(path)
+        except FileNotFoundError as error:
+            raise UserError(f"{archive}: the recipe reads the data the archive was pre-trained on, and {error}") from None
+    return training
+
+
+def with_overrides(config: Dict[str, Any], overrides: str) -> Params:
+    """The recipe as `Params`, with `-o` overrides merged in as `allennlp train -o` merges them."""
+    from allennlp.common import params as params_module
+
+    if not overrides:
+        return Params(config)
+    try:
+        parsed = json.loads(overrides)
+    except ValueError as error:
+        raise UserError(f"overrides (-o): not a JSON object ({error})") from None
+    if not isinstance(parsed, dict):
+        raise UserError("overrides (-o): not a JSON object")
+    return Params(params_module.with_overrides(config, parsed))
+
+
+@contextlib.contextmanager
+def quiet_console(level: int = logging.WARNING) -> Iterator[None]:
+    """
+    Leaves AllenNLP's INFO log to `out.log` while teach runs: the console handlers of the root logger,
+    including those `allennlp train` installs (`prepare_global_logging`), show only `level` and above.
+    `FEWSHOT_VERBOSE=1` (or `ALLENNLP_DEBUG`) keeps them as they are.
+    """
+    from allennlp.common import logging as common_logging
+
+    from fewshot_parser.common.errors import verbose
+
+    if verbose():
+        yield
+        return
+    changed = []
+
+    def quiet() -> None:
+        for handler in logging.getLogger().handlers:
+            if (type(handler) is logging.StreamHandler and handler.stream in (sys.stdout, sys.stderr)
+                    and handler.level < level):
+                changed.append((handler, handler.level))
+                handler.setLevel(level)
+
+    original = common_logging.prepare_global_logging
+
+    def prepare_global_logging(*args: Any, **kwargs: Any) -> None:
+        original(*args, **kwargs)
+        quiet()
+
+    quiet()
+    common_logging.prepare_global_logging = prepare_global_logging
+    try:
+        yield
+    finally:
+        common_logging.prepare_global_logging = original
+        for handler, previous in changed:
+            handler.setLevel(previous)
