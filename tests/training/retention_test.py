@@ -339,3 +339,44 @@ def test_retention_systems_are_the_faithful_row_plus_their_switch(system):
             assert methods and variant == faithful  # same pre-trained archive and fine-tuning, plus the switch
             for method in methods:
                 assert RetentionMethod.resolve_class_name(method["type"])
+
+
+def faithful_on_the_fixture(pretrain_dir: str) -> Dict[str, Any]:
+    """experiments/geo_1shot.jsonnet (the faithful model and readers) on the geo fixture, 2 epochs each."""
+    ext = {"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": pretrain_dir}
+    path = os.path.join(PROJECT_ROOT, "experiments", "geo_1shot.jsonnet")
+    config = json.loads(_jsonnet.evaluate_file(path, ext_vars=ext))
+
+    def on_fixture(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: on_fixture(inner) for key, inner in value.items()}
+        if isinstance(value, list):
+            return [on_fixture(inner) for inner in value]
+        if isinstance(value, str) and "lemma_data" in value:
+            return fixture_split("geo", os.path.basename(value)[: -len(".txt")])
+        return value
+
+    config = on_fixture(config)
+    config["pretraining"]["trainer"]["num_epochs"] = config["trainer"]["num_epochs"] = 2
+    config["pretraining"]["data_loader"].update(batch_size=4, meta_templates=3, meta_queries_per_template=2)
+    return config
+
+
+def test_the_faithful_model_fine_tunes_with_every_method(tmp_path, monkeypatch):
+    """The faithful row's model (the authors' decoder with its own input table, classified entities, the
+    authors' slot states) takes every method; freezing keeps each of its pre-trained coordinates."""
+    config = faithful_on_the_fixture(str(tmp_path / "pretrain"))
+    assert config["model"]["type"] == "proto_parser_authors_slots"
+    plain = fine_tune(tmp_path / "plain", config, monkeypatch)
+    replay = [{"type": "replay", "examples": 5}]
+    ewc = {"type": "anchoring", "fisher": True, "fisher_batches": 2, "fisher_batch_size": 4}
+    for name, methods in (("replay", replay), ("distill", replay + [{"type": "distillation"}]),
+                          ("anchor", [ewc]), ("freeze", [{"type": "freezing"}])):
+        losses = fine_tune(tmp_path / name, {**config, "retention": methods}, monkeypatch)
+        assert losses != plain and all(loss == loss for loss in losses), name
+    before = load_archive(str(tmp_path / "pretrain" / "geo-ours" / "model.tar.gz")).model.state_dict()
+    after = weights(tmp_path / "freeze")
+    for name, value in before.items():
+        assert torch.equal(pretrained_block(after[name], value.shape), value), name
+    for table in ("action_embedding", "_decoder.input_embedding"):
+        assert after[table].size(0) > before[table].size(0)
