@@ -220,6 +220,13 @@ local words = import 'words.libsonnet';
     // archive, member i with seed FEWSHOT_SEED + i, and combine their LFs per example (`combine`:
     // 'vote', majority vote; models/ensemble.py). 1 is the single model and renders nothing new.
     ensemble: { size: 1, combine: 'vote' },
+    // Retention in fine-tuning (not in the paper; issue 57; fewshot_parser/training/retention/): what
+    // fine-tuning does to keep the known predicates, a list of `RetentionMethod` configs, e.g.
+    // [{ type: 'replay', examples: 50 }, { type: 'distillation', weight: 1 }]; the others are
+    // `anchoring` (L2-SP, or EWC with `fisher: true`) and `freezing` (only new action rows train).
+    // [] fine-tunes as the paper does and renders nothing new. Fine-tuning only: a variant shares its
+    // base's pre-trained archive (experiments/retention/).
+    retention: [],
   },
 
   // What the authors' run scripts do beyond the paper's text (docs/reproduction.md has a row per
@@ -616,6 +623,9 @@ local words = import 'words.libsonnet';
           + (if s.missing_evidence == null then [] else [{ type: 'fewshot_evidence_statistics', data_path: data.train(dataset, shot, split) }]),
         run_confidence_checks: false,
       },
-    }
+    } + (
+      assert std.isArray(s.retention) : 'retention must be a list of retention methods, not ' + std.toString(s.retention);
+      if s.retention == [] then {} else { retention: s.retention }
+    )
   ),
 }

@@ -125,6 +125,11 @@ SYSTEMS: Dict[str, tuple] = {
     "linking-schema": ("ProtoParser", "+ lexicon, linking, IRNet schema encoding",
                        "experiments/words/linking_schema_{dataset}_{shot}shot.jsonnet"),
     "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
+    # The faithful row with a retention method in fine-tuning (issue 57; experiments/retention/).
+    "ours-replay": ("ProtoParser", "+ replay of 50 training examples in fine-tuning", "experiments/retention/replay_{dataset}_{shot}shot.jsonnet"),
+    "ours-distill": ("ProtoParser", "+ replay of 50 and distillation in fine-tuning", "experiments/retention/distill_{dataset}_{shot}shot.jsonnet"),
+    "ours-anchor": ("ProtoParser", "+ weight anchoring (EWC) in fine-tuning", "experiments/retention/anchor_{dataset}_{shot}shot.jsonnet"),
+    "ours-freeze": ("ProtoParser", "+ only new action rows trained in fine-tuning", "experiments/retention/freeze_{dataset}_{shot}shot.jsonnet"),
     # Support-set recombination on top of contextual-schema-bias (experiments/augmentation/).
     "augmented": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination",
                   "experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"),

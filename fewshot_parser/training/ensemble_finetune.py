@@ -20,6 +20,7 @@ from allennlp.training import Trainer
 
 from fewshot_parser.models.ensemble import FewShotEnsemble, check_ensemble
 from fewshot_parser.training.pretrain_finetune import PROVENANCE, PretrainFinetune
+from fewshot_parser.training.retention import RetentionMethod
 
 logger = logging.getLogger(__name__)
 
@@ -88,6 +89,7 @@ class EnsembleFinetune(PretrainFinetune):
         evaluate_on_test: bool = True,
         initialize_new_actions: bool = True,
         finetune_seed: Optional[int] = None,
+        retention: Optional[List[Lazy[RetentionMethod]]] = None,
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
         members, combine = ensemble_members(model)
@@ -103,6 +105,7 @@ class EnsembleFinetune(PretrainFinetune):
                 pretraining=pretraining, test_data_path=test_data_path,
                 validation_data_loader=validation_data_loader, evaluate_on_test=evaluate_on_test,
                 initialize_new_actions=initialize_new_actions, finetune_seed=finetune_seed + index,
+                retention=retention,
             )
 
         first = build(0)

@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import shutil
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 from allennlp.commands.train import TrainModel, train_model
 from allennlp.common import Lazy, Params, cached_transformers
@@ -23,6 +23,7 @@ from allennlp.training import Trainer
 
 from fewshot_parser.common.archives import check_archive
 from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
+from fewshot_parser.training.retention import RetentionContext, RetentionMethod, attach_retention, check_optimizer
 
 logger = logging.getLogger(__name__)
 
@@ -140,6 +141,8 @@ class PretrainFinetune(TrainModel):
     when `pretrained_archive` does not exist yet, so one pre-training serves every split and shot.
     `finetune_seed` re-seeds the random generators after that step (and AllenNLP's transformer cache
     is emptied), so that fine-tuning does not depend on whether pre-training ran in the same process.
+    `retention` lists what fine-tuning does to keep the known predicates (`training/retention/`);
+    without it fine-tuning is the paper's.
 
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
@@ -161,8 +164,10 @@ class PretrainFinetune(TrainModel):
         evaluate_on_test: bool = True,
         initialize_new_actions: bool = True,
         finetune_seed: Optional[int] = None,
+        retention: Optional[List[Lazy[RetentionMethod]]] = None,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
+        methods = [method.construct() for method in retention or []]  # a bad entry fails before pre-training
         archive_path = ensure_pretrained(pretrained_archive, pretraining)
         pretrained_from = read_provenance(os.path.dirname(os.path.abspath(archive_path)))
         os.makedirs(serialization_dir, exist_ok=True)
@@ -182,6 +187,7 @@ class PretrainFinetune(TrainModel):
         archive = load_archive(archive_path)
         pretrained: Model = archive.model
         vocab: Vocabulary = pretrained.vocab
+        pretrained_shapes = {name: parameter.shape for name, parameter in pretrained.named_parameters()}
         support = list(dataset_reader.read(train_data_path))
         vocab.extend_from_instances(support)
         pretrained.extend_embedder_vocab()
@@ -197,7 +203,13 @@ class PretrainFinetune(TrainModel):
             logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
         vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
 
-        loader = data_loader.construct(reader=dataset_reader, data_path=train_data_path)
+        training_reader = dataset_reader
+        if methods:
+            training_data = None if pretraining is None else pretraining.get("train_data_path")
+            context = RetentionContext(final_model, pretrained, pretrained_shapes, dataset_reader, training_data,
+                                       13 if finetune_seed is None else finetune_seed)
+            training_reader = attach_retention(methods, context, train_data_path)
+        loader = data_loader.construct(reader=training_reader, data_path=train_data_path)
         loader.index_with(vocab)
         evaluation_loader = None
         if test_data_path is not None:
@@ -205,6 +217,8 @@ class PretrainFinetune(TrainModel):
             evaluation_loader = lazy.construct(reader=dataset_reader, data_path=test_data_path)
             evaluation_loader.index_with(vocab)
         built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
+        if methods:
+            check_optimizer(methods, built.optimizer)  # type: ignore[attr-defined]
         del archive, pretrained
         return cls(
             serialization_dir=serialization_dir,
