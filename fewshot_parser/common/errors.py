@@ -4,11 +4,11 @@ One error style for the plugin's commands and readers.
 An *expected user error* (a malformed data line, a missing input file, a bad argument) is an
 AllenNLP `ConfigurationError` (or our `UserError`, one of them) or a `FileNotFoundError`, whose
 message names what is wrong (`data/geo/.../support.txt:3: empty logical form`). When such an error
-ends an `allennlp` command, `install_excepthook` prints that message alone on stderr (no chained
-tracebacks, no "CRITICAL - root - Uncaught exception") and the process exits with status 1. Set
-`FEWSHOT_VERBOSE=1` (or AllenNLP's `ALLENNLP_DEBUG`) to get the full traceback as before. Any other
-exception is a bug and keeps its traceback. (`fewshot_parser.commands.cli_behaviour.install_excepthook`
-installs the hook.)
+ends an `allennlp` command, the hook of `wrap_excepthook` prints that message alone on stderr (no
+chained tracebacks, no "CRITICAL - root - Uncaught exception") and the process exits with status 1.
+Set `FEWSHOT_VERBOSE=1` (or AllenNLP's `ALLENNLP_DEBUG`) to get the full traceback as before. Any
+other exception is a bug and keeps its traceback. `fewshot_parser.commands.cli_behaviour` installs
+the hook when fewshot_parser is imported (`install_excepthook`).
 """
 import logging
 import os
