@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from allennlp.models.archival import load_archive  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.models.missing_evidence import MissingEvidencePenalty  # noqa: E402
 from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402  (benchmarks/, the script's own folder)
 

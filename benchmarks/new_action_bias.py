@@ -27,7 +27,7 @@ from allennlp.models.archival import load_archive  # noqa: E402
 from allennlp.training.util import evaluate  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE  # noqa: E402
 
 COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 

@@ -27,8 +27,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import torch  # noqa: E402
 
 from evidence_tuning import load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE  # noqa: E402
 from fewshot_parser.logical_forms.actions import GEN  # noqa: E402
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE  # noqa: E402
 from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402
 
 

@@ -5,7 +5,8 @@ Importing the package registers its readers, models, metrics and commands (this 
 `--include-package fewshot_parser` and `.allennlp_plugins` make them known to AllenNLP).
 Importing downloads nothing; besides registration it sets defaults for the environment variables
 that configs read (`fewshot_parser.config_defaults`) and adjusts the `allennlp` commands as
-`fewshot_parser.common.cli` lists (one-line user errors, guarded writes, torch thread defaults).
+`fewshot_parser.commands.cli_behaviour` lists (one-line user errors, guarded writes, torch thread
+defaults); that module is the only one that patches AllenNLP.
 """
 # Known third-party start-up warnings, shown by every command otherwise: transformers' pytree
 # deprecation and pkg_resources (imported by allennlp-models' rouge). `allennlp` itself imports them
@@ -21,7 +22,7 @@ from fewshot_parser.version import VERSION
 apply_config_defaults()
 
 from fewshot_parser import commands, data, models, modules, predictors, training
-from fewshot_parser.common.cli import install_cli_behaviour
+from fewshot_parser.commands.cli_behaviour import install_cli_behaviour
 
 # One-line user errors, guarded `train`/`predict` output, torch thread defaults (docs/errors.md).
 install_cli_behaviour()

@@ -15,6 +15,8 @@ from typing import Any, Dict
 from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.common.errors import UserError
+from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
+from fewshot_parser.data.examples import read_examples
 
 
 @Subcommand.register("augment-data")
@@ -60,8 +62,6 @@ def is_augmented_reader(reader_type: Any) -> bool:
     """Whether a reader type is `fewshot_augmented` or a reader built on it (`fewshot_augmented_reshaped`)."""
     from allennlp.data import DatasetReader
 
-    from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
-
     if not isinstance(reader_type, str) or reader_type not in DatasetReader.list_available():
         return False
     reader_class = DatasetReader.resolve_class_name(reader_type)[0]
@@ -71,8 +71,6 @@ def is_augmented_reader(reader_type: Any) -> bool:
 def augment_data_from_args(args: argparse.Namespace) -> None:
     from allennlp.common import Params
     from allennlp.data import DatasetReader
-
-    from fewshot_parser.data.examples import read_examples
 
     split = args.split if args.split is not None else int(os.environ.get("FEWSHOT_SPLIT", "1"))
     reader = DatasetReader.from_params(Params(augmented_reader_config(args.config, split)))

@@ -24,10 +24,14 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
+from fewshot_parser.commands import fingerprint
 from fewshot_parser.commands.arguments import int_in, one_of, positive_int
-from fewshot_parser.common.errors import UserError
+from fewshot_parser.commands.report import OURS, best_of, collect, is_variant
+from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
 from fewshot_parser.commands.staleness import CERTIFICATIONS, read_certifications
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version
+from fewshot_parser.common.safe_io import atomic_open
 
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version", "same",
           "base_fingerprint", "fingerprint", "differs_in", "seconds"]
@@ -39,8 +43,6 @@ class Certify(Subcommand):
     """Certify that the current code behaves as an earlier commit did, for the recorded rows."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        from fewshot_parser.commands.run_grid import SYSTEMS
-
         description = ("Compare the behaviour fingerprints (data, short training, decoding) of rows under the code of "
                        "--base and the current commit; rows whose behaviour is unchanged stay valid.")
         sub = parser.add_parser(self.name, description=description, help=description)
@@ -61,9 +63,6 @@ class Certify(Subcommand):
 
 def readme_systems(results: Sequence[str] = ("results/runs.csv",)) -> List[str]:
     """The grid systems of README's faithful and best rows (the best: `report.best_of` over the variants)."""
-    from fewshot_parser.commands.report import OURS, best_of, collect, is_variant
-    from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
-
     table = collect([row for path in results for row in read_rows(path)])
     best = best_of(table, [key for key in table if is_variant(key)], (1, 2, 3, 4, 5))
     names = {(system, setting): name for name, (system, setting, _) in SYSTEMS.items()}
@@ -116,9 +115,6 @@ def differences(base: Dict, current: Dict) -> List[str]:
 
 
 def certify_from_args(args: argparse.Namespace) -> None:
-    from fewshot_parser.commands import fingerprint
-    from fewshot_parser.commands.run_grid import SYSTEMS
-
     version = code_version()
     if version.endswith("-dirty"):
         raise UserError("the working tree has uncommitted changes: commit them first, so that the certificate names "
@@ -160,8 +156,6 @@ def certify_from_args(args: argparse.Namespace) -> None:
 
 def record(path: str, row: Dict) -> None:
     """Adds (or replaces) a verdict in the certifications file, atomically."""
-    from fewshot_parser.common.safe_io import atomic_open
-
     key = lambda r: tuple(str(r[f]) for f in ("system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version"))  # noqa: E731
     rows = read_certifications(path)
     rows = [r for r in rows if key(r) != key(row)] + [{k: str(v) for k, v in row.items()}]

@@ -8,6 +8,7 @@ import os
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from fewshot_parser.common.safe_io import atomic_path
+from fewshot_parser.data.examples import read_examples
 
 logger = logging.getLogger(__name__)
 
@@ -137,8 +138,6 @@ def tsne_figure(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     from sklearn.manifold import TSNE
-
-    from fewshot_parser.data.examples import read_examples
 
     scored = {s: v for (d, k, s), v in scores.items() if d == dataset and k == shot and s in data_files}
     if len(scored) < 2:

@@ -257,10 +257,10 @@ def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train:
 
 def pretrain_main(config: str) -> None:
     """Pre-trains the shared archive of an experiment config exactly as its `allennlp train` would."""
-    import fewshot_parser  # noqa: F401  (registers the plugin, sets the config defaults)
-    from allennlp.common import Params
-
+    # Imported first: importing any module of the package runs fewshot_parser/__init__.py before it,
+    # which registers the plugin and sets the config defaults.
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+    from allennlp.common import Params
 
     params = Params.from_file(config)
     pretraining = params.get("pretraining")

@@ -1,7 +1,8 @@
 """
 `allennlp predict` with guarded output and per-line input errors, installed when fewshot_parser is
-imported (`install` replaces AllenNLP's `_PredictManager`, which `allennlp predict` looks up when it
-runs, so `allennlp predict ... --include-package fewshot_parser` gets it):
+imported (`fewshot_parser.commands.cli_behaviour` replaces AllenNLP's `_PredictManager` by
+`GuardedPredictManager`; `allennlp predict` looks it up when it runs, so
+`allennlp predict ... --include-package fewshot_parser` gets it):
 
 - the input file is checked before anything is written, and `--output-file F` is written to a
   temporary file beside F, renamed over F only when the run succeeded: a missing input, a crash or
@@ -134,8 +135,3 @@ class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[n
             kept = f"; {self._output_path} was not written" if self._output_path else ""
             reason = "it has no input lines" if not self.errors else "every line is an error"
             raise UserError(f"{name}: no line could be parsed ({reason}){kept}")
-
-
-def install() -> None:
-    """Makes `allennlp predict` use `GuardedPredictManager`."""
-    allennlp_predict._PredictManager = GuardedPredictManager

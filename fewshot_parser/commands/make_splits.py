@@ -16,6 +16,8 @@ from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.commands.arguments import int_in, one_of, positive_int
 from fewshot_parser.common.errors import UserError
+from fewshot_parser.data import dev_suite
+from fewshot_parser.data.splits import make_splits
 
 
 @Subcommand.register("make-splits")
@@ -53,9 +55,6 @@ class MakeSplits(Subcommand):
 
 
 def make_splits_from_args(args: argparse.Namespace) -> None:
-    from fewshot_parser.data import dev_suite
-    from fewshot_parser.data.splits import make_splits
-
     if args.suite:
         out = args.out or os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), "dev")
         datasets = [args.dataset] if args.dataset else list(dev_suite.RECIPE)

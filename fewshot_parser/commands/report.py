@@ -18,15 +18,18 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
+from fewshot_parser.commands.figures import bar_chart, panel_chart, tsne_figure
+from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
 from fewshot_parser.commands.staleness import stale_reason
+from fewshot_parser.commands.suite_report import suite_lines, write_suite_report
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
+from fewshot_parser.data.paths import resolve_data_path
 
 COLUMNS: List[Tuple[str, int]] = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 OURS = ("ProtoParser", "")
-PAPER_FILE = os.path.join(os.path.dirname(__file__), "paper_results.json")
 ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
 # The authors' code run here (benchmarks/reference_runs.py -> results/reference_runs.csv).
 REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
@@ -89,8 +92,6 @@ def default_readme(out: str, shuffles: Sequence[int]) -> Optional[str]:
 
 def report_from_args(args: argparse.Namespace) -> None:
     if getattr(args, "suite", None):
-        from fewshot_parser.commands.suite_report import write_suite_report
-
         files = args.results or [os.path.join("results", args.suite, "runs.csv")]
         print(write_suite_report(files, args.out or os.path.join("results", args.suite), args.suite))
         return
@@ -128,12 +129,6 @@ def cell(scores: Dict[Tuple[str, int, int], float], dataset: str, shot: int) -> 
     if not values:
         return None
     return statistics.mean(values), statistics.pstdev(values), len(values)
-
-
-def paper_numbers() -> Dict[Tuple[str, str], Dict[str, float]]:
-    with open(PAPER_FILE) as handle:
-        data = json.load(handle)
-    return {(r["system"], r["setting"]): r["scores"] for r in data["rows"]}
 
 
 def _label(key: Tuple[str, str]) -> str:
@@ -335,8 +330,6 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
     lines += ["", f"{STALE_MARK}: not reproduced by the current code (`allennlp report` lists why in "
               "results/paper_gap.md)."]
     if suite_rows:
-        from fewshot_parser.commands.suite_report import suite_lines
-
         labels = {OURS: "ours, faithful", **({variant: "ours, best"} if variant else {})}
         lines += ["", "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "
                   "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md), with retention: "
@@ -612,9 +605,6 @@ def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str,
     """`table1.png` (one panel per column: the rows a reader compares, per-shuffle dots, the paper's
     ProtoParser as a line), with `full` also `table1_full.png` (every row), and, when the pre-trained
     archive of our parser exists, `figure1_<dataset>_<k>shot.png` (t-SNE)."""
-    from fewshot_parser.commands.figures import bar_chart, panel_chart, tsne_figure
-    from fewshot_parser.data.paths import resolve_data_path
-
     files = [results] if isinstance(results, str) else list(results)
     table = collect([row for path in files for row in read_result_rows(path)])
     paper = paper_numbers()

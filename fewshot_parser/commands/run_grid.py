@@ -46,10 +46,17 @@ from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequenc
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
 
+from fewshot_parser.commands import grid_tasks, staleness
 from fewshot_parser.commands.arguments import int_in, one_of, non_negative_float, positive_int
-from fewshot_parser.commands.grid_tasks import CHECKPOINTS, START_MARK, RunSpec
+from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
+from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.common.errors import UserError
+from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
 from fewshot_parser.common.results_io import read_result_rows
+from fewshot_parser.data import paths
+from fewshot_parser.data.dev_suite import build_dev_suite
+from fewshot_parser.data.splits import find_draws
+from fewshot_parser.training.pretrain_finetune import _made_from, read_provenance
 
 # system name -> (system, setting, config path template)
 SYSTEMS: Dict[str, tuple] = {
@@ -326,8 +333,6 @@ def plan_draws(systems: List[str], datasets: List[str], shots: List[int], data_r
     each on shuffle 0 of its draw, with the draw's folder as data root and a pre-training directory of
     its own (a draw's training set differs from every other's). The row's shuffle column is the draw.
     """
-    from fewshot_parser.data.splits import find_draws
-
     jobs = []
     for system in systems:
         template = config_template(system)
@@ -355,8 +360,6 @@ def suite_defaults(args: argparse.Namespace, environment: Dict[str, str]) -> Tup
     if suite and data_root:
         raise UserError("give --suite or --data-root, not both")
     if suite:
-        from fewshot_parser.data.dev_suite import build_dev_suite
-
         root = os.path.join(environment.get("FEWSHOT_DATA_DIR", "data"), args.suite)
         build_dev_suite(environment.get("FEWSHOT_DATA_DIR", "data"), root, args.datasets)  # idempotent
         pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), args.suite)
@@ -411,8 +414,6 @@ def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
 def archive_is_current(job: Job, environment: Dict[str, str]) -> bool:
     """Whether the job's pre-trained archive exists here, made from the pre-training config the job has now
     (the test `ensure_pretrained` makes before it reuses an archive)."""
-    from fewshot_parser.training.pretrain_finetune import _made_from
-
     config = evaluated_config(job, environment)
     archive = config.get("pretrained_archive")
     if not archive or not os.path.isfile(archive):
@@ -494,8 +495,6 @@ def record(job: Job, seconds: float, results: str) -> float:
 def retention(directory: str) -> Dict[str, str]:
     """Exact match (%) on the split's known.txt with the pre-trained and the fine-tuned archive, when the
     run measured them (`grid_tasks.evaluate_known`); empty cells otherwise."""
-    from fewshot_parser.commands.grid_tasks import KNOWN_METRICS
-
     cells = {}
     for column, name in (("known_pretrained", KNOWN_METRICS[0]), ("known_finetuned", KNOWN_METRICS[1])):
         try:
@@ -514,9 +513,6 @@ def run_provenance(directory: str) -> Dict[str, str]:
     torch threads, torch version and machine its training ran with (written by the node that trained
     it; empty when the run does not say, never this driver's own).
     """
-    from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
-    from fewshot_parser.training.pretrain_finetune import read_provenance
-
     recorded = read_provenance(directory)
     try:
         with open(os.path.join(directory, "config.json")) as handle:
@@ -605,9 +601,6 @@ def retire_stale_archive(archive: str) -> Optional[str]:
     Moves a pre-trained archive's directory aside (`<dir>.stale`) when its provenance says older code
     made it, so that the runs needing it pre-train again; returns the new place, or None when kept.
     """
-    from fewshot_parser.commands.staleness import code_unchanged_since
-    from fewshot_parser.training.pretrain_finetune import read_provenance
-
     directory = os.path.dirname(archive)
     if not os.path.isfile(archive):
         return None
@@ -617,7 +610,7 @@ def retire_stale_archive(archive: str) -> Optional[str]:
             config: Optional[str] = handle.read()
     except OSError:
         config = None
-    if version and code_unchanged_since(version, config_json=config):
+    if version and staleness.code_unchanged_since(version, config_json=config):
         return None
     target = directory + ".stale"
     if os.path.isdir(target):
@@ -663,13 +656,11 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     recorded = set() if args.redo_recorded else recorded_keys(args.results)
     stale: Set[tuple] = set()
     if args.redo_stale:
-        from fewshot_parser.commands.staleness import stale_reason
-
         # Only the rows of this grid's runs: rendering a config costs about 0.2 s, and the results file
         # holds every system's rows.
         planned = {job_key(job) for job in jobs}
         stale = {row_key(row) for row in read_rows(args.results)
-                 if row_key(row) in planned and stale_reason(row, SYSTEMS)}
+                 if row_key(row) in planned and staleness.stale_reason(row, SYSTEMS)}
     pending = [job for job in jobs if job_key(job) in stale or (not is_finished(job) and job_key(job) not in recorded)]
     where = f"{args.jobs} at a time" if local else f"on the Ray cluster at {args.address}"
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {where}")
@@ -737,7 +728,7 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
     driver has shipped through the object store, and each run's files written under `--runs-dir` and
     its row recorded as its result arrives.
     """
-    from fewshot_parser.commands import grid_ray, grid_tasks
+    from fewshot_parser.commands import grid_ray
 
     stop, description = grid_ray.connect(args.address, args.jobs * threads)
     print(description)
@@ -775,8 +766,6 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
 
 def keep_pretrained(archive: str, result: Dict) -> None:
     """Writes a pre-training task's archive (and log) into this driver's pre-training directory."""
-    from fewshot_parser.commands import grid_tasks
-
     directory = os.path.dirname(os.path.abspath(archive))
     os.makedirs(os.path.dirname(directory), exist_ok=True)
     if result.get("log"):
@@ -791,8 +780,6 @@ def keep_pretrained(archive: str, result: Dict) -> None:
 
 def finish(job: Job, result: Dict, args: argparse.Namespace) -> str:
     """Writes a run's files and log under `--runs-dir`, records its row; returns its status for the progress line."""
-    from fewshot_parser.commands import grid_tasks
-
     if os.path.isdir(job.serialization_dir):
         shutil.rmtree(job.serialization_dir)  # partial or stale output never counts
     os.makedirs(os.path.dirname(job.serialization_dir) or ".", exist_ok=True)
@@ -817,8 +804,6 @@ def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
     (`comparison_lines`), and where the fine-tuned archives are.
     """
     import statistics
-
-    from fewshot_parser.commands.report import paper_numbers
 
     rows = {row_key(row): row for row in read_rows(results)}
     committed_rows = {row_key(row): row for row in read_rows(compare)} if compare else {}
@@ -877,15 +862,13 @@ QUERY_SIZES = {("jobs", 1): 110, ("jobs", 2): 107, ("geo", 1): 211, ("geo", 2): 
 def query_size(job: Job) -> Optional[int]:
     """Queries in a run's query set: the lines of its query file (the run's `test_data_path`, else the
     split's `query.txt` under the data root), else the benchmark's known size."""
-    from fewshot_parser.data.paths import data_root
-
     split = f"shuffle_{job.shuffle}_shot_{job.shot}"
-    candidates = [os.path.join(data_root(), job.dataset, "lemma_data", split, "query.txt")]
+    candidates = [os.path.join(paths.data_root(), job.dataset, "lemma_data", split, "query.txt")]
     try:
         with open(os.path.join(job.serialization_dir, "config.json")) as handle:
             configured = json.load(handle).get("test_data_path")
         if isinstance(configured, str):
-            candidates[:0] = [configured, os.path.join(data_root(), configured)]
+            candidates[:0] = [configured, os.path.join(paths.data_root(), configured)]
     except (OSError, ValueError):
         pass
     for path in candidates:
@@ -899,8 +882,6 @@ def query_size(job: Job) -> Optional[int]:
 
 def _numerics(rows: List[Dict[str, str]]) -> Dict[str, str]:
     """Threads, torch and machine of some rows: each value, several joined by ` / `, `not recorded` when none is."""
-    from fewshot_parser.common.provenance import NUMERICS
-
     found = {key: sorted({row.get(key) or "" for row in rows} - {""}) for key in NUMERICS}
     return {key: " / ".join(values) if values else "not recorded" for key, values in found.items()}
 

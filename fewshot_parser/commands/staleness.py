@@ -92,8 +92,10 @@ def component_types(config: Any) -> Iterator[str]:
 
 
 def _registered_modules(types: FrozenSet[str]) -> FrozenSet[str]:
-    """The modules of this package that register a component under one of `types` (any base class)."""
-    import fewshot_parser  # noqa: F401  (registers the package's components)
+    """
+    The modules of this package that register a component under one of `types` (any base class).
+    Every component is registered by then: importing this module ran fewshot_parser/__init__.py first.
+    """
     from allennlp.common.registrable import Registrable
 
     found = set()

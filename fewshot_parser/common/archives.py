@@ -5,8 +5,9 @@ A missing, truncated or foreign archive given to `allennlp predict` or `evaluate
 `pretrained_archive`, otherwise ends in a traceback from deep inside `tarfile` or `torch.load`
 (`EOFError: Compressed file ended before the end-of-stream marker was reached`). `check_archive`
 turns each case into a `UserError` whose one line names the file and what is wrong with it, and
-`install` (run when fewshot_parser is imported) makes AllenNLP's `load_archive` check first, where
-`predict`, `evaluate`, `Predictor.from_path` and `Model.from_archive` look it up.
+`guard_load_archive` wraps AllenNLP's `load_archive` so that it checks first
+(`fewshot_parser.commands.cli_behaviour` puts it where `predict`, `evaluate`, `Predictor.from_path`
+and `Model.from_archive` look it up when fewshot_parser is imported).
 """
 import functools
 import gzip
@@ -105,13 +106,3 @@ def guard_load_archive(load_archive: Callable[..., Any]) -> Callable[..., Any]:
 
     guarded._fewshot_guarded = True  # type: ignore[attr-defined]
     return guarded
-
-
-def install() -> None:
-    """Makes `load_archive` check its archive wherever AllenNLP's commands and loaders look it up."""
-    from allennlp.commands import evaluate, predict
-    from allennlp.models import archival
-    from allennlp.predictors import predictor
-
-    for module in (archival, predict, evaluate, predictor):
-        module.load_archive = guard_load_archive(module.load_archive)  # type: ignore[attr-defined]

@@ -4,10 +4,11 @@ One error style for the plugin's commands and readers.
 An *expected user error* (a malformed data line, a missing input file, a bad argument) is an
 AllenNLP `ConfigurationError` (or our `UserError`, one of them) or a `FileNotFoundError`, whose
 message names what is wrong (`data/geo/.../support.txt:3: empty logical form`). When such an error
-ends an `allennlp` command, `install_excepthook` prints that message alone on stderr (no chained
-tracebacks, no "CRITICAL - root - Uncaught exception") and the process exits with status 1. Set
-`FEWSHOT_VERBOSE=1` (or AllenNLP's `ALLENNLP_DEBUG`) to get the full traceback as before. Any other
-exception is a bug and keeps its traceback.
+ends an `allennlp` command, the hook of `wrap_excepthook` prints that message alone on stderr (no
+chained tracebacks, no "CRITICAL - root - Uncaught exception") and the process exits with status 1.
+Set `FEWSHOT_VERBOSE=1` (or AllenNLP's `ALLENNLP_DEBUG`) to get the full traceback as before. Any
+other exception is a bug and keeps its traceback. `fewshot_parser.commands.cli_behaviour` installs
+the hook when fewshot_parser is imported (`install_excepthook`).
 """
 import logging
 import os
@@ -63,22 +64,18 @@ def wrap_excepthook(previous: ExceptHook) -> ExceptHook:
     return hook
 
 
-def install_excepthook() -> None:
+def keeping_excepthook(original: Callable[..., None]) -> Callable[..., None]:
     """
-    Installs the one-line hook now, and again whenever AllenNLP replaces `sys.excepthook` (its
-    `prepare_global_logging`, called by `allennlp train`, installs a hook that logs every uncaught
-    exception as "CRITICAL - root - Uncaught exception" with its traceback).
+    AllenNLP's `prepare_global_logging` (`allennlp.common.logging`), which `allennlp train` calls and
+    which installs a hook that logs every uncaught exception as "CRITICAL - root - Uncaught
+    exception" with its traceback, followed by wrapping that hook with `wrap_excepthook`.
     """
-    sys.excepthook = wrap_excepthook(sys.excepthook)
-    from allennlp.common import logging as common_logging
-
-    original = common_logging.prepare_global_logging
     if getattr(original, "_fewshot_wrapped", False):
-        return
+        return original
 
     def prepare_global_logging(*args, **kwargs):  # type: ignore[no-untyped-def]
         original(*args, **kwargs)
         sys.excepthook = wrap_excepthook(sys.excepthook)
 
     prepare_global_logging._fewshot_wrapped = True  # type: ignore[attr-defined]
-    common_logging.prepare_global_logging = prepare_global_logging
+    return prepare_global_logging

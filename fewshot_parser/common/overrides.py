@@ -143,11 +143,3 @@ def check_keys(create_kwargs: Callable[..., Any]) -> Callable[..., Any]:
 
     checked._fewshot_checked = True  # type: ignore[attr-defined]
     return checked
-
-
-def install() -> None:
-    from allennlp.common import from_params, params
-
-    params.with_overrides = merging_overrides(params.with_overrides)
-    Params.assert_empty = assert_empty  # type: ignore[assignment]
-    from_params.create_kwargs = check_keys(from_params.create_kwargs)

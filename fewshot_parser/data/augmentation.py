@@ -28,9 +28,9 @@ import re
 from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from fewshot_parser.data.examples import Example
+from fewshot_parser.data.predicate_names import link_names, link_similarity
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN
 from fewshot_parser.logical_forms.tree import Tree, to_string
-from fewshot_parser.modules.alignment import link_names, link_similarity
 
 _ENTITY = re.compile(DEFAULT_ENTITY_PATTERN)
 _LAMBDA_VARIABLE = re.compile(r"^\$\d+$")

@@ -25,7 +25,7 @@ from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.safe_io import read_lines
 from fewshot_parser.data.examples import split_data_spec
 from fewshot_parser.data.paths import resolve_data_path
-from fewshot_parser.modules.alignment import load_lexicon, predicate_name
+from fewshot_parser.data.predicate_names import load_lexicon, predicate_name
 
 logger = logging.getLogger(__name__)
 

@@ -29,9 +29,9 @@ from fewshot_parser.data.augmentation import (
     Occurrence, Recombiner, SyntheticPair, atom_calls, call_labels, is_variable, substitute,
 )
 from fewshot_parser.data.examples import Example
+from fewshot_parser.data.predicate_names import predicate_name
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN
 from fewshot_parser.logical_forms.tree import to_string
-from fewshot_parser.modules.alignment import predicate_name
 
 _ENTITY = re.compile(DEFAULT_ENTITY_PATTERN)
 _TRAILING_DIGITS = re.compile(r"\d+$")

@@ -1,3 +1,4 @@
+from fewshot_parser.models.metrics import LogicalFormExactMatch
 from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.models.seq2seq import FewShotSeq2Seq
 from fewshot_parser.models.coarse2fine import Coarse2Fine

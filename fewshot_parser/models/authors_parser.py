@@ -25,7 +25,7 @@ from allennlp.modules.seq2seq_encoders import PytorchSeq2SeqWrapper
 from allennlp.nn import util
 from torch.nn.utils.rnn import pad_packed_sequence
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix

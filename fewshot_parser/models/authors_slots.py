@@ -15,7 +15,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import VARIABLE_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import VARIABLE_NAMESPACE
 from fewshot_parser.models.classified_entities import ClassifiedEntities
 from fewshot_parser.models.example_loss import ExampleLossProtoParser
 from fewshot_parser.modules.authors_slot_states import AuthorsSlotStates, RecordingCell

@@ -22,7 +22,7 @@ from fewshot_parser.data.dataset_readers.coarse2fine import (
 )
 from fewshot_parser.logical_forms.template import is_slot
 from fewshot_parser.modules.growth import grow_linear
-from fewshot_parser.training.metrics import LogicalFormExactMatch
+from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 
 def _attend(query: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

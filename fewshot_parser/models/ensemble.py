@@ -10,8 +10,10 @@ from allennlp.data import Vocabulary
 from allennlp.models import Model
 from allennlp.training.metrics import Average
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
-from fewshot_parser.training.metrics import LogicalFormExactMatch, exact_match
+from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
+from fewshot_parser.models.entity_coverage import uncovered_entities
+from fewshot_parser.models.metrics import LogicalFormExactMatch, exact_match
+from fewshot_parser.models.path_scoring import path_log_probs, rescore_choice
 
 # How member predictions are combined (see `FewShotEnsemble`).
 COMBINE_RULES = ("vote", "rescore")
@@ -144,10 +146,6 @@ class FewShotEnsemble(Model):
 
     def rescore(self, inputs: Dict[str, Any], outputs: List[Dict[str, Any]]) -> List[Vote]:
         """The `"rescore"` rule: per example, the members' templates judged by every member."""
-        # Imported here: the parsers' modules import the training package, which imports this one.
-        from fewshot_parser.models.entity_coverage import uncovered_entities
-        from fewshot_parser.models.path_scoring import path_log_probs, rescore_choice
-
         rows: List[int] = []
         paths: List[List[str]] = []
         proposers: List[List[int]] = []  # per candidate, the members that decoded it

@@ -22,7 +22,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
 from allennlp.models import Model
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
+from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
 from fewshot_parser.logical_forms.transition_system import Step
 from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.proto_parser import ProtoParser

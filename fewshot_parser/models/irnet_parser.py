@@ -33,7 +33,7 @@ class IRNetParser(ProtoParser):
     # Parameters
 
     schema_threshold : `float`, optional (default = `0.75`)
-        Minimum `alignment.link_similarity` for an utterance word to mention a name word.
+        Minimum `predicate_names.link_similarity` for an utterance word to mention a name word.
     """
 
     def __init__(self, vocab: Vocabulary, schema_threshold: float = 0.75, **kwargs: Any) -> None:

@@ -8,7 +8,7 @@ from typing import List, Sequence, Tuple
 import torch
 from allennlp.data import TextFieldTensors
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.logical_forms.transition_system import teacher_forcing
 from fewshot_parser.models.entity_coverage import _select
 from fewshot_parser.models.proto_parser import ProtoParser

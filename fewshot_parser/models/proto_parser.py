@@ -15,27 +15,27 @@ from fewshot_parser.logical_forms.actions import STOP_ACTION
 from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
 from fewshot_parser.logical_forms.tree import to_string
-from fewshot_parser.data.dataset_readers.fewshot_reader import (
+from fewshot_parser.logical_forms.namespaces import (
     ACTION_NAMESPACE,
     ENTITY_TYPE_NAMESPACE,
     NOT_AN_ENTITY,
     VARIABLE_NAMESPACE,
 )
 from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
+from fewshot_parser.data.predicate_names import load_lexicon
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.alignment import (
     attention_candidate_matrix,
     conditional_matrix,
     link_similarity_matrix,
-    load_lexicon,
     regularization,
     string_similarity_matrix,
     supervised_attention_loss,
 )
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.modules.word_ids import vocabulary_word_ids
-from fewshot_parser.training.metrics import LogicalFormExactMatch
+from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class ProtoParser(Model):
         `-cond` and `-strsim` ablations switch one off).
     lexicon : `str`, optional (default = `None`)
         Predicate lexicon for the string-similarity feature: a shipped one (`jobs`, `geo`, `atis`)
-        or a JSON file mapping predicates to words (`fewshot_parser.modules.alignment.load_lexicon`).
+        or a JSON file mapping predicates to words (`fewshot_parser.data.predicate_names.load_lexicon`).
         Of the entries of a new predicate, only the words of its name and of its support utterances
         are used (`fewshot_parser.data.lexicons`); the entries of known predicates are used whole.
     lexicon_training_data : `str`, optional (default = `None`)
@@ -117,7 +117,7 @@ class ProtoParser(Model):
         attention, as above), `"max"` (the best-linked word, the same at every step) or `"both"`
         (the sum, each with its own learned weight).
     link_threshold : `float`, optional (default = `0.75`)
-        Minimum string similarity (`alignment.link_similarity`) for a word to be linked to an action.
+        Minimum string similarity (`predicate_names.link_similarity`) for a word to be linked to an action.
     supervised_attention : `float`, optional (default = `0.0`)
         Weight of the supervised-attention loss of the authors' scripts (their `--sup_attention`, not
         described in the paper): at every gold step, minus the log attention weight on each utterance

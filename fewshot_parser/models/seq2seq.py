@@ -6,7 +6,7 @@ from allennlp.models import Model
 from allennlp_models.generation.models.simple_seq2seq import SimpleSeq2Seq
 
 from fewshot_parser.modules.growth import grow_linear
-from fewshot_parser.training.metrics import LogicalFormExactMatch
+from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 
 @Model.register("fewshot_seq2seq")

@@ -20,7 +20,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE
 from fewshot_parser.models.entity_coverage import EntityCoverageReranking
 from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.missing_evidence import MissingEvidencePenalty

@@ -17,7 +17,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.logical_forms.transition_system import teacher_forcing
 from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.modules.stack_decoder import applicable_mask

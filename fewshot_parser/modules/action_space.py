@@ -9,8 +9,8 @@ from typing import List, Optional, Set
 import torch
 from allennlp.data import Vocabulary
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.actions import STOP, Action
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, slot_type
 
 

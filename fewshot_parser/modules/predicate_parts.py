@@ -12,7 +12,8 @@ from typing import Dict, List, Sequence
 
 import torch
 
-from fewshot_parser.modules.alignment import predicate_name, string_similarity_matrix
+from fewshot_parser.data.predicate_names import predicate_name
+from fewshot_parser.modules.alignment import string_similarity_matrix
 
 # Name part -> the words that replace it when a word is compared with the name.
 PARTS_LEXICON: Dict[str, List[str]] = {

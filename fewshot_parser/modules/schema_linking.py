@@ -7,7 +7,7 @@ column a type from how the question mentions it. Our utterances are single stemm
 predicate names are `_`-joined words (`departure_time`, `req_exp`), so the n-gram test becomes a
 test on name words:
 
-* a name word is *mentioned* when some utterance word links to it (`alignment.link_similarity`
+* a name word is *mentioned* when some utterance word links to it (`predicate_names.link_similarity`
   at least `threshold`: equal strings, a stem prefix of 4+ characters, or close in Levenshtein);
 * a predicate is an *exact* match when all its name words are mentioned, a *partial* match when
   some are, and unmatched otherwise;
@@ -21,7 +21,7 @@ from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import torch
 
-from fewshot_parser.modules.alignment import link_similarity, predicate_name
+from fewshot_parser.data.predicate_names import link_similarity, predicate_name
 
 NONE, PARTIAL, EXACT = 0, 1, 2
 NUM_MATCH_TYPES = 3

@@ -1,4 +1,3 @@
-from fewshot_parser.training.metrics import LogicalFormExactMatch
 from fewshot_parser.training.schedulers import DelayedExponentialScheduler
 from fewshot_parser.training.callbacks import AlignmentStatisticsCallback
 from fewshot_parser.training.callbacks import PrototypeInitCallback

@@ -1,6 +1,6 @@
 """
-Guards around AllenNLP's `train_model` and `archive_model`, installed when fewshot_parser is imported
-(`install`), so that they apply to `allennlp train` itself:
+Guards around AllenNLP's `train_model` and `archive_model`, which `fewshot_parser.commands.cli_behaviour`
+puts in their place when fewshot_parser is imported, so that they apply to `allennlp train` itself:
 
 - a run that fails before it has saved anything worth resuming (bad data, a config error) removes the
   serialization directory it created, so the corrected command runs without `-f`. A directory that
@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from allennlp.models.archival import _DEFAULT_WEIGHTS as DEFAULT_WEIGHTS
 
+from fewshot_parser.common.provenance import numerics
 from fewshot_parser.common.safe_io import atomic_open, atomic_path
 
 logger = logging.getLogger(__name__)
@@ -97,8 +98,6 @@ def record_numerics(serialization_dir: str) -> bool:
     Sets this process's numerics (it has just trained the model being archived) in the directory's
     `provenance.json`, keeping what else it holds; returns whether the file was written.
     """
-    from fewshot_parser.common.provenance import numerics
-
     path = os.path.join(serialization_dir, PROVENANCE)
     try:
         with open(path) as handle:
@@ -113,12 +112,3 @@ def record_numerics(serialization_dir: str) -> bool:
         logger.warning("could not record the numerics in %s: %s", path, error)
         return False
     return True
-
-
-def install() -> None:
-    from allennlp.commands import train
-    from allennlp.models import archival
-
-    train.train_model = guard_train_model(train.train_model)
-    archival.archive_model = guard_archive_model(archival.archive_model)
-    train.archive_model = guard_archive_model(train.archive_model)

@@ -54,7 +54,8 @@ def test_official_rows_keep_empty_retention_cells(tmp_path):
 
 
 def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
-    from fewshot_parser.commands.report import at_a_glance, paper_numbers
+    from fewshot_parser.commands.paper_results import paper_numbers
+    from fewshot_parser.commands.report import at_a_glance
     from fewshot_parser.commands.suite_report import write_suite_report
 
     results = tmp_path / "runs.csv"

@@ -2,7 +2,8 @@ import sys
 
 from allennlp.common.checks import ConfigurationError
 
-from fewshot_parser.common.errors import UserError, install_excepthook, user_message, wrap_excepthook
+from fewshot_parser.commands.cli_behaviour import install_excepthook
+from fewshot_parser.common.errors import UserError, user_message, wrap_excepthook
 
 
 def raised(error):

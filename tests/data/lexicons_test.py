@@ -10,7 +10,7 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.data.paths import resolve_data_path
-from fewshot_parser.modules.alignment import load_lexicon
+from fewshot_parser.data.predicate_names import load_lexicon
 from tests import fixture_split
 
 # The ATIS fixture split: `class_type` and `ground_fare` are new (support only); the query says

@@ -11,7 +11,7 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.models.missing_evidence import MissingEvidenceProtoParser
 from fewshot_parser.modules.evidence import evidence_words, missing_evidence
 from tests import FIXTURES_ROOT, fixture_split

@@ -6,8 +6,8 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch
 
 import fewshot_parser  # noqa: F401
+from fewshot_parser.data.predicate_names import link_names, link_similarity
 from fewshot_parser.logical_forms.tree import parse
-from fewshot_parser.modules.alignment import link_names, link_similarity
 from fewshot_parser.modules.stack_decoder import applicable_mask
 from tests import FIXTURES_ROOT, fixture_split
 

@@ -11,8 +11,8 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.data.dataset_readers.fewshot_reader import ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.actions import Action
+from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.template import ENTITY_SLOT_PREFIX, slot_type
 from fewshot_parser.models.entity_coverage import EntityCoverageReranking
 from fewshot_parser.models.missing_evidence import MissingEvidencePenalty

@@ -6,8 +6,9 @@ import pytest
 from allennlp.common.checks import ConfigurationError
 
 from fewshot_parser.data.examples import read_examples
+from fewshot_parser.data.predicate_names import load_lexicon
 from fewshot_parser.logical_forms.template import predicates
-from fewshot_parser.modules.alignment import load_lexicon, string_similarity_matrix
+from fewshot_parser.modules.alignment import string_similarity_matrix
 from tests import FIXTURE_DATA
 
 FORMALISMS = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}

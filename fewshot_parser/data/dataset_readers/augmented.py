@@ -5,7 +5,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
 
-from fewshot_parser.data.augmentation import Recombiner, SyntheticPair
+from fewshot_parser.data.augmentation import Recombiner, SyntheticPair, call_labels
 from fewshot_parser.data.examples import Example, read_examples, read_training_examples
 from fewshot_parser.data.lexicons import split_lexicon
 
@@ -134,8 +134,6 @@ class AugmentedSupportReader(DatasetReader):
 
     def _balancing_copies(self, support: List[Example], pairs: List[SyntheticPair]) -> List[Tuple[List[str], str, str]]:
         """Extra copies of support examples, so that each new predicate is shown about as often as the most shown one."""
-        from fewshot_parser.data.augmentation import call_labels
-
         new = self.recombiner().new_predicates(support)
         users = {p: [e for e in support if p in call_labels(e.tree)] for p in new}
         shown = {p: len(users[p]) * self.support_repeat + sum(1 for pair in pairs if pair.predicate == p) for p in new}

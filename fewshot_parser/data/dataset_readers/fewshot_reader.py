@@ -12,18 +12,18 @@ from allennlp.data.token_indexers import SingleIdTokenIndexer
 from fewshot_parser.data.examples import parse_logical_form, read_examples, read_training_examples
 from fewshot_parser.data.signature_check import SignatureCheck, is_data_file
 from fewshot_parser.logical_forms.actions import Action
+from fewshot_parser.logical_forms.namespaces import (
+    ACTION_NAMESPACE,
+    ENTITY_TYPE_NAMESPACE,
+    NOT_AN_ENTITY,
+    VARIABLE_NAMESPACE,
+)
 from fewshot_parser.logical_forms.normalize import TemplateNormalizer, idioms_from_patterns
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN, Abstractor, entity_positions
 from fewshot_parser.logical_forms.transition_system import Step, TransitionSystem, teacher_forcing
 from fewshot_parser.logical_forms.tree import Tree, check_formalism
 
 logger = logging.getLogger(__name__)
-
-ACTION_NAMESPACE = "actions"
-VARIABLE_NAMESPACE = "variables"
-ENTITY_TYPE_NAMESPACE = "entity_types"
-# Entity type of utterance tokens that are not entities.
-NOT_AN_ENTITY = "@none@"
 
 # Learned normalizers, shared by every reader of a process (pre-training and fine-tuning readers
 # built from the same training file learn once).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 import torch
 from allennlp.training.callbacks.callback import TrainerCallback
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.modules.alignment import action_symbols, attention_candidates
 
 if TYPE_CHECKING:

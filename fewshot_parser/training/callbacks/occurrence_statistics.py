@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, List, Sequence, Tuple
 import torch
 from allennlp.training.callbacks.callback import TrainerCallback
 
-from fewshot_parser.data.dataset_readers.fewshot_reader import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
 
 if TYPE_CHECKING:

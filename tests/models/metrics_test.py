@@ -1,6 +1,6 @@
 import pytest
 
-from fewshot_parser.training.metrics import LogicalFormExactMatch, exact_match, unordered_match
+from fewshot_parser.models.metrics import LogicalFormExactMatch, exact_match, unordered_match
 
 
 def test_exact_match_is_string_equality():
