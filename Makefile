@@ -8,11 +8,17 @@
 SUPPORTED_PYTHONS := 3.13 3.12 3.11
 ifeq ($(origin PYTHON),undefined)
 PYTHON := $(shell tools/find_python $(SUPPORTED_PYTHONS))
+else ifeq ($(findstring /,$(PYTHON)),)
+# A name such as python3.13 that does not run (pyenv has it, but not activated) is looked up as well.
+override PYTHON := $(shell $(PYTHON) -c '' >/dev/null 2>&1 && echo $(PYTHON) || tools/find_python $(patsubst python%,%,$(PYTHON)) || echo $(PYTHON))
 endif
 PY_VERSION := $(if $(strip $(PYTHON)),$(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null))
 ifeq ($(MAKELEVEL),0)
 ifeq ($(strip $(PYTHON)),)
 $(error No supported Python found (looked for python3.13, python3.12, python3.11 on PATH and in pyenv); set PYTHON=/path/to/python3.x)
+endif
+ifeq ($(strip $(PY_VERSION)),)
+$(error PYTHON=$(PYTHON) does not run here; fewshot_parser supports CPython $(SUPPORTED_PYTHONS))
 endif
 ifeq ($(filter $(PY_VERSION),$(SUPPORTED_PYTHONS)),)
 $(error PYTHON=$(PYTHON) is Python '$(PY_VERSION)'; fewshot_parser supports CPython $(SUPPORTED_PYTHONS))

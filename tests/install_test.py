@@ -110,3 +110,7 @@ def test_make_says_which_python_and_uses_its_own_virtualenv(fake_path):
                              capture_output=True, text=True)
     assert refused.returncode != 0
     assert "PYTHON=python3.10 is Python '3.10'; fewshot_parser supports CPython 3.13 3.12 3.11" in refused.stderr
+    missing = subprocess.run(["make", "-n", "-B", "setup", "PYTHON=python3.13"], cwd=PROJECT_ROOT, env=environment,
+                             capture_output=True, text=True)
+    assert missing.returncode != 0
+    assert "PYTHON=python3.13 does not run here; fewshot_parser supports CPython 3.13 3.12 3.11" in missing.stderr
