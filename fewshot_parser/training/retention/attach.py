@@ -10,10 +10,11 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
 from allennlp.models import Model
 
+from fewshot_parser.data.dataset_readers.wrapping import WrappingReader
 from fewshot_parser.training.retention.method import RetentionContext, RetentionMethod
 
 
-class ReplayingReader(DatasetReader):
+class ReplayingReader(WrappingReader):
     """
     The fine-tuning reader, whose reading of the training data path (`data_path`) ends with the
     replayed instances; every other path, and prediction, are the wrapped reader's. Not registered:
@@ -30,18 +31,6 @@ class ReplayingReader(DatasetReader):
         yield from self.reader.read(file_path)
         if file_path == self.data_path:
             yield from self.replayed
-
-    def text_to_instance(self, *inputs: Any, **kwargs: Any) -> Instance:  # type: ignore
-        return self.reader.text_to_instance(*inputs, **kwargs)
-
-    def apply_token_indexers(self, instance: Instance) -> None:
-        self.reader.apply_token_indexers(instance)
-
-    def __getattr__(self, name: str) -> Any:
-        # What the wrapped reader offers (transition system, formalism) to callbacks that read through the loader.
-        if name == "reader":
-            raise AttributeError(name)
-        return getattr(self.reader, name)
 
 
 def attach_retention(
