@@ -56,7 +56,10 @@ def connect(address: Optional[str], num_cpus: int) -> Tuple[bool, str]:
             raise UserError(f"RAY_ADDRESS is set ({os.environ['RAY_ADDRESS']}): pass it as --address, or unset it "
                             "for a local Ray instance")
         try:
-            ray.init(num_cpus=num_cpus, include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES, **quiet)
+            # address="local": a new instance even when Ray's temp directory names a cluster (a
+            # `ray start` or test cluster, possibly long dead); without it ray.init would try to join it.
+            ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
+                     object_store_memory=OBJECT_STORE_BYTES, **quiet)
         except Exception as error:  # no room for the object store, a port in use: say so in one line
             message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             raise UserError(f"cannot start a local Ray instance ({message})") from None

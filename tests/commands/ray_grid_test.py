@@ -121,3 +121,30 @@ def test_a_node_gets_the_archive_and_sends_the_run_back_without_any_driver_path(
     monkeypatch.delenv("FEWSHOT_PROJECT_DIR")
     failed = grid_tasks.finetune_on_node(spec, None, train=fake_train)
     assert "has no project checkout at" in failed["error"] and failed["files"] is None
+
+
+def test_a_stale_cluster_file_does_not_stop_a_local_instance(monkeypatch):
+    """Ray's temp directory can name a cluster that is long gone (a `ray start`, or a test cluster that
+    was killed): without --address, run-grid still starts its own instance instead of trying to join it."""
+    import shutil
+    import tempfile
+
+    import ray
+
+    from fewshot_parser.commands.grid_ray import connect
+
+    if ray.is_initialized():
+        ray.shutdown()
+    temp = tempfile.mkdtemp(prefix="r", dir="/tmp")  # short: Ray's socket paths live under it
+    try:
+        os.makedirs(os.path.join(temp, "ray"))  # Ray's temp directory is $RAY_TMPDIR/ray
+        open(os.path.join(temp, "ray", "ray_current_cluster"), "w").write("127.0.0.1:1\n")
+        monkeypatch.setenv("RAY_TMPDIR", temp)
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+        shut_down, description = connect(None, 1)
+        try:
+            assert shut_down and description.startswith("Ray: a local instance, 1 node, 1 CPUs")
+        finally:
+            ray.shutdown()
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
