@@ -11,8 +11,8 @@ fine-tunings with recombination that vote), with the support file in place of th
 set. The shot (which fine-tuning hyper-parameters) is read off the support file: 2 when every new
 predicate has two examples or more, else 1 (`--shot` chooses). The result is
 `<serialization dir>/model.tar.gz`, for `allennlp predict` and `evaluate`; AllenNLP's log is in
-`<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch and the time
-it took.
+`<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch, the seconds
+each phase took (`fewshot_parser.common.phases`) and the time in all.
 """
 import argparse
 import contextlib
@@ -30,6 +30,7 @@ from fewshot_parser.commands.arguments import int_in, one_of, positive_int
 from fewshot_parser.commands.recipes import Recipe, innermost_reader
 from fewshot_parser.commands.run_grid import SYSTEMS
 from fewshot_parser.common.errors import UserError
+from fewshot_parser.common.phases import format_phases, take_phases
 
 # What teach reads from the pre-trained archive.
 CONFIG = "config.json"
@@ -142,8 +143,10 @@ def teach(
         if path is not None and not os.path.isfile(path):
             raise UserError(f"{path}: no such {what} file (one example per line: utterance<TAB>logical form)")
     check_serialization_dir(serialization_dir, force, [archive, support, query])
+    take_phases()  # only this run's phases
     with quiet_console():
         metrics = _teach(archive, support, serialization_dir, query, system, shot, overrides, force, report)
+    report(f"time per phase: {format_phases(take_phases())}")
     report(f"done in {time.time() - started:.1f} s: {os.path.join(serialization_dir, 'model.tar.gz')}")
     return metrics
 

@@ -9,12 +9,15 @@ turns each case into a `UserError` whose one line names the file and what is wro
 (`fewshot_parser.commands.cli_behaviour` puts it where `predict`, `evaluate`, `Predictor.from_path`
 and `Model.from_archive` look it up when fewshot_parser is imported).
 """
+import atexit
 import functools
 import gzip
 import os
+import shutil
 import tarfile
+import tempfile
 import zlib
-from typing import Any, Callable, Dict, Sequence
+from typing import Any, Callable, Dict, Sequence, Set, Tuple
 
 from fewshot_parser.common.errors import UserError
 
@@ -22,6 +25,16 @@ from fewshot_parser.common.errors import UserError
 REQUIRED_MEMBERS = ("config.json", "weights.th")
 # What reading a damaged gzip-compressed tar raises.
 DAMAGED = (EOFError, zlib.error, gzip.BadGzipFile, tarfile.ReadError)
+
+# A version of an archive file: its real path, size and modification time.
+FileVersion = Tuple[str, int, int]
+_CHECKED: Set[FileVersion] = set()  # archives `check_archive` found sound in this process
+_EXTRACTED: Dict[FileVersion, str] = {}  # archive -> the directory `extracted_archive_dir` made of it
+
+
+def file_version(path: str) -> FileVersion:
+    stat = os.stat(path)
+    return os.path.realpath(path), stat.st_size, stat.st_mtime_ns
 
 
 def check_archive(path: Any, hint: str = "") -> None:
@@ -43,6 +56,8 @@ def check_archive(path: Any, hint: str = "") -> None:
                             f"directory{suffix}")
         return
     try:
+        if file_version(path) in _CHECKED:  # checked before and not changed since: reading it again finds the same
+            return
         with open(path, "rb") as handle:
             magic = handle.read(2)
         if magic != b"\x1f\x8b":  # every model.tar.gz starts with gzip's magic bytes
@@ -61,6 +76,35 @@ def check_archive(path: Any, hint: str = "") -> None:
         held = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "") if names else "nothing"
         raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held})"
                         f"{suffix}")
+    _CHECKED.add(file_version(path))
+
+
+def extracted_archive_dir(path: str) -> str:
+    """
+    A directory holding the files of the model archive `path`, extracted once per process and per
+    version of the file (a directory is returned as it is). `load_archive` of that directory builds
+    the same model as `load_archive(path)`, which extracts the archive again on every call: an
+    ensemble's members, each loading the same pre-trained archive, read and decompress it once
+    instead of once each. The directories are removed when the process exits.
+    """
+    if os.path.isdir(path):
+        return path
+    check_archive(path)
+    version = file_version(path)
+    if version not in _EXTRACTED:
+        directory = tempfile.mkdtemp(prefix="fewshot_archive_")
+        atexit.register(shutil.rmtree, directory, True)
+        try:
+            with tarfile.open(path, "r:gz") as archive:
+                if hasattr(tarfile, "data_filter"):  # Python 3.12+, and 3.11 from 3.11.4
+                    archive.extractall(directory, filter="data")
+                else:  # pragma: no cover - older 3.11 patch releases
+                    archive.extractall(directory)
+        except DAMAGED as error:
+            shutil.rmtree(directory, ignore_errors=True)
+            raise UserError(f"{path}: truncated or corrupt model archive ({error or type(error).__name__})") from None
+        _EXTRACTED[version] = directory
+    return _EXTRACTED[version]
 
 
 def read_members(path: str, names: Sequence[str]) -> Dict[str, bytes]:

@@ -7,6 +7,7 @@ The readers (`data.lexicons`, `data.augmentation`, `data.reshaping`) and the mod
 (`modules.alignment`, `modules.schema_linking`, `modules.predicate_parts`, `models.proto_parser`)
 share them.
 """
+import functools
 import json
 import os
 from typing import Dict, List, Optional, Sequence
@@ -51,6 +52,7 @@ def load_lexicon(spec: Optional[str]) -> Dict[str, List[str]]:
     return {predicate: list(words) for predicate, words in raw.items()}
 
 
+@functools.lru_cache(maxsize=1 << 18)
 def link_similarity(name: str, token: str) -> float:
     """
     How strongly a word names a predicate, for lexical linking: 1 - normalized Levenshtein distance,

@@ -18,6 +18,8 @@ from allennlp.data import DataLoader, DatasetReader
 from allennlp.models import Model
 from allennlp.training import Trainer
 
+from fewshot_parser.common.phases import phase
+from fewshot_parser.modules.token_embedders.packaged_transformer import PackagedTransformerMismatchedEmbedder
 from fewshot_parser.models.ensemble import FewShotEnsemble, check_ensemble
 from fewshot_parser.training.pretrain_finetune import PROVENANCE, PretrainFinetune
 from fewshot_parser.training.retention import RetentionMethod
@@ -56,11 +58,14 @@ class EnsembleFinetune(PretrainFinetune):
 
     def run(self) -> Dict[str, Any]:
         """Fine-tunes each member in turn, then makes their ensemble the model to evaluate and archive."""
-        member_metrics = [self.trainer.train()]
+        with phase("training"):
+            member_metrics = [self.trainer.train()]
         members = [self.model]
         for build in self._later_members:
             member = build()
-            member_metrics.append(member.trainer.train())
+            share_encoder_caches(members[0], member.model)
+            with phase("training"):
+                member_metrics.append(member.trainer.train())
             members.append(member.model)
             del member
         share_frozen_parameters(members)
@@ -143,6 +148,22 @@ def ensemble_members(model: Lazy[Model]) -> Tuple[List[Lazy[Model]], str]:
         raise ConfigurationError("fewshot_ensemble members must be a list of model configs")
     check_ensemble(len(members), combine)
     return [Lazy(Model, Params(copy.deepcopy(member))) for member in members], combine
+
+
+def share_encoder_caches(first: Model, member: Model) -> int:
+    """
+    Lets `member`'s frozen, caching MiniLM embedders serve utterances from the caches of `first`'s
+    embedders at the same place (their weights are the same frozen ones of the pre-trained archive,
+    so a word vector computed for one member is the one the other would compute); returns how many
+    it linked.
+    """
+    theirs = dict(first.named_modules())
+    linked = 0
+    for name, module in member.named_modules():
+        other = theirs.get(name)
+        if isinstance(module, PackagedTransformerMismatchedEmbedder) and isinstance(other, PackagedTransformerMismatchedEmbedder):
+            linked += module.share_cache_with(other)
+    return linked
 
 
 def share_frozen_parameters(members: Sequence[Model]) -> None:

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from allennlp.models.archival import _DEFAULT_WEIGHTS as DEFAULT_WEIGHTS
 
+from fewshot_parser.common.phases import phase
 from fewshot_parser.common.provenance import numerics
 from fewshot_parser.common.safe_io import atomic_open, atomic_path
 
@@ -84,7 +85,7 @@ def guard_archive_model(archive_model: Callable[..., str]) -> Callable[..., str]
         extra = list(include_in_archive or [])
         if record_numerics(str(serialization_dir)) and PROVENANCE not in extra:
             extra.append(PROVENANCE)
-        with atomic_path(target) as temporary:
+        with atomic_path(target) as temporary, phase("archiving"):
             archive_model(serialization_dir, weights=weights, archive_path=temporary,
                           include_in_archive=extra or None)
         return target

@@ -21,7 +21,8 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
-from fewshot_parser.common.archives import check_archive
+from fewshot_parser.common.archives import check_archive, extracted_archive_dir
+from fewshot_parser.common.phases import phase
 from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
 from fewshot_parser.training.retention import RetentionContext, RetentionMethod, attach_retention, check_optimizer
 
@@ -147,6 +148,14 @@ class PretrainFinetune(TrainModel):
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
 
+    def run(self) -> Dict[str, Any]:
+        with phase("training"):
+            return self.trainer.train()
+
+    def finish(self, metrics: Dict[str, Any]) -> None:
+        with phase("decoding the query set"):
+            super().finish(metrics)
+
     @classmethod
     def from_partial_objects(  # type: ignore
         cls,
@@ -184,15 +193,19 @@ class PretrainFinetune(TrainModel):
         # from torch's generator. Emptying the cache makes fine-tuning start from the same random
         # state whether this process pre-trained or found the archive ready.
         cached_transformers._clear_caches()
-        archive = load_archive(archive_path)
+        with phase("loading the pre-trained archive"):
+            # Extracted once per process: an ensemble's members load the same archive.
+            archive = load_archive(extracted_archive_dir(archive_path))
         pretrained: Model = archive.model
         vocab: Vocabulary = pretrained.vocab
         pretrained_shapes = {name: parameter.shape for name, parameter in pretrained.named_parameters()}
-        support = list(dataset_reader.read(train_data_path))
+        with phase("reading the support set"):
+            support = list(dataset_reader.read(train_data_path))
         vocab.extend_from_instances(support)
         pretrained.extend_embedder_vocab()
-        final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
-        missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
+        with phase("building the model"):
+            final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
+            missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
         if missing or unexpected:
             raise ConfigurationError(
                 "the fine-tuning model does not match the pre-trained one: "
@@ -209,14 +222,17 @@ class PretrainFinetune(TrainModel):
             context = RetentionContext(final_model, pretrained, pretrained_shapes, dataset_reader, training_data,
                                        13 if finetune_seed is None else finetune_seed)
             training_reader = attach_retention(methods, context, train_data_path)
-        loader = data_loader.construct(reader=training_reader, data_path=train_data_path)
-        loader.index_with(vocab)
+        with phase("reading the support set"):
+            loader = data_loader.construct(reader=training_reader, data_path=train_data_path)
+            loader.index_with(vocab)
         evaluation_loader = None
         if test_data_path is not None:
-            lazy = validation_data_loader or data_loader
-            evaluation_loader = lazy.construct(reader=dataset_reader, data_path=test_data_path)
-            evaluation_loader.index_with(vocab)
-        built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
+            with phase("reading the query set"):
+                lazy = validation_data_loader or data_loader
+                evaluation_loader = lazy.construct(reader=dataset_reader, data_path=test_data_path)
+                evaluation_loader.index_with(vocab)
+        with phase("building the model"):
+            built = trainer.construct(serialization_dir=serialization_dir, model=final_model, data_loader=loader)
         if methods:
             check_optimizer(methods, built.optimizer)  # type: ignore[attr-defined]
         del archive, pretrained

@@ -81,7 +81,8 @@ def test_teach_finds_the_row_and_fine_tunes_as_its_grid_run_does(tmp_path, split
     assert "comparing it with the other 1 rows" in text  # not the pre-training of `ours`: the grid is searched
     assert "recipe: row fixture" in text and "geo 1-shot" in text
     assert "2 example(s); new predicate(s): area:i, not" in text
-    assert lines[-2].startswith(f"exact match on {split / 'query.txt'}: ")
+    assert lines[-3].startswith(f"exact match on {split / 'query.txt'}: ")
+    assert lines[-2].startswith("time per phase: ") and "training" in lines[-2]
     assert lines[-1].startswith("done in ") and lines[-1].endswith(f" s: {tmp_path / 'taught' / 'model.tar.gz'}")
 
     # The row's own run on this split (`allennlp train` of its config, as run-grid runs it).
@@ -242,6 +243,7 @@ def test_the_command_prints_phases_epochs_and_time_or_one_error_line(tmp_path, s
     assert lines[0].startswith(f"teach: pre-trained archive {pretrained} (geo, seed 1, torch threads 1)")
     assert "fine-tuning: epoch 1/2, loss " in result.stdout and "fine-tuning: epoch 2/2, loss " in result.stdout
     assert lines[-1].startswith("teach: done in ") and lines[-1].endswith("model.tar.gz")
+    assert lines[-2].startswith("teach: time per phase: ") and " training " in lines[-2]  # phases under 0.05 s left out
     assert " - INFO - " not in result.stdout  # AllenNLP's log goes to out.log
     assert "Epoch 0/1" in open(tmp_path / "taught" / "out.log").read()
 

@@ -105,3 +105,25 @@ def test_a_truncated_pretrained_archive_is_one_error_naming_it(tmp_path, pretrai
     with pushd(PROJECT_ROOT):
         train_model_from_file(str(config), str(tmp_path / "run"))
     assert (tmp_path / "run" / "model.tar.gz").is_file()
+
+
+def test_an_archive_is_extracted_once_per_version_and_loads_the_same_model(pretrained, tmp_path):
+    from allennlp.models.archival import load_archive
+
+    from fewshot_parser.common.archives import extracted_archive_dir
+
+    directory = extracted_archive_dir(pretrained)
+    assert sorted(os.listdir(directory))[:2] == ["config.json", "meta.json"] and extracted_archive_dir(pretrained) == directory
+    from_file, from_directory = load_archive(pretrained).model.state_dict(), load_archive(directory).model.state_dict()
+    assert from_file.keys() == from_directory.keys()
+    assert all(from_file[name].equal(from_directory[name]) for name in from_file)
+    copy = str(tmp_path / "model.tar.gz")
+    shutil.copyfile(pretrained, copy)
+    first = extracted_archive_dir(copy)
+    with open(copy, "ab") as handle:  # another version of the file (trailing bytes gzip ignores)
+        handle.write(b"\0" * 512)
+    assert extracted_archive_dir(copy) != first
+    with open(copy, "r+b") as handle:
+        handle.truncate(os.path.getsize(copy) // 2)
+    with pytest.raises(UserError, match="truncated or corrupt model archive"):
+        extracted_archive_dir(copy)

@@ -135,3 +135,17 @@ def test_balance_repeats_the_support_of_less_augmented_new_predicates(tmp_path):
     assert {"river:t", "population:i"} <= set(plain) and len(set(plain.values())) > 1
     # Every new predicate is now shown at least as often as the best-augmented one was.
     assert min(balanced.values()) >= max(plain.values())
+
+
+def test_the_reader_recombines_once_while_its_files_stay_the_same(tmp_path, monkeypatch):
+    directory = resplit(tmp_path, "geo", "lambda", "river:t")
+    reader = augmented_reader(directory, pairs_per_predicate=3, reverse_pairs_per_predicate=1)
+    calls = []
+    synthetic_pairs = reader.synthetic_pairs
+    monkeypatch.setattr(reader, "synthetic_pairs", lambda *args: calls.append(1) or synthetic_pairs(*args))
+    first = [str(instance) for instance in reader.read(str(directory / "support.txt"))]
+    assert [str(instance) for instance in reader.read(str(directory / "support.txt"))] == first and len(calls) == 1
+    with open(directory / "support.txt", "a") as handle:  # the support set changes: recombined again
+        handle.write((directory / "query.txt").read_text().splitlines(keepends=True)[0])
+    again = [str(instance) for instance in reader.read(str(directory / "support.txt"))]
+    assert len(calls) == 2 and again != first

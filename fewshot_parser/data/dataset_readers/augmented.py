@@ -1,10 +1,13 @@
+import hashlib
 import logging
+import os
 import random
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
 
+from fewshot_parser.common.phases import phase
 from fewshot_parser.data.augmentation import Recombiner, SyntheticPair, call_labels
 from fewshot_parser.data.examples import Example, read_examples, read_training_examples
 from fewshot_parser.data.lexicons import split_lexicon
@@ -98,6 +101,8 @@ class AugmentedSupportReader(DatasetReader):
         self.handwritten_new_predicate_entries = handwritten_new_predicate_entries
         self.seed = seed
         self.balance = balance
+        # The last `augmented_examples` result and the contents of the files it was made from.
+        self._made: Optional[Tuple[bytes, List[Tuple[List[str], str, str]]]] = None
 
     def split_lexicon(self) -> Dict[str, List[str]]:
         """The lexicon as the split may use it: new predicates keep only name and support words (`data.lexicons`)."""
@@ -116,7 +121,30 @@ class AugmentedSupportReader(DatasetReader):
         return self.recombiner().synthesize(support)
 
     def augmented_examples(self) -> List[Tuple[List[str], str, str]]:
-        """(utterance tokens, LF, origin) of everything fine-tuning reads: support, synthetic, replay."""
+        """
+        (utterance tokens, LF, origin) of everything fine-tuning reads: support, synthetic, replay.
+        The recombination only depends on the support and training files (and on this reader's
+        settings), so a reader made once serves the same list again while those files do not change:
+        fine-tuning reads the support set twice (vocabulary, then training data), and the members of
+        an ensemble share one reader.
+        """
+        inputs = self._inputs_digest()
+        if self._made is None or self._made[0] != inputs:
+            with phase("recombination"):
+                self._made = (inputs, self._augment())
+        return list(self._made[1])
+
+    def _inputs_digest(self) -> bytes:
+        """A digest of the contents of the files recombination reads."""
+        digest = hashlib.sha256()
+        for path in (self.support_data_path, self.training_data_path, self.lexicon_descriptions):
+            if path and os.path.isfile(path):  # a missing file is reported by the reading itself
+                with open(path, "rb") as handle:
+                    digest.update(hashlib.sha256(handle.read()).digest())
+            digest.update(b"|")
+        return digest.digest()
+
+    def _augment(self) -> List[Tuple[List[str], str, str]]:
         support = list(read_examples(self.support_data_path, self.formalism))
         rows = [(e.utterance, e.logical_form, f"{e.source}:{e.line_number}") for e in support] * self.support_repeat
         pairs = self.synthetic_pairs(support)

@@ -46,6 +46,23 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
             raise ValueError("`cache: true` needs a frozen transformer (`train_parameters: false`)")
         self._cache: Dict[bytes, torch.Tensor] = {}
 
+    def share_cache_with(self, other: "PackagedTransformerMismatchedEmbedder") -> bool:
+        """
+        Serves this embedder's utterances from `other`'s cache (and adds to it) when both cache and
+        their transformers hold the same weights, so that they compute every word vector the other
+        has; returns whether they now share. Used for an ensemble's members, which start from one
+        pre-trained archive with one frozen transformer.
+        """
+        if not (self._cache_enabled and other._cache_enabled and self.sub_token_mode == other.sub_token_mode):
+            return False
+        ours, theirs = dict(self.named_parameters()), dict(other.named_parameters())
+        if ours.keys() != theirs.keys() or any(
+                ours[name].requires_grad or theirs[name].requires_grad or not torch.equal(ours[name], theirs[name])
+                for name in ours):
+            return False
+        self._cache = other._cache
+        return True
+
     def forward(  # type: ignore
         self,
         token_ids: torch.LongTensor,

@@ -1,7 +1,9 @@
-from typing import TYPE_CHECKING, Any, Dict
+from typing import TYPE_CHECKING, Any, Dict, List
 
 import torch
 from allennlp.training.callbacks.callback import TrainerCallback
+
+from fewshot_parser.common.phases import phase
 
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
@@ -34,21 +36,27 @@ class PrototypeInitCallback(TrainerCallback):
                     pass
             return
         if new_actions:
-            was_training = model.training
-            model.eval()
-            totals = torch.zeros_like(model.action_embedding.data)
-            counts = torch.zeros(model.action_embedding.size(0), device=totals.device)
-            with torch.no_grad():
-                for batch in trainer.data_loader:
-                    decoded, _, _ = model.teacher_forced(batch)
-                    sums, batch_counts = model.action_sums(decoded.projections, batch["actions"])
-                    totals += sums
-                    counts += batch_counts
-                rows = torch.tensor([i for i in new_actions if counts[i] > 0], dtype=torch.long, device=totals.device)
-                if rows.numel():
-                    model.action_embedding.data[rows] = totals[rows] / counts[rows].unsqueeze(-1)
-            model.train(was_training)
+            with phase("prototypes"):
+                self._initialize(model, trainer, new_actions)
         self.initialized = True
+
+    @staticmethod
+    def _initialize(model: Any, trainer: "GradientDescentTrainer", new_actions: List[int]) -> None:
+        """Sets the new actions' rows to their prototypes (see the class docstring)."""
+        was_training = model.training
+        model.eval()
+        totals = torch.zeros_like(model.action_embedding.data)
+        counts = torch.zeros(model.action_embedding.size(0), device=totals.device)
+        with torch.no_grad():
+            for batch in trainer.data_loader:
+                decoded, _, _ = model.teacher_forced(batch)
+                sums, batch_counts = model.action_sums(decoded.projections, batch["actions"])
+                totals += sums
+                counts += batch_counts
+            rows = torch.tensor([i for i in new_actions if counts[i] > 0], dtype=torch.long, device=totals.device)
+            if rows.numel():
+                model.action_embedding.data[rows] = totals[rows] / counts[rows].unsqueeze(-1)
+        model.train(was_training)
 
     def state_dict(self) -> Dict[str, Any]:
         return {"initialized": self.initialized}
