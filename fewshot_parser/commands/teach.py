@@ -31,6 +31,7 @@ from fewshot_parser.commands.recipes import Recipe, innermost_reader
 from fewshot_parser.commands.run_grid import SYSTEMS
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.phases import format_phases, take_phases
+from fewshot_parser.common.threads import available_cores
 
 # What teach reads from the pre-trained archive.
 CONFIG = "config.json"
@@ -181,10 +182,16 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")
 
     config = recipes.teaching_config(recipe, archive, training, support, query)
-    params = with_overrides(config, overrides)
     size = len(config["model"]["members"]) if config["model"].get("type") == "fewshot_ensemble" else 1
-    report(f"fine-tuning {'one model' if size == 1 else f'{size} models that vote'}: loading the archive, reading "
-           "the support set, new actions start from their prototypes")
+    if size > 1:
+        # Members after the first train side by side, one process per core at this thread count;
+        # each trains as it would in turn (training/ensemble_finetune.py), so the numbers do not change.
+        config["parallel_members"] = max(1, min(size - 1, available_cores() // max(1, torch.get_num_threads())))
+    params = with_overrides(config, overrides)
+    parallel = params.get("parallel_members", 1)
+    report(f"fine-tuning {'one model' if size == 1 else f'{size} models that vote'}"
+           + (f" ({parallel} at a time after the first)" if size > 1 and parallel > 1 else "")
+           + ": loading the archive, reading the support set, new actions start from their prototypes")
     train_command.train_model(params, serialization_dir, force=force)
     with open(os.path.join(serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)

@@ -5,9 +5,13 @@ like a single one. Kept apart from `pretrain_finetune`, which each member's fine
 """
 import copy
 import functools
+import json
 import logging
 import os
+import random
 import shutil
+import sys
+import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -50,24 +54,31 @@ class EnsembleFinetune(PretrainFinetune):
         evaluate_on_test: bool = False,
         later_members: Sequence[Callable[[], PretrainFinetune]] = (),
         combine: str = "vote",
+        parallel_members: int = 1,
     ) -> None:
         super().__init__(serialization_dir=serialization_dir, model=model, trainer=trainer,
                          evaluation_data_loader=evaluation_data_loader, evaluate_on_test=evaluate_on_test)
         self._later_members = list(later_members)
         self._combine = combine
+        self._parallel = parallel_members
 
     def run(self) -> Dict[str, Any]:
-        """Fine-tunes each member in turn, then makes their ensemble the model to evaluate and archive."""
+        """Fine-tunes each member, then makes their ensemble the model to evaluate and archive."""
         with phase("training"):
             member_metrics = [self.trainer.train()]
         members = [self.model]
-        for build in self._later_members:
-            member = build()
-            share_encoder_caches(members[0], member.model)
-            with phase("training"):
-                member_metrics.append(member.trainer.train())
-            members.append(member.model)
-            del member
+        if self._parallel > 1 and hasattr(os, "fork"):
+            for model, metrics in train_in_processes(self.model, self._later_members, self._parallel):
+                members.append(model)
+                member_metrics.append(metrics)
+        else:
+            for build in self._later_members:
+                member = build()
+                share_encoder_caches(members[0], member.model)
+                with phase("training"):
+                    member_metrics.append(member.trainer.train())
+                members.append(member.model)
+                del member
         share_frozen_parameters(members)
         self.model = FewShotEnsemble(members[0].vocab, members, self._combine)
         # The weights `allennlp train` archives with the config (whose `model` is this ensemble).
@@ -95,11 +106,14 @@ class EnsembleFinetune(PretrainFinetune):
         initialize_new_actions: bool = True,
         finetune_seed: Optional[int] = None,
         retention: Optional[List[Lazy[RetentionMethod]]] = None,
+        parallel_members: int = 1,
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
         members, combine = ensemble_members(model)
         if finetune_seed is None:
             raise ConfigurationError("a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)")
+        if parallel_members < 1:
+            raise ConfigurationError(f"parallel_members must be at least 1, got {parallel_members}")
 
         def build(index: int) -> PretrainFinetune:
             """Member `index`, ready to fine-tune in `member_<index>/`, as a single run would be."""
@@ -127,6 +141,7 @@ class EnsembleFinetune(PretrainFinetune):
             evaluate_on_test=evaluate_on_test,
             later_members=[functools.partial(build, index) for index in range(1, len(members))],
             combine=combine,
+            parallel_members=parallel_members,
         )
 
 
@@ -148,6 +163,81 @@ def ensemble_members(model: Lazy[Model]) -> Tuple[List[Lazy[Model]], str]:
         raise ConfigurationError("fewshot_ensemble members must be a list of model configs")
     check_ensemble(len(members), combine)
     return [Lazy(Model, Params(copy.deepcopy(member))) for member in members], combine
+
+
+# What a member trained in its own process leaves in its directory for the parent.
+TRAINED_WEIGHTS = "trained_member.th"
+TRAINED_METRICS = "trained_member_metrics.json"
+
+
+def train_in_processes(first: Model, builds: Sequence[Callable[[], PretrainFinetune]],
+                       parallel: int) -> List[Tuple[Model, Dict[str, Any]]]:
+    """
+    Fine-tunes the members `builds` make, `parallel` at a time, each in a process forked from this
+    one right after it is built (so it starts from exactly the state, random generators included,
+    it would have trained from here, and with the frozen MiniLM's cache `first` filled), and loads
+    what each trained back into its model here. A member's numbers are therefore those of training
+    it in this process, at the thread count of this process. Returns (model, training metrics) per
+    member, in order.
+    """
+    results: List[Optional[Tuple[Model, Dict[str, Any]]]] = [None] * len(builds)
+    pending = list(enumerate(builds))
+    running: Dict[int, Tuple[int, PretrainFinetune]] = {}
+    while pending or running:
+        while pending and len(running) < parallel:
+            index, build = pending.pop(0)
+            member = build()
+            share_encoder_caches(first, member.model)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            state = random.getstate()  # Python re-seeds its generator in a forked child: it gets this back
+            pid = os.fork()
+            if pid == 0:
+                random.setstate(state)
+                _train_and_exit(member)
+            running[pid] = (index, member)
+        with phase("training"):
+            pid, status = _wait_for_any(list(running))
+        index, member = running.pop(pid)
+        directory = member.serialization_dir
+        if status != 0:
+            for other in running:  # the others' results are of no use without this one
+                os.kill(other, 9)
+                os.waitpid(other, 0)
+            raise RuntimeError(f"ensemble member {index + 2} failed in its training process "
+                               f"(exit status {status}; its log is in {directory})")
+        member.model.load_state_dict(torch.load(os.path.join(directory, TRAINED_WEIGHTS)))
+        with open(os.path.join(directory, TRAINED_METRICS)) as handle:
+            results[index] = (member.model, json.load(handle))
+    return [result for result in results if result is not None]
+
+
+def _wait_for_any(pids: List[int]) -> Tuple[int, int]:
+    """(pid, exit status) of the first of `pids` to end."""
+    while True:
+        for pid in pids:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return pid, os.waitstatus_to_exitcode(status)
+        time.sleep(0.05)
+
+
+def _train_and_exit(member: PretrainFinetune) -> None:
+    """In a forked process: trains the member, leaves its weights and metrics in its directory, exits."""
+    code = 1
+    try:
+        metrics = member.trainer.train()
+        torch.save(member.model.state_dict(), os.path.join(member.serialization_dir, TRAINED_WEIGHTS))
+        with open(os.path.join(member.serialization_dir, TRAINED_METRICS), "w") as handle:
+            json.dump(metrics, handle)
+        code = 0
+    except BaseException:  # noqa: B902 - reported, then the process ends either way
+        logger.exception("training the ensemble member in %s failed", member.serialization_dir)
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # Without the parent's exit handlers (they remove its extracted archives) or its buffers.
+        os._exit(code)
 
 
 def share_encoder_caches(first: Model, member: Model) -> int:

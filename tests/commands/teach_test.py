@@ -252,3 +252,22 @@ def test_the_command_prints_phases_epochs_and_time_or_one_error_line(tmp_path, s
     assert result.returncode == 1
     assert result.stderr.rstrip("\n").splitlines()[-1].startswith(f"{support}:3: predicate state:t expects 1 argument")
     assert "Traceback" not in result.stderr and not (tmp_path / "again").exists()
+
+
+def test_members_trained_side_by_side_equal_members_trained_in_turn(tmp_path, split, pretrained, monkeypatch):
+    """`parallel_members` (teach sets it to the free cores) forks a process per member: same weights, same losses."""
+    (tmp_path / "ensemble").mkdir()
+    three = ENSEMBLE.replace("[base.model, base.model]", "[base.model, base.model, base.model]")
+    (tmp_path / "ensemble" / "geo_1shot.jsonnet").write_text(three % os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"))
+    monkeypatch.setitem(run_grid.SYSTEMS, "fixture-ensemble",
+                       ("ProtoParser", "fixture ensemble", str(tmp_path / "ensemble" / "{dataset}_{shot}shot.jsonnet")))
+    runs = {}
+    for parallel in (1, 2):
+        out = tmp_path / f"parallel_{parallel}"
+        metrics = teach(pretrained, str(split / "support.txt"), str(out), system="fixture-ensemble",
+                        query=str(split / "query.txt"), report=lambda line: None,
+                        overrides=json.dumps({"trainer": {"num_epochs": 2}, "parallel_members": parallel}))
+        runs[parallel] = ({k: v for k, v in metrics.items() if "loss" in k or "exact" in k}, state_dict(str(out / "model.tar.gz")))
+    (in_turn, weights), (side_by_side, parallel_weights) = runs[1], runs[2]
+    assert in_turn == side_by_side and len(in_turn) >= 4
+    assert weights.keys() == parallel_weights.keys() and all(weights[k].equal(parallel_weights[k]) for k in weights)
