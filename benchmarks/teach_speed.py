@@ -31,6 +31,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 ROWS = {"ours": "faithful", "reshaped40-ens5": "best"}
+# The phases in the order a teaching runs them (`teach`'s summary lists them as they first start).
+PHASES = ["loading the pre-trained archive", "reading the support set", "recombination", "building the model",
+          "reading the query set", "prototypes", "training", "decoding the query set", "archiving"]
 PHASE_LINE = re.compile(r"^teach: time per phase: (.*)$")
 DONE_LINE = re.compile(r"^teach: done in ([0-9.]+) s")
 MATCH_LINE = re.compile(r"^teach: exact match on .*: ([0-9.]+)%")
@@ -127,7 +130,7 @@ def main() -> None:
 
 def write(rows: List[Dict[str, object]], args: argparse.Namespace, version: str, machine: str) -> None:
     """teach.md (a table per phase) and teach.csv under `args.out`."""
-    phases: List[str] = []
+    phases: List[str] = list(PHASES)
     for row in rows:
         phases += [name for name in row["phases"] if name not in phases]  # type: ignore[union-attr]
     os.makedirs(args.out, exist_ok=True)
