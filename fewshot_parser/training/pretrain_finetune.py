@@ -218,7 +218,9 @@ class PretrainFinetune(TrainModel):
 
         training_reader = dataset_reader
         if methods:
-            training_data = None if pretraining is None else pretraining.get("train_data_path")
+            # The pre-training file: the pretraining config's, or (an archive used as it is, as `allennlp
+            # teach` does) the one the archive's own config trained on.
+            training_data = (pretraining or {}).get("train_data_path") or archive.config.get("train_data_path", None)
             context = RetentionContext(final_model, pretrained, pretrained_shapes, dataset_reader, training_data,
                                        13 if finetune_seed is None else finetune_seed)
             training_reader = attach_retention(methods, context, train_data_path)

@@ -271,3 +271,15 @@ def test_members_trained_side_by_side_equal_members_trained_in_turn(tmp_path, sp
     (in_turn, weights), (side_by_side, parallel_weights) = runs[1], runs[2]
     assert in_turn == side_by_side and len(in_turn) >= 4
     assert weights.keys() == parallel_weights.keys() and all(weights[k].equal(parallel_weights[k]) for k in weights)
+
+
+def test_a_retention_recipe_replays_the_archives_own_training_data(tmp_path, split, pretrained, monkeypatch):
+    """teach uses the archive as it is (no `pretraining` section): replay reads what the archive was trained on."""
+    (tmp_path / "replay").mkdir()
+    (tmp_path / "replay" / "geo_1shot.jsonnet").write_text(
+        "(import '%s') + { retention: [{ type: 'replay', examples: 3 }] }" % os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"))
+    monkeypatch.setitem(run_grid.SYSTEMS, "fixture-replay",
+                       ("ProtoParser", "fixture replay", str(tmp_path / "replay" / "{dataset}_{shot}shot.jsonnet")))
+    teach(pretrained, str(split / "support.txt"), str(tmp_path / "taught"), system="fixture-replay", report=lambda line: None)
+    log = open(tmp_path / "taught" / "out.log").read()
+    assert (tmp_path / "taught" / "model.tar.gz").exists() and "replay" in log.lower()
