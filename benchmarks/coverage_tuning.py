@@ -21,7 +21,7 @@ from allennlp.models.archival import load_archive  # noqa: E402
 from allennlp.training.util import evaluate  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
-from fewshot_parser.models.entity_coverage import EntityCoverageReranking  # noqa: E402
+from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage  # noqa: E402
 from new_action_bias import add_column_arguments, emit, parsed_columns  # noqa: E402  (benchmarks/, the script's own folder)
 
 
@@ -32,14 +32,18 @@ def sweep(archive_path: str, query: str, settings: List[Tuple[int, float]]) -> D
             raise SystemExit(f"{path}: no such file")
     archive = load_archive(archive_path)
     model = archive.model
-    if not isinstance(model, EntityCoverageReranking):
+    coverage = [r for r in getattr(model, "rerankers", []) if isinstance(r, EntityCoverage)]
+    if not coverage:
         raise SystemExit(f"{archive_path}: {type(model).__name__} does not re-rank by entity coverage")
+    others = [r for r in model.rerankers if not isinstance(r, EntityCoverage)]
     model.eval()
     loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=64)
     loader.index_with(model.vocab)
     scores = {}
     for beam, weight in settings:
-        model.beam_size, model.coverage_weight = beam, weight
+        # Beam 1: the greedy decoder without re-ranking.
+        coverage[0].beam_size, coverage[0].weight = max(beam, 2), weight
+        model.rerankers = others + (coverage if beam > 1 else [])
         scores[beam, weight] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
         print(f"{archive_path}: beam {beam} weight {weight:g}: {scores[beam, weight]:.2f}", file=sys.stderr, flush=True)
     return scores

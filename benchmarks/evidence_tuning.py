@@ -1,6 +1,6 @@
 """
 Exact match of fine-tuned ProtoParser archives decoded with the missing-evidence penalty
-(`fewshot_parser/models/missing_evidence.py`) at several weights. Decoding only: each archive is
+(`fewshot_parser/modules/decoding/missing_evidence.py`) at several weights. Decoding only: each archive is
 loaded once as its `*_missing_evidence` counterpart, given the evidence words of its training set,
 and evaluated on its query set per weight; weight 0 is the archive's own decoding.
 
@@ -23,7 +23,7 @@ from allennlp.models.archival import load_archive  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE  # noqa: E402
-from fewshot_parser.models.missing_evidence import MissingEvidencePenalty  # noqa: E402
+from fewshot_parser.modules.decoding.missing_evidence import MissingEvidence  # noqa: E402
 from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402  (benchmarks/, the script's own folder)
 
 EVIDENCE_TYPES = {
@@ -50,18 +50,22 @@ def load_with_evidence(archive_path: str, train: str, share: float, lift: float,
                  "model.evidence_actions": actions}
     archive = load_archive(archive_path, overrides=overrides)
     model = archive.model
-    assert isinstance(model, MissingEvidencePenalty)
     reader = archive.validation_dataset_reader
     examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in reader.read(train)]
-    model.set_evidence_statistics(examples)
+    evidence_scorer(model).set_statistics(model, examples)
     model.eval()
     return archive, model, len(examples)
 
 
-def describe(model: MissingEvidencePenalty, train_examples: int, top: int = 8) -> str:
+def evidence_scorer(model) -> MissingEvidence:
+    """The model's `missing_evidence` decoding scorer (the old `*_missing_evidence` types translate to one)."""
+    return next(s for s in model.decoding_scorers if isinstance(s, MissingEvidence))
+
+
+def describe(model, train_examples: int, top: int = 8) -> str:
     """How many actions have evidence words, and those of the actions with the most evidence."""
     vocab = model.vocab
-    words, shares = model._evidence_words, model._evidence_shares
+    words, shares = evidence_scorer(model)._evidence_words, evidence_scorer(model)._evidence_shares
     with_evidence = [a for a in range(words.size(0)) if (words[a] >= 0).any()]
     rows = []
     for a in sorted(with_evidence, key=lambda a: -float(shares[a].max()))[:top]:
@@ -77,7 +81,7 @@ def sweep(archive_path: str, query: str, train: str, weights: List[float], share
     """Exact match (%) on `query` for each weight, and the description of the evidence words."""
     archive, model, size = load_with_evidence(archive_path, train, share, lift, min_count, actions)
     scores = exact_match_per_setting(model, archive.validation_dataset_reader, query, weights,
-                                     lambda weight: setattr(model, "evidence_weight", weight), f"{archive_path}: weight")
+                                     lambda weight: setattr(evidence_scorer(model), "weight", weight), f"{archive_path}: weight")
     return scores, describe(model, size)
 
 

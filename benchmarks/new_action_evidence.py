@@ -1,7 +1,7 @@
 """
 Would new actions gain from evidence words too? A decoding-only sweep on the tuning split.
 
-The missing-evidence penalty (`fewshot_parser/models/missing_evidence.py`) charges only known
+The missing-evidence penalty (`fewshot_parser/modules/decoding/missing_evidence.py`) charges only known
 actions: a new one has no training examples to count. This script tries the one source a new action
 has, its name and the support set. A new GEN action's *confirmed* words are the utterance words
 that lexical linking ties to its predicate names (`ProtoParser.link_table`: the names, their parts
@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import torch  # noqa: E402
 
-from evidence_tuning import load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
+from evidence_tuning import evidence_scorer, load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
 from fewshot_parser.logical_forms.actions import GEN  # noqa: E402
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE  # noqa: E402
 from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402
@@ -60,20 +60,21 @@ def sweep(archive_path: str, split: str, weights: List[float], known_weight: flo
     archive, model, _ = load_with_evidence(archive_path, train, 0.8, 3.0, 5, "gen")
     reader = archive.validation_dataset_reader
     groups, confirmed, described = new_action_groups(model, reader, train, support)
-    known_penalty = model.evidence_penalty
-    model.evidence_weight = known_weight
+    scorer = evidence_scorer(model)
+    known_penalty = scorer.scores
+    scorer.weight = known_weight
 
     def use_weight(weight: float) -> None:
-        def penalty(source_tokens):
-            ids = model.word_ids(source_tokens)
+        def penalty(parser, inputs):
+            ids = model.word_ids(inputs.source_tokens)
             present = torch.zeros(ids.size(0), groups.size(1))
             present.scatter_(1, ids, 1.0)
             lacking = confirmed.unsqueeze(0) & ((present @ groups.float().t()) == 0)
-            known = known_penalty(source_tokens)
+            known = known_penalty(parser, inputs)
             new = -weight * lacking.float()
             return new if known is None else known + new
 
-        model.evidence_penalty = penalty
+        scorer.scores = penalty
 
     scores = exact_match_per_setting(model, reader, query, weights, use_weight, f"{archive_path}: new-action weight")
     return scores, "; ".join(described)

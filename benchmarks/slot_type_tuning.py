@@ -1,6 +1,6 @@
 """
 Exact match of fine-tuned ProtoParser archives decoded with the slot-type check
-(`fewshot_parser/models/slot_type_check.py`) at several weights, on top of the missing-evidence
+(`fewshot_parser/modules/decoding/slot_type_check.py`) at several weights, on top of the missing-evidence
 penalty at its chosen weight. Decoding only: each archive is loaded once as its
 `*_missing_evidence_slot_types` counterpart and evaluated on its query set per weight; weight 0 is the
 missing-evidence row's own decoding.
@@ -19,7 +19,7 @@ from typing import Dict, List, Tuple
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-from evidence_tuning import load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
+from evidence_tuning import evidence_scorer, load_with_evidence  # noqa: E402  (benchmarks/, the script's own folder)
 from fewshot_parser.logical_forms.actions import GEN, REDUCE, Action  # noqa: E402
 from fewshot_parser.logical_forms.template import ENTITY_SLOT_PREFIX, slot_type  # noqa: E402
 from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402
@@ -53,13 +53,14 @@ def sweep(archive_path: str, split: str, weights: List[float], evidence_weight: 
     """Exact match (%) on the split's query set per weight, and what the check acts on."""
     query, train = os.path.join(split, "query.txt"), os.path.join(split, "train.txt")
     archive, model, _ = load_with_evidence(archive_path, train, 0.8, 3.0, 5, "gen", type_suffix="_slot_types")
-    model.evidence_weight = evidence_weight
+    evidence_scorer(model).weight = evidence_weight
+    check = model.decoding_scorers[0]  # the slot-type check comes first
     reader = archive.validation_dataset_reader
     scores = exact_match_per_setting(model, reader, query, weights,
-                                     lambda weight: setattr(model, "slot_type_weight", weight), f"{archive_path}: slot-type weight")
-    model.slot_type_weight = 0.0
+                                     lambda weight: setattr(check, "weight", weight), f"{archive_path}: slot-type weight")
+    check.weight = 0.0
     before = predictions(model, reader, query)
-    model.slot_type_weight = max(weights)
+    check.weight = max(weights)
     after = predictions(model, reader, query)
     flagged = [i for i, (untyped, _) in enumerate(before) if untyped]
     note = (f"{len(flagged)} of {len(before)} predictions at weight 0 fill an entity slot whose type the utterance lacks; "

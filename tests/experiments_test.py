@@ -153,23 +153,20 @@ def test_bias_variant_changes_only_the_fine_tuned_models_new_action_bias():
 
 
 def test_coverage_variant_changes_only_the_fine_tuned_models_decoding():
-    """Entity-coverage re-ranking: the augmented variant's model with the re-ranking type, weight and beam."""
+    """Entity-coverage re-ranking: the augmented variant's model with the `entity_coverage` reranker."""
     coverage, base = evaluate("coverage/coverage_jobs_2shot.jsonnet"), evaluate("augmentation/augmented_jobs_2shot.jsonnet")
-    assert base["model"]["type"] == "irnet_parser"
-    assert coverage["model"].pop("type") == "irnet_parser_entity_coverage"
-    assert coverage["model"].pop("coverage_weight") == 5 and coverage["model"].pop("beam_size") == 10
+    assert base["model"]["type"] == coverage["model"]["type"] == "irnet_parser"
+    assert coverage["model"].pop("rerankers") == [{"type": "entity_coverage", "weight": 5, "beam_size": 10}]
     assert coverage["pretraining"]["model"]["type"] == "irnet_parser"
-    base["model"].pop("type")
     assert coverage == base  # the same pre-training and fine-tuning, so the archive is shared
 
 
 def test_evidence_variant_changes_only_the_fine_tuned_models_decoding():
-    """Missing-evidence penalty: the coverage variant's model with the penalty's type and weight, and the
-    callback that counts the training set's evidence words."""
+    """Missing-evidence penalty: the coverage variant's model with the `missing_evidence` decoding scorer, and
+    the callback that counts the training set's evidence words."""
     evidence, base = evaluate("evidence/evidence_atis_1shot.jsonnet"), evaluate("coverage/coverage_atis_1shot.jsonnet")
-    assert evidence["model"].pop("type") == "irnet_parser_entity_coverage_missing_evidence"
-    assert evidence["model"].pop("evidence_weight") > 0
-    base["model"].pop("type")
+    [scorer] = evidence["model"].pop("decoding_scorers")
+    assert scorer["type"] == "missing_evidence" and scorer["weight"] > 0
     callbacks = evidence["trainer"]["callbacks"]
     assert callbacks[-1] == {"type": "fewshot_evidence_statistics", "data_path": evidence["dataset_reader"]["training_data_path"]}
     callbacks.pop()
@@ -177,17 +174,28 @@ def test_evidence_variant_changes_only_the_fine_tuned_models_decoding():
 
 
 def test_slot_type_variant_changes_only_the_fine_tuned_models_decoding():
-    """Slot-type check: the missing-evidence variant's model with the check's type and weight, alone and
-    as the ensemble's members."""
+    """Slot-type check: the missing-evidence variant's model with the `slot_type_check` scorer first (the
+    order the old mixins added their terms in), alone and as the ensemble's members."""
     for dataset, shot in (("jobs", 2), ("atis", 1)):
         checked = evaluate(f"slot_types/slot_types_{dataset}_{shot}shot.jsonnet")
         base = evaluate(f"evidence/evidence_{dataset}_{shot}shot.jsonnet")
-        assert checked["model"].pop("type") == "irnet_parser_entity_coverage_missing_evidence_slot_types"
-        assert checked["model"].pop("slot_type_weight") > 0
-        base["model"].pop("type")
+        check, *others = checked["model"].pop("decoding_scorers")
+        assert check["type"] == "slot_type_check" and check["weight"] > 0
+        assert others == base["model"].pop("decoding_scorers")
         assert checked == base  # the same pre-training and fine-tuning, so the archive is shared
     ensemble = evaluate("ensemble/slot_types_ens5_geo_1shot.jsonnet")
-    assert [m["type"] for m in ensemble["model"]["members"]] == ["irnet_parser_entity_coverage_missing_evidence_slot_types"] * 5
+    members = ensemble["model"]["members"]
+    assert [m["type"] for m in members] == ["irnet_parser"] * 5
+    assert [[s["type"] for s in m["decoding_scorers"]] for m in members] == [["slot_type_check", "missing_evidence"]] * 5
+    assert [[r["type"] for r in m["rerankers"]] for m in members] == [["entity_coverage"]] * 5
+
+
+def test_scoped_variant_adds_only_the_variable_scoping_reranker():
+    """scoped-ens5: the best row's members with `variable_scoping` before `entity_coverage`."""
+    scoped, base = evaluate("reshaped/scoped_ens5_geo_1shot.jsonnet"), evaluate("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    for member, plain in zip(scoped["model"]["members"], base["model"]["members"]):
+        assert member.pop("rerankers") == [{"type": "variable_scoping"}] + plain.pop("rerankers")
+    assert scoped == base
 
 
 def test_coverage_sup_variant_adds_only_the_supervised_attention():
@@ -216,7 +224,7 @@ def test_coverage_glove_variant_changes_only_the_word_table():
     """coverage-glove: GloVe 50-d instead of the random 200-d word table beside the MiniLM."""
     glove, base = evaluate("coverage/coverage_glove_geo_2shot.jsonnet"), evaluate("coverage/coverage_geo_2shot.jsonnet")
     for config in (glove, base):
-        assert config["model"]["type"] == "irnet_parser_entity_coverage"
+        assert config["model"]["type"] == "irnet_parser" and config["model"]["rerankers"][0]["type"] == "entity_coverage"
     tables = [c["pretraining"]["model"]["source_embedder"]["token_embedders"]["tokens"] for c in (glove, base)]
     assert tables[0]["type"] == "packaged_glove" and tables[1] == {"type": "embedding", "embedding_dim": 200}
     assert glove["pretraining"]["model"]["encoder"]["input_size"] == 434

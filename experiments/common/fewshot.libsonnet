@@ -72,24 +72,27 @@ local words = import 'words.libsonnet';
     // Added to the decoding scores of the actions new to the pre-trained model (`new_action_bias` of
     // proto_parser; 0 as in the paper). Fine-tuned model only, so a variant shares its base's archive.
     new_action_bias: 0,
-    // Entity-coverage re-ranking (not in the paper; fewshot_parser/models/entity_coverage.py): decode
+    // The four settings below are the model's decoding components (not in the paper;
+    // fewshot_parser/modules/decoding/, see `decoding_components`).
+    // Entity-coverage re-ranking (reranker `entity_coverage`): when the greedy LF misses an entity, decode
     // `beam` hypotheses and charge `weight` log-probability per utterance entity token an LF leaves
     // out. null decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
+    // Needs `beam_size` 1 (re-ranking starts from the greedy LF).
     entity_coverage: null,
-    // Missing-evidence penalty (not in the paper; fewshot_parser/models/missing_evidence.py): at each
+    // Missing-evidence penalty (decoding scorer `missing_evidence`): at each
     // decoding step, a known action loses `weight` x the share of its training examples that had a word
     // the utterance lacks, for words almost always seen with it (share >= `share`, lift >= `lift`, at
     // least `min_count` examples; counted on the training set by `fewshot_evidence_statistics`). null
     // decodes as the paper does. Fine-tuned model only, so a variant shares its base's archive.
     missing_evidence: null,
-    // Slot-type check (not in the paper; fewshot_parser/models/slot_type_check.py): at each decoding
+    // Slot-type check (decoding scorer `slot_type_check`): at each decoding
     // step an action with an entity slot whose type no utterance word has (`<e:year>` without a `year0`)
     // loses `weight`. null decodes as the paper does. Fine-tuned model only, so a variant shares its
     // base's archive.
     slot_types: null,
-    // Variable scoping (not in the paper; fewshot_parser/models/variable_scoping.py): a decoded LF whose
-    // variables are ill-scoped (`$1` bound and unused, `$0` used and unbound) gets its most probable
-    // well-scoped naming of the variable slots. Decoding only; needs `slot_types`.
+    // Variable scoping (reranker `variable_scoping`): a decoded LF whose variables are ill-scoped (`$1`
+    // bound and unused, `$0` used and unbound) gets its most probable well-scoped naming of the
+    // variable slots. Decoding only.
     variable_scoping: false,
     // Whether the action distribution is normalised over the actions the stack can take, in training
     // and in decoding (the paper's Eq. 2). The authors' code scores every action: its training softmax
@@ -348,25 +351,7 @@ local words = import 'words.libsonnet';
     + (local steps = $.per(s.max_decoding_steps, dataset, $.shot_of(s));
        if steps != 50 && !pretraining then { max_decoding_steps: steps } else {})
     + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {})
-    + (if s.entity_coverage == null || pretraining then {} else {
-         type: if s.schema_encoding then 'irnet_parser_entity_coverage' else 'proto_parser_entity_coverage',
-         coverage_weight: s.entity_coverage.weight,
-         beam_size: s.entity_coverage.beam,
-       })
-    + (if s.missing_evidence == null || pretraining then {} else {
-         type: (if s.schema_encoding then 'irnet_parser' else 'proto_parser')
-               + (if s.entity_coverage != null then '_entity_coverage' else '') + '_missing_evidence',
-         evidence_weight: s.missing_evidence.weight,
-       } + { ['evidence_' + k]: s.missing_evidence[k] for k in ['share', 'lift', 'min_count', 'actions'] if std.objectHas(s.missing_evidence, k) })
-    + (if s.slot_types == null || pretraining then {} else {
-         type: (if s.schema_encoding then 'irnet_parser' else 'proto_parser')
-               + (if s.entity_coverage != null then '_entity_coverage' else '')
-               + (if s.missing_evidence != null then '_missing_evidence' else '') + '_slot_types'
-               + (if s.variable_scoping then '_scoped' else ''),
-         slot_type_weight: s.slot_types.weight,
-       })
-    + (assert !s.variable_scoping || s.slot_types != null : 'variable_scoping needs slot_types (it extends the slot-type-checked parsers)';
-       {})
+    + (if pretraining then {} else $.decoding_components(s))
     + (local a = s.applicable_actions;
        local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
        local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
@@ -425,6 +410,20 @@ local words = import 'words.libsonnet';
     similarity_feature: s.similarity_feature,
     predicate_dropout: s.predicate_dropout,
   },
+
+  // The fine-tuned model's decoding components (fewshot_parser/modules/decoding/): scorers whose terms
+  // are added at each step of the template search, in this order, and rerankers of what it decoded.
+  decoding_components(s):: (
+    assert s.entity_coverage == null || s.beam_size == 1 : 'entity_coverage re-ranks the greedy LF: it needs beam_size 1';
+    local scorers =
+      (if s.slot_types == null then [] else [{ type: 'slot_type_check', weight: s.slot_types.weight }])
+      + (if s.missing_evidence == null then [] else [{ type: 'missing_evidence', weight: s.missing_evidence.weight }
+         + { [k]: s.missing_evidence[k] for k in ['share', 'lift', 'min_count', 'actions'] if std.objectHas(s.missing_evidence, k) }]);
+    local rerankers =
+      (if s.variable_scoping then [{ type: 'variable_scoping' }] else [])
+      + (if s.entity_coverage == null then [] else [{ type: 'entity_coverage', weight: s.entity_coverage.weight, beam_size: s.entity_coverage.beam }]);
+    (if scorers == [] then {} else { decoding_scorers: scorers }) + (if rerankers == [] then {} else { rerankers: rerankers })
+  ),
 
   // The lexicon options of `defaults` that are set (nothing when both keep their defaults).
   lexicon_scope(s):: (

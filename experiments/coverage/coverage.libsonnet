@@ -1,4 +1,4 @@
-// Entity-coverage re-ranking (fewshot_parser/models/entity_coverage.py) on top of the augmented
+// Entity-coverage re-ranking (fewshot_parser/modules/decoding/entity_coverage.py) on top of the augmented
 // variant (support-set recombination): the fine-tuned parser keeps its greedy LF when that LF uses
 // every entity token of the utterance; otherwise it also decodes 10 hypotheses and keeps, among them
 // and the greedy LF, the best log-probability minus `weight` per entity token the LF leaves out.

@@ -1,4 +1,4 @@
-// The missing-evidence penalty (fewshot_parser/models/missing_evidence.py) on top of the coverage
+// The missing-evidence penalty (fewshot_parser/modules/decoding/missing_evidence.py) on top of the coverage
 // variant: at each decoding step a known action loses `weight` x the largest share of its training
 // examples that had a word this utterance lacks (for words almost always seen with it and rare
 // otherwise: ATIS's `arrival_time` and "arrive"). Decoding only: pre-training and fine-tuning are the

@@ -1,4 +1,4 @@
-// The slot-type check (fewshot_parser/models/slot_type_check.py) on top of the missing-evidence row:
+// The slot-type check (fewshot_parser/modules/decoding/slot_type_check.py) on top of the missing-evidence row:
 // at each decoding step an action with an entity slot whose type no word of the utterance has (jobs'
 // `req_exp ( ANS , year0 )` for an utterance without a `year0`) loses `weight`. Decoding only:
 // pre-training and fine-tuning are the coverage variant's, so its archive is shared. Weight 2 chosen

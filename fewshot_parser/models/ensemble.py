@@ -11,9 +11,9 @@ from allennlp.models import Model
 from allennlp.training.metrics import Average
 
 from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
-from fewshot_parser.models.entity_coverage import uncovered_entities
 from fewshot_parser.models.metrics import LogicalFormExactMatch, exact_match
 from fewshot_parser.models.path_scoring import path_log_probs, rescore_choice
+from fewshot_parser.modules.decoding.entity_coverage import coverage_weight, uncovered_entities
 
 # How member predictions are combined (see `FewShotEnsemble`).
 COMBINE_RULES = ("vote", "rescore")
@@ -86,10 +86,10 @@ class FewShotEnsemble(Model):
         the winning LF's voters, `votes` how many members predicted it, and `member_logical_forms`
         every member's LF. `"rescore"`: every member scores every member's template (teacher-forced,
         `models/path_scoring.py`), and the template with the best mean log-probability wins, less the
-        members' entity-coverage penalty (`coverage_weight` per entity token its LF leaves out) when
-        they re-rank by coverage; its LF is the vote among the members that proposed it. A product of
-        the members' distributions over the templates they found, where a vote counts only their
-        first choices. `score` is then the mean log-probability and `votes` the proposers.
+        members' entity-coverage penalty (the `weight` of their `entity_coverage` reranker per entity
+        token its LF leaves out) when they re-rank by coverage; its LF is the vote among the members
+        that proposed it. A product of the members' distributions over the templates they found,
+        where a vote counts only their first choices. `score` is then the mean log-probability and `votes` the proposers.
     """
 
     default_predictor = "proto_parser"
@@ -164,7 +164,7 @@ class FewShotEnsemble(Model):
         first.append(len(paths))
         judged = torch.stack([path_log_probs(member, inputs["source_tokens"], rows, paths)
                               for member in self.members], -1).tolist() if paths else []
-        weight = float(getattr(self.members[0], "coverage_weight", 0.0))
+        weight = float(coverage_weight(self.members[0]))
         entities = self.entity_tokens(inputs) if weight else None
         chosen: List[Vote] = []
         for b in range(len(first) - 1):

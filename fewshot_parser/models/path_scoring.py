@@ -10,8 +10,8 @@ from allennlp.data import TextFieldTensors
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.logical_forms.transition_system import teacher_forcing
-from fewshot_parser.models.entity_coverage import _select
 from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.decoding.hypotheses import select_rows
 from fewshot_parser.modules.stack_decoder import applicable_mask
 
 
@@ -59,7 +59,7 @@ def path_log_probs(
     matrix = parser.action_matrix()
     decoded = parser._decoder(encoded, source_mask, matrix, actions, previous, popped)
     logits = torch.matmul(decoded.projections, matrix.t())
-    bonus = parser.action_bonus(decoded.projections, decoded.attention, _select(source_tokens, index))
+    bonus = parser.action_bonus(decoded.projections, decoded.attention, select_rows(source_tokens, index))
     if bonus is not None:
         logits = logits + bonus
     if parser.new_action_bias:

@@ -24,6 +24,7 @@ from fewshot_parser.logical_forms.namespaces import (
 from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
 from fewshot_parser.data.predicate_names import load_lexicon
 from fewshot_parser.modules.action_space import ActionSpace
+from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker, SlotFilling
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.alignment import (
     attention_candidate_matrix,
@@ -130,6 +131,13 @@ class ProtoParser(Model):
         known rows trained on hundreds. Which actions are new is saved with the weights (a buffer set
         by every vocabulary extension), so a fine-tuned archive applies the bias when it is reloaded
         for `allennlp evaluate` or `predict`.
+    decoding_scorers : `List[DecodingScorer]`, optional (default = `None`)
+        Not in the paper. Terms added to the action scores at every step of the template search, at
+        evaluation and prediction only, in list order (`fewshot_parser/modules/decoding/`:
+        `slot_type_check`, `missing_evidence`).
+    rerankers : `List[Reranker]`, optional (default = `None`)
+        Not in the paper. Choices among decoded alternatives, at evaluation and prediction only, in
+        list order (`entity_coverage`, `variable_scoping`).
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -163,6 +171,8 @@ class ProtoParser(Model):
         lexicon_support_data: Optional[str] = None,
         lexicon_descriptions: Optional[str] = None,
         handwritten_new_predicate_entries: bool = False,
+        decoding_scorers: Optional[List[DecodingScorer]] = None,
+        rerankers: Optional[List[Reranker]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -222,6 +232,8 @@ class ProtoParser(Model):
         self.new_action_bias = new_action_bias
         # Every action added by a vocabulary extension after pre-training (what `new_action_bias` favours).
         self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
+        self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
+        self.rerankers: List[Reranker] = list(rerankers or [])
         self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
@@ -263,6 +275,15 @@ class ProtoParser(Model):
         if self.training and self.smoothing_k > 0:
             normalizer = torch.logaddexp(normalizer, torch.full_like(normalizer, float(self.smoothing_k)).log())
         return logits - normalizer
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):  # type: ignore[no-untyped-def]
+        # Archives of the `*_missing_evidence` models (before decoding components) kept the
+        # component's buffers at the top of the model: move them under the component.
+        for index, scorer in enumerate(self.decoding_scorers):
+            for key in getattr(scorer, "legacy_state_keys", ()):
+                if prefix + key in state_dict:
+                    state_dict[f"{prefix}decoding_scorers.{index}.{key}"] = state_dict.pop(prefix + key)
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
 
@@ -696,21 +717,46 @@ class ProtoParser(Model):
         metadata: List[Dict[str, Any]], source_tokens: Optional[TextFieldTensors] = None,
     ) -> Dict[str, Any]:
         """
-        Beam search over templates (greedy when `beam_size` is 1), then slot filling. Returns the best
-        LF string, its actions and score per example, and with a beam the n-best LFs. `source_tokens`
-        gives the score terms of `decoding_bonus` (lexical linking, schema encoding), if any.
+        Beam search over templates (greedy when `beam_size` is 1), then slot filling, then the
+        `rerankers`. Returns the best LF string, its actions and score per example, and with a beam
+        (or a reranker that lists its candidates) the n-best LFs. `source_tokens` gives the score
+        terms of `decoding_bonus` (lexical linking, schema encoding) and of the `decoding_scorers`.
         """
+        inputs = DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens)
+        hypotheses = self.search(inputs, self.beam_size)
+        for reranker in self.rerankers:
+            hypotheses = reranker.rerank(self, inputs, hypotheses)
+        output: Dict[str, Any] = {
+            "logical_form": [found[0].logical_form for found in hypotheses],
+            "predicted_actions": [found[0].actions for found in hypotheses],
+            "score": [found[0].score for found in hypotheses],
+        }
+        if self.beam_size > 1 or any(reranker.lists_candidates for reranker in self.rerankers):
+            output["n_best"] = [[{"logical_form": h.logical_form, "score": h.score} for h in found] for found in hypotheses]
+        return output
+
+    def search(self, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
+        """
+        One decoding pass: per example, the finished hypotheses of a beam of `beams` templates (best
+        first), with their slots filled and revised by the `rerankers`.
+        """
+        encoded, source_mask, source_types, metadata, source_tokens = inputs
         matrix = self.action_matrix()
-        batch_size, beams = encoded.size(0), self.beam_size
+        batch_size = encoded.size(0)
         bonus = self.decoding_bonus(source_tokens, beams)
+        terms = [term.repeat_interleave(beams, 0) for term in (s.scores(self, inputs) for s in self.decoding_scorers)
+                 if term is not None]
         prior = None
         if self.new_action_bias:
             prior = self._new_action_mask.to(matrix.dtype) * self.new_action_bias
 
         def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
             logits = torch.matmul(projection, matrix.t())
-            if bonus is not None:
-                logits = logits + bonus(projection, attention)
+            added = None if bonus is None else bonus(projection, attention)
+            for term in terms:
+                added = term if added is None else added + term
+            if added is not None:
+                logits = logits + added
             if prior is not None:
                 logits = logits + prior
             return logits
@@ -719,30 +765,40 @@ class ProtoParser(Model):
             encoded, source_mask, matrix, self.space(), self._max_decoding_steps, score, beams,
         )
         flat = predicted.reshape(batch_size * beams, -1)
+        flat_projections = projections.reshape(batch_size * beams, flat.size(1), -1)
         entity_choice, variable_choice = self._predict_slots(
-            flat.clamp(min=0), flat >= 0, projections.reshape(batch_size * beams, flat.size(1), -1),
+            flat.clamp(min=0), flat >= 0, flat_projections,
             encoded.repeat_interleave(beams, 0), source_mask.repeat_interleave(beams, 0),
             source_types.repeat_interleave(beams, 0),
         )
-        output: Dict[str, Any] = {"logical_form": [], "predicted_actions": [], "score": []}
-        if beams > 1:
-            output["n_best"] = []
+        utterances = [metadata[row // beams]["utterance"] for row in range(batch_size * beams)]
+        filling = SlotFilling(flat, flat_projections, utterances, entity_choice, variable_choice, {})
+        for row in range(batch_size * beams):
+            if float(scores[row // beams, row % beams]) != float("-inf"):
+                filling.steps[row] = self.hypothesis_steps(filling, row, variable_choice)
+        for reranker in self.rerankers:
+            reranker.revise(self, filling)
+        hypotheses: List[List[Hypothesis]] = []
         for b in range(batch_size):
-            hypotheses = []
-            for k in range(beams):
-                score = float(scores[b, k])
-                if score == float("-inf"):
-                    continue
-                row = b * beams + k
-                steps = self._steps(flat[row].tolist(), row, metadata[b]["utterance"], entity_choice, variable_choice)
-                hypotheses.append((self._to_logical_form(steps, metadata[b]["formalism"]), [str(s.action) for s in steps], score))
-            logical_form, actions, score = hypotheses[0]
-            output["logical_form"].append(logical_form)
-            output["predicted_actions"].append(actions)
-            output["score"].append(score)
-            if beams > 1:
-                output["n_best"].append([{"logical_form": lf, "score": sc} for lf, _, sc in hypotheses])
-        return output
+            found = []
+            for row in range(b * beams, (b + 1) * beams):
+                if row in filling.steps:
+                    steps = filling.steps[row]
+                    found.append(Hypothesis(self._to_logical_form(steps, metadata[b]["formalism"]),
+                                            [str(s.action) for s in steps], float(scores[b, row - b * beams])))
+            hypotheses.append(found)
+        return hypotheses
+
+    def hypothesis_steps(
+        self, filling: SlotFilling, row: int, variable_choice: Dict[Tuple[int, int], List[int]]
+    ) -> List[Step]:
+        """The steps of hypothesis `row` of `filling`, its variable slots named as `variable_choice` says."""
+        return self._steps(filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice,
+                           variable_choice)
+
+    def variable_log_probs(self, projections: torch.Tensor, num_slots: int) -> torch.Tensor:
+        """`(steps, num_slots, num_variables)`: the slot filler's name log-probabilities for decoder states `projections`."""
+        return self._slot_filler.variable_log_probs(projections, num_slots)
 
     def _steps(
         self, sequence: List[int], row: int, utterance: List[str],

@@ -3,6 +3,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
 
+from fewshot_parser.modules.decoding.missing_evidence import MissingEvidence
+
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
 
@@ -10,8 +12,8 @@ if TYPE_CHECKING:
 @TrainerCallback.register("fewshot_evidence_statistics")
 class EvidenceStatisticsCallback(TrainerCallback):
     """
-    Before fine-tuning, reads the training set and gives a parser with the missing-evidence penalty
-    (`models/missing_evidence.py`) the evidence words of its known actions. The counts are the
+    Before fine-tuning, reads the training set and gives a parser's missing-evidence penalty (its
+    `missing_evidence` decoding scorer, `modules/decoding/missing_evidence.py`) the evidence words of its known actions. The counts are the
     training set's alone: the support set is too small to attest an action, and its new actions
     must have no evidence words.
 
@@ -30,10 +32,11 @@ class EvidenceStatisticsCallback(TrainerCallback):
 
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
         model = trainer.model
-        if not hasattr(model, "set_evidence_statistics"):
+        scorers = [s for s in getattr(model, "decoding_scorers", ()) if isinstance(s, MissingEvidence)]
+        if not scorers:
             raise ConfigurationError(
                 f"fewshot_evidence_statistics: the model ({type(model).__name__}) has no missing-evidence "
-                "penalty; use a *_missing_evidence model type"
+                "penalty; give it a 'missing_evidence' decoding scorer"
             )
         examples: List[Tuple[List[str], List[str]]] = []
         for instance in trainer.data_loader.reader.read(self.data_path):  # type: ignore[attr-defined]
@@ -42,4 +45,5 @@ class EvidenceStatisticsCallback(TrainerCallback):
                 examples.append((metadata["utterance"], metadata["actions"]))
         if not examples:
             raise ConfigurationError(f"fewshot_evidence_statistics: {self.data_path} has no examples with actions")
-        model.set_evidence_statistics(examples)  # type: ignore[operator]
+        for scorer in scorers:
+            scorer.set_statistics(model, examples)

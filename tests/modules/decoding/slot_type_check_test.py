@@ -1,4 +1,4 @@
-"""Slot-type check: the tables, the decoding penalty, and the registered combinations."""
+"""The `slot_type_check` decoding scorer: the tables and the decoding penalty."""
 import copy
 import json
 
@@ -14,10 +14,8 @@ import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.actions import Action
 from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.template import ENTITY_SLOT_PREFIX, slot_type
-from fewshot_parser.models.entity_coverage import EntityCoverageReranking
-from fewshot_parser.models.missing_evidence import MissingEvidencePenalty
 from fewshot_parser.models.proto_parser import ProtoParser
-from fewshot_parser.models.slot_type_check import SlotTypeCheck
+from fewshot_parser.modules.decoding import DecodingInputs, SlotTypeCheck
 from fewshot_parser.modules.slot_types import absent_slot_types, slot_type_matrix
 from tests import FIXTURES_ROOT, fixture_split
 
@@ -44,9 +42,9 @@ class TestSlotTypeCheck(ModelTestCase):
         super().setup_method()
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
-    def checked_model(self, weight: float, model_type: str = "proto_parser_slot_types") -> Model:
+    def checked_model(self, weight: float) -> Model:
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(type=model_type, slot_type_weight=weight)
+        config.update(decoding_scorers=[{"type": "slot_type_check", "weight": weight}])
         model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
         model.load_state_dict(self.model.state_dict())
         model.eval()
@@ -71,7 +69,7 @@ class TestSlotTypeCheck(ModelTestCase):
     def test_a_large_weight_leaves_no_slot_without_an_entity_of_its_type(self, monkeypatch):
         checked = self.checked_model(1e4)
         # Push every action with an entity slot up, so that the plain parser writes them everywhere.
-        typed = checked.slot_types().any(1).float() * 50.0
+        typed = checked.decoding_scorers[0].slot_types(checked).any(1).float() * 50.0
         original = ProtoParser.decoding_bonus
 
         def favour_typed(model, source_tokens, beams):
@@ -85,29 +83,18 @@ class TestSlotTypeCheck(ModelTestCase):
 
     def test_the_penalty_is_the_weight_on_exactly_the_absent_actions(self):
         model = self.checked_model(3.0)
+        check = model.decoding_scorers[0]
+        assert isinstance(check, SlotTypeCheck)
         batch = self.dataset.as_tensor_dict()
-        model._source_types = batch["source_entity_types"]
-        bonus = model.decoding_bonus(batch["source_tokens"], beams=2)
-        penalty = bonus(None, None)
+        penalty = check.scores(model, DecodingInputs(None, None, batch["source_entity_types"], [], batch["source_tokens"]))
         types = model.vocab.get_index_to_token_vocabulary(ENTITY_TYPE_NAMESPACE)
         for b, instance in enumerate(self.instances):
             present = set(instance["source_entity_types"].labels)
             for a, action in enumerate(model.action_space.actions):
                 needs = {slot_type(s) for s in (action.slots if action is not None else ()) if s.startswith(ENTITY_SLOT_PREFIX)}
-                expected = -3.0 if needs - present else 0.0
-                assert penalty[2 * b, a].item() == expected and penalty[2 * b + 1, a].item() == expected
-        assert model.slot_types().size(1) == len(types) + 1
-
-    def test_every_combination_is_registered_in_mixin_order(self):
-        for name, mixins in (("proto_parser_slot_types", ()),
-                             ("irnet_parser_entity_coverage_slot_types", (EntityCoverageReranking,)),
-                             ("irnet_parser_missing_evidence_slot_types", (MissingEvidencePenalty,)),
-                             ("proto_parser_entity_coverage_missing_evidence_slot_types",
-                              (MissingEvidencePenalty, EntityCoverageReranking))):
-            cls = Model.by_name(name)
-            order = [c for c in cls.__mro__ if c in mixins + (SlotTypeCheck,)]
-            assert order == list(mixins) + [SlotTypeCheck]  # the check decodes innermost: re-ranking passes are checked too
+                assert penalty[b, a].item() == (-3.0 if needs - present else 0.0)
+        assert check.slot_types(model).size(1) == len(types) + 1
 
     def test_a_negative_weight_is_a_configuration_error(self):
-        with pytest.raises(ConfigurationError, match="slot_type_weight must be >= 0"):
+        with pytest.raises(ConfigurationError, match="weight must be >= 0"):
             self.checked_model(-1.0)

@@ -11,8 +11,7 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.tree import parse
-from fewshot_parser.models.slot_type_check import SlotTypeCheck
-from fewshot_parser.models.variable_scoping import VariableScoping, namings, scoping_errors
+from fewshot_parser.modules.decoding.variable_scoping import VariableScoping, namings, scoping_errors
 from fewshot_parser.modules.slot_filler import SlotFiller
 from tests import FIXTURES_ROOT, fixture_split
 
@@ -45,9 +44,10 @@ class TestVariableScoping(ModelTestCase):
         torch.manual_seed(0)
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
-    def parser(self, model_type: str, **settings) -> Model:
+    def parser(self, scoped: bool, **settings) -> Model:
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(type=model_type, slot_type_weight=0.0, **settings)
+        if scoped:
+            config.update(rerankers=[{"type": "variable_scoping", **settings}])
         model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
         model.load_state_dict(self.model.state_dict())
         model.eval()
@@ -64,9 +64,8 @@ class TestVariableScoping(ModelTestCase):
 
         monkeypatch.setattr(SlotFiller, "variable_log_probs", scrambled)
         names = self.vocab.get_vocab_size("variables")
-        plain = self.parser("proto_parser_slot_types").forward_on_instances(self.instances)
-        scoped = self.parser("proto_parser_slot_types_scoped", names_per_slot=names,
-                             max_namings=10000).forward_on_instances(self.instances)
+        plain = self.parser(False).forward_on_instances(self.instances)
+        scoped = self.parser(True, names_per_slot=names, max_namings=10000).forward_on_instances(self.instances)
         repaired = [s["logical_form"] for p, s in zip(plain, scoped) if errors(p["logical_form"]) and not errors(s["logical_form"])]
         assert repaired
         for p, s in zip(plain, scoped):
@@ -75,12 +74,10 @@ class TestVariableScoping(ModelTestCase):
                 # A well-scoped LF is left as it was; so is a template that no naming can scope.
                 assert s["logical_form"] == p["logical_form"]
 
-    def test_every_slot_type_checked_parser_has_a_scoped_twin(self):
-        for name in ("proto_parser_slot_types", "irnet_parser_entity_coverage_missing_evidence_slot_types"):
-            cls = Model.by_name(name + "_scoped")
-            assert cls.__mro__[1] is VariableScoping and issubclass(cls, Model.by_name(name))
-            assert SlotTypeCheck in cls.__mro__
+    def test_the_reranker_is_the_models_own(self):
+        assert isinstance(self.parser(True).rerankers[0], VariableScoping)
+        assert self.parser(False).rerankers == []
 
     def test_bad_settings_are_configuration_errors(self):
         with pytest.raises(ConfigurationError, match="names_per_slot and max_namings must be >= 1"):
-            self.parser("proto_parser_slot_types_scoped", names_per_slot=0)
+            self.parser(True, names_per_slot=0)

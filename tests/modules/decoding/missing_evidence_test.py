@@ -1,4 +1,4 @@
-"""Missing-evidence penalty: evidence words from counts, the decoding penalty, and the archive round trip."""
+"""The `missing_evidence` decoding scorer: evidence words from counts, the decoding penalty, and the archive round trip."""
 import copy
 import json
 
@@ -12,9 +12,15 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
-from fewshot_parser.models.missing_evidence import MissingEvidenceProtoParser
+from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.decoding import DecodingInputs, MissingEvidence
 from fewshot_parser.modules.evidence import evidence_words, missing_evidence
 from tests import FIXTURES_ROOT, fixture_split
+
+
+def scorer(model) -> MissingEvidence:
+    """The model's missing-evidence scorer."""
+    return next(s for s in model.decoding_scorers if isinstance(s, MissingEvidence))
 
 
 def test_evidence_words_need_share_lift_and_count():
@@ -52,12 +58,12 @@ class TestMissingEvidenceParser(ModelTestCase):
         super().setup_method()
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
-    def evidence_model(self, weight: float, **extra) -> MissingEvidenceProtoParser:
+    def evidence_model(self, weight: float, **extra) -> ProtoParser:
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(type="proto_parser_missing_evidence", evidence_weight=weight, evidence_min_count=1, **extra)
+        config.update(decoding_scorers=[{"type": "missing_evidence", "weight": weight, "min_count": 1, **extra}])
         model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
         model.load_state_dict(self.model.state_dict())
-        model.set_evidence_statistics(self.examples())
+        scorer(model).set_statistics(model, self.examples())
         model.eval()
         return model
 
@@ -72,26 +78,28 @@ class TestMissingEvidenceParser(ModelTestCase):
 
     def test_the_penalty_lowers_exactly_the_actions_whose_evidence_is_missing(self):
         model = self.evidence_model(3.0)
-        assert (model._evidence_words >= 0).any()  # the fixture's training set gives some actions evidence
+        evidence = scorer(model)
+        assert (evidence._evidence_words >= 0).any()  # the fixture's training set gives some actions evidence
         batch = self.dataset.as_tensor_dict()
-        penalty = model.evidence_penalty(batch["source_tokens"])
+        inputs = DecodingInputs(None, None, batch["source_entity_types"], [], batch["source_tokens"])
+        penalty = evidence.scores(model, inputs)
         token_ids = model.word_ids(batch["source_tokens"])
         for b in range(token_ids.size(0)):
             present = set(token_ids[b].tolist())
-            for a in range(model._evidence_words.size(0)):
-                lacking = [s for w, s in zip(model._evidence_words[a].tolist(), model._evidence_shares[a].tolist())
+            for a in range(evidence._evidence_words.size(0)):
+                lacking = [s for w, s in zip(evidence._evidence_words[a].tolist(), evidence._evidence_shares[a].tolist())
                            if w >= 0 and w not in present]
                 assert penalty[b, a].item() == pytest.approx(-3.0 * max(lacking, default=0.0))
 
     def test_the_evidence_words_travel_with_the_weights(self):
         model = self.evidence_model(2.0)
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(type="proto_parser_missing_evidence", evidence_weight=2.0)
+        config.update(decoding_scorers=[{"type": "missing_evidence", "weight": 2.0}])
         loaded = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
-        assert loaded._evidence_words is None
+        assert scorer(loaded)._evidence_words is None
         loaded.load_state_dict(model.state_dict())
-        assert torch.equal(loaded._evidence_words, model._evidence_words)
-        assert torch.equal(loaded._evidence_shares, model._evidence_shares)
+        assert torch.equal(scorer(loaded)._evidence_words, scorer(model)._evidence_words)
+        assert torch.equal(scorer(loaded)._evidence_shares, scorer(model)._evidence_shares)
         loaded.eval()
         assert [o["logical_form"] for o in loaded.forward_on_instances(self.instances)] == \
             [o["logical_form"] for o in model.forward_on_instances(self.instances)]
@@ -100,31 +108,32 @@ class TestMissingEvidenceParser(ModelTestCase):
         assert not fresh.load_state_dict(self.model.state_dict(), strict=False).missing_keys
 
     def test_bad_settings_are_configuration_errors(self):
-        with pytest.raises(ConfigurationError, match="evidence_weight must be >= 0"):
+        with pytest.raises(ConfigurationError, match="weight must be >= 0"):
             self.evidence_model(-1.0)
-        with pytest.raises(ConfigurationError, match="evidence_share"):
-            self.evidence_model(1.0, evidence_share=1.5)
-
+        with pytest.raises(ConfigurationError, match="share must be in"):
+            self.evidence_model(1.0, share=1.5)
 
     def test_reduce_actions_get_evidence_words_only_with_all(self):
         from fewshot_parser.logical_forms.actions import GEN
 
         gen_only = self.evidence_model(2.0)
-        every = self.evidence_model(2.0, evidence_actions="all")
+        every = self.evidence_model(2.0, actions="all")
         actions = gen_only.action_space.actions
-        has = lambda model, i: bool((model._evidence_words[i] >= 0).any())  # noqa: E731
+        has = lambda model, i: bool((scorer(model)._evidence_words[i] >= 0).any())  # noqa: E731
         reduce_rows = [i for i, a in enumerate(actions) if a is not None and a.kind != GEN]
         assert any(has(every, i) for i in reduce_rows)  # the fixture has REDUCE actions with evidence
         assert not any(has(gen_only, i) for i in reduce_rows)
         for i, action in enumerate(actions):
             if action is not None and action.kind == GEN:
-                assert torch.equal(gen_only._evidence_words[i], every._evidence_words[i][: gen_only._evidence_words.size(1)]) \
+                words = scorer(gen_only)._evidence_words
+                assert torch.equal(words[i], scorer(every)._evidence_words[i][: words.size(1)]) \
                     or not has(every, i)
-        with pytest.raises(ConfigurationError, match="evidence_actions"):
-            self.evidence_model(2.0, evidence_actions="reduce")
+        with pytest.raises(ConfigurationError, match="actions must be"):
+            self.evidence_model(2.0, actions="reduce")
+
 
 def test_fine_tuning_counts_the_training_set_and_the_archive_decodes_with_it(tmp_path, monkeypatch):
-    """The fixture's pre-training and fine-tuning with `proto_parser_missing_evidence` and the
+    """The fixture's pre-training and fine-tuning with a `missing_evidence` scorer and the
     `fewshot_evidence_statistics` callback: the archive holds the training set's evidence words,
     fine-tuning's new actions have none, and the reloaded archive scores as the run did."""
     import os
@@ -140,17 +149,17 @@ def test_fine_tuning_counts_the_training_set_and_the_archive_decodes_with_it(tmp
     config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
                                                ext_vars={"PRETRAINED": pretrained}))
     train = config["pretraining"]["train_data_path"]
-    config["model"].update(type="proto_parser_missing_evidence", evidence_weight=2.0, evidence_min_count=2,
-                           evidence_lift=1.5)
+    config["model"].update(decoding_scorers=[{"type": "missing_evidence", "weight": 2.0, "min_count": 2, "lift": 1.5}])
     config["trainer"]["callbacks"].append({"type": "fewshot_evidence_statistics", "data_path": train})
     path = tmp_path / "experiment.json"
     path.write_text(json.dumps(config))
     train_model_from_file(str(path), str(tmp_path / "run"))
     model = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
-    assert isinstance(model, MissingEvidenceProtoParser) and model._evidence_words is not None
+    evidence = scorer(model)
+    assert evidence._evidence_words is not None
     known = load_archive(pretrained).model.vocab.get_vocab_size(ACTION_NAMESPACE)
-    assert (model._evidence_words[:known] >= 0).any()
-    assert (model._evidence_words[known:] < 0).all()  # new actions: never in the training set
+    assert (evidence._evidence_words[:known] >= 0).any()
+    assert (evidence._evidence_words[known:] < 0).all()  # new actions: never in the training set
     # The stored words are those of the training set alone, counted with the model's vocabulary.
     reader = load_archive(str(tmp_path / "run" / "model.tar.gz")).validation_dataset_reader
     pairs = [([model.vocab.get_token_index(a, ACTION_NAMESPACE) for a in i["metadata"].metadata["actions"]],
@@ -161,7 +170,7 @@ def test_fine_tuning_counts_the_training_set_and_the_archive_decodes_with_it(tmp
     for i, action in enumerate(model.action_space.actions):  # evidence_actions 'gen': REDUCE actions have none
         if action is None or action.kind != "GEN":
             words[i] = -1
-    assert torch.equal(words[:, : model._evidence_words.size(1)], model._evidence_words)
+    assert torch.equal(words[:, : evidence._evidence_words.size(1)], evidence._evidence_words)
     metrics = json.load(open(tmp_path / "run" / "metrics.json"))
     from allennlp.data.data_loaders import MultiProcessDataLoader
     from allennlp.training.util import evaluate as evaluate_model

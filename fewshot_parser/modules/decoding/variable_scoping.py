@@ -7,7 +7,7 @@ vocabulary, so nothing stops a decoded template from becoming
 used, `$0` is used and never bound. No gold LF of geo or ATIS (65,052 lines, every split) has either,
 while 7% of the geo predictions of `reshaped-ens5` do, and each of those is wrong.
 
-With this check, a decoded template whose best naming is ill-scoped gets the most probable naming
+With this reranker, a decoded template whose best naming is ill-scoped gets the most probable naming
 that is well scoped: the namings are tried best first by the sum of the slots' log-probabilities
 (each slot's `names_per_slot` best names, at most `max_namings` namings), and the first under which
 every `$n` is bound by an enclosing binder and every binder's variable is used is kept; if none is,
@@ -19,17 +19,16 @@ are left as decoded. The template, its score, and training are unchanged.
 """
 import heapq
 import re
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple, Type
+from typing import Any, Dict, FrozenSet, Iterator, List, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
-from allennlp.data import Vocabulary
-from allennlp.models import Model
 
 from fewshot_parser.logical_forms.template import VARIABLE_SLOT
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute
 from fewshot_parser.logical_forms.tree import Tree
-from fewshot_parser.models import slot_type_check
+from fewshot_parser.modules.decoding.hypotheses import SlotFilling
+from fewshot_parser.modules.decoding.reranker import Reranker
 
 _VARIABLE = re.compile(r"^\$\d+$")
 _IMPOSSIBLE = -1e30  # below it, a name was masked out (padding, unknown)
@@ -94,10 +93,13 @@ def namings(choices: List[List[Tuple[float, int]]], limit: int) -> Iterator[Tupl
                     heapq.heappush(heap, (score, following))
 
 
-class VariableScoping:
+@Reranker.register("variable_scoping")
+class VariableScoping(Reranker):
     """
-    Mixed into a ProtoParser class: renames the variables of an ill-scoped decoded template to its
-    most probable well-scoped naming (module docstring).
+    Renames the variables of an ill-scoped decoded template to its most probable well-scoped naming
+    (module docstring), in every decoding pass.
+
+    Registered as a `Reranker` with name "variable_scoping".
 
     # Parameters
 
@@ -105,45 +107,47 @@ class VariableScoping:
         Names tried per variable slot (its most probable ones).
     max_namings : `int`, optional (default = `200`)
         Namings tried per template at most.
-    **kwargs
-        Everything else, as for the parser.
     """
 
-    def __init__(self, vocab: Vocabulary, names_per_slot: int = 3, max_namings: int = 200, **kwargs: Any) -> None:
+    def __init__(self, names_per_slot: int = 3, max_namings: int = 200) -> None:
         if names_per_slot < 1 or max_namings < 1:
             raise ConfigurationError(
                 f"variable scoping: names_per_slot and max_namings must be >= 1, not {names_per_slot} and {max_namings}")
-        super().__init__(vocab, **kwargs)  # type: ignore[call-arg]
         self.names_per_slot = names_per_slot
         self.max_namings = max_namings
-        self._variable_scores: Dict[Tuple[int, int], torch.Tensor] = {}
 
     @torch.no_grad()
-    def _predict_slots(self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor, *args: Any):
-        choices = super()._predict_slots(actions, real, projections, *args)  # type: ignore[misc]
-        self._variable_scores = {}
-        if self.action_space.unified:  # type: ignore[attr-defined]
-            return choices
+    def variable_scores(self, parser: Any, filling: SlotFilling) -> Dict[Tuple[int, int], torch.Tensor]:
+        """Per variable-slot step `(row, t)`: `(slots, names_per_slot, 2)`, its best names' log-probabilities and ids."""
+        scores: Dict[Tuple[int, int], torch.Tensor] = {}
+        actions, real = filling.sequences.clamp(min=0), filling.sequences >= 0
         num_steps = actions.size(1)
-        counts = self.space()["num_variables"][actions] * real  # type: ignore[attr-defined]
+        counts = parser.space()["num_variables"][actions] * real
         keys = (counts > 0).flatten().nonzero().squeeze(-1)
         if keys.numel():
-            log_probs = self._slot_filler.variable_log_probs(  # type: ignore[attr-defined]
-                projections[keys // num_steps, keys % num_steps], int(counts.max().item()))
+            log_probs = parser.variable_log_probs(
+                filling.projections[keys // num_steps, keys % num_steps], int(counts.max().item()))
             log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
             top = log_probs.topk(min(self.names_per_slot, log_probs.size(-1)), dim=-1)
             for key, values, indices in zip(keys.tolist(), top.values.cpu(), top.indices.cpu()):
-                self._variable_scores[divmod(key, num_steps)] = torch.stack([values, indices.to(values.dtype)], -1)
-        return choices
+                scores[divmod(key, num_steps)] = torch.stack([values, indices.to(values.dtype)], -1)
+        return scores
 
-    def _steps(self, sequence: List[int], row: int, utterance: List[str],
-               entity_choice: Dict[Tuple[int, int], List[int]], variable_choice: Dict[Tuple[int, int], List[int]]) -> List[Step]:
-        steps = super()._steps(sequence, row, utterance, entity_choice, variable_choice)  # type: ignore[misc]
+    def revise(self, parser: Any, filling: SlotFilling) -> None:
+        if parser.action_space.unified or not filling.steps:
+            return
+        scores = self.variable_scores(parser, filling)
+        for row, steps in filling.steps.items():
+            filling.steps[row] = self.well_scoped(parser, filling, row, steps, scores)
+
+    def well_scoped(self, parser: Any, filling: SlotFilling, row: int, steps: List[Step],
+                    variable_scores: Dict[Tuple[int, int], torch.Tensor]) -> List[Step]:
+        """The steps of `row` under its most probable well-scoped naming (`steps` when none is, or they are)."""
         if is_well_scoped(steps):
             return steps
         slots, choices = [], []
         for t, step in enumerate(steps):
-            scores = self._variable_scores.get((row, t))
+            scores = variable_scores.get((row, t))
             for i in range(sum(1 for slot in step.action.slots if slot == VARIABLE_SLOT)):
                 if scores is None or i >= scores.size(0):
                     return steps
@@ -152,27 +156,10 @@ class VariableScoping:
                 if not choices[-1]:
                     return steps
         for indices in namings(choices, self.max_namings):
-            renamed = {key: list(names) for key, names in variable_choice.items() if key[0] == row}
+            renamed = {key: list(names) for key, names in filling.variable_choice.items() if key[0] == row}
             for (t, i), slot_choices, index in zip(slots, choices, indices):
                 renamed[row, t][i] = slot_choices[index][1]
-            candidate = super()._steps(sequence, row, utterance, entity_choice, renamed)  # type: ignore[misc]
+            candidate = parser.hypothesis_steps(filling, row, renamed)
             if is_well_scoped(candidate):
                 return candidate
         return steps
-
-
-def _register(name: str, base: Type) -> None:
-    """Registers `name`: `base` (a registered parser) with `VariableScoping` before it."""
-    title = "".join(part.title() for part in name.split("_"))
-    cls = type(title, (VariableScoping, base), {
-        "__module__": __name__,
-        "__doc__": f"`{name[: -len('_scoped')]}` with variable scoping (`VariableScoping`).\n\n"
-                   f"    Registered as a `Model` with name \"{name}\".",
-    })
-    globals()[title] = Model.register(name)(cls)
-
-
-# The scoped twin of every slot-type-checked parser: `<parser>[_entity_coverage][_missing_evidence]_slot_types_scoped`.
-for _name in [name for name in Model.list_available() if name.endswith("_slot_types")
-              and Model.by_name(name).__module__ == slot_type_check.__name__]:
-    _register(_name + "_scoped", Model.by_name(_name))

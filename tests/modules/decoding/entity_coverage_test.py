@@ -1,4 +1,4 @@
-"""Entity-coverage re-ranking of the beam (tiny untrained models on the fixture, no training run)."""
+"""The `entity_coverage` reranker of the beam (tiny untrained models on the fixture, no training run)."""
 import json
 
 import _jsonnet
@@ -9,7 +9,8 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.models.entity_coverage import EntityCoverageProtoParser, rerank, uncovered_entities
+from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage, coverage_weight, rerank, uncovered_entities
 from tests import FIXTURES_ROOT, fixture_split
 
 
@@ -34,9 +35,9 @@ class TestEntityCoverageParser(ModelTestCase):
         super().setup_method()
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
-    def coverage_model(self, weight: float, beam: int = 4) -> EntityCoverageProtoParser:
+    def coverage_model(self, weight: float, beam: int = 4) -> ProtoParser:
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(type="proto_parser_entity_coverage", coverage_weight=weight, beam_size=beam)
+        config.update(rerankers=[{"type": "entity_coverage", "weight": weight, "beam_size": beam}])
         model = Model.from_params(vocab=self.vocab, params=Params(config))
         model.load_state_dict(self.model.state_dict())
         model.eval()
@@ -44,8 +45,6 @@ class TestEntityCoverageParser(ModelTestCase):
 
     def plain_decodings(self, monkeypatch):
         """The fixture model's greedy outputs, and per example its beam's n-best with each hypothesis's actions."""
-        from fewshot_parser.models.proto_parser import ProtoParser
-
         built = []
         steps = ProtoParser._steps
 
@@ -96,11 +95,11 @@ class TestEntityCoverageParser(ModelTestCase):
     def test_bad_settings_are_configuration_errors(self):
         with pytest.raises(ConfigurationError, match="beam_size must be at least 2"):
             self.coverage_model(5.0, beam=1)
-        with pytest.raises(ConfigurationError, match="coverage_weight must be >= 0"):
+        with pytest.raises(ConfigurationError, match="weight must be >= 0"):
             self.coverage_model(-1.0)
 
     def test_a_reranked_choice_reports_the_actions_of_its_own_hypothesis(self, monkeypatch):
-        from fewshot_parser.models import entity_coverage
+        from fewshot_parser.modules.decoding import entity_coverage
 
         greedy, beam, actions = self.plain_decodings(monkeypatch)
         # An untrained fixture model rarely leaves an entity out: call every greedy LF incomplete and
@@ -112,3 +111,8 @@ class TestEntityCoverageParser(ModelTestCase):
             assert out["logical_form"] == b["n_best"][-1]["logical_form"] and out["score"] == b["n_best"][-1]["score"]
             assert out["predicted_actions"] == acts[-1]
         assert any(out["predicted_actions"] != g["predicted_actions"] for g, out in zip(greedy, reranked))
+
+    def test_the_ensemble_finds_the_coverage_weight_of_its_members(self):
+        assert coverage_weight(self.coverage_model(7.0)) == 7.0
+        assert coverage_weight(self.model) == 0.0
+        assert isinstance(self.coverage_model(7.0).rerankers[0], EntityCoverage)

@@ -1,0 +1,37 @@
+"""
+The model names of the old decoding mixins, registered so that archives and configs that name them
+still build: each builds `proto_parser` or `irnet_parser` with the decoding components the name
+stood for (`fewshot_parser/common/legacy_model_names.py` has the translation). An archive's weights
+load as they are; `proto_parser` moves the evidence statistics under its `missing_evidence` scorer.
+"""
+from typing import Any
+
+from allennlp.common import Params
+from allennlp.models import Model
+
+from fewshot_parser.common.legacy_model_names import LEGACY_MODEL_NAMES, translate_legacy_config
+from fewshot_parser.models.irnet_parser import IRNetParser  # noqa: F401 (registers "irnet_parser")
+from fewshot_parser.models.proto_parser import ProtoParser  # noqa: F401 (registers "proto_parser")
+
+
+class LegacyModelName:
+    """
+    What an old name is registered as: not a class, a builder whose `from_params` translates the
+    config (`translate_legacy_config`) and builds the parser it names.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.__doc__ = f"The old model name {name!r}, built as `translate_legacy_config` says (legacy_names.py)."
+
+    def from_params(self, params: Params, constructor_to_call: Any = None, constructor_to_inspect: Any = None,
+                    **extras: Any) -> Model:
+        # `constructor_to_*` are what AllenNLP found on this builder: the parser's own are used instead.
+        config = translate_legacy_config(self.name, params.as_dict(quiet=True))
+        for key in list(params.keys()):  # consumed: the caller may check that nothing is left
+            params.pop(key)
+        return Model.from_params(params=Params(config), **extras)
+
+
+for _name in LEGACY_MODEL_NAMES:
+    Model.register(_name)(LegacyModelName(_name))  # type: ignore[arg-type]

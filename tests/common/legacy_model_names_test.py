@@ -1,0 +1,32 @@
+"""The two spellings of a parser with decoding components: old model names and component lists."""
+import pytest
+
+from fewshot_parser.common.legacy_model_names import LEGACY_MODEL_NAMES, legacy_spelling, translate_legacy_config
+from fewshot_parser.common.provenance import experiment_hash
+
+FLAT = {"coverage_weight": 5, "beam_size": 10, "evidence_weight": 4, "evidence_share": 0.7, "evidence_lift": 2,
+        "evidence_min_count": 3, "evidence_actions": "all", "slot_type_weight": 2, "names_per_slot": 4, "max_namings": 9}
+PARTS = {"_entity_coverage": ("coverage_weight", "beam_size"), "_missing_evidence": ("evidence_weight", "evidence_share",
+         "evidence_lift", "evidence_min_count", "evidence_actions"), "_slot_types": ("slot_type_weight",),
+         "_scoped": ("names_per_slot", "max_namings")}
+
+
+@pytest.mark.parametrize("name", LEGACY_MODEL_NAMES)
+def test_every_old_config_is_spelled_back_as_it_was(name):
+    old = {"dropout": 0.1, **{k: FLAT[k] for part, keys in PARTS.items() if part in name for k in keys}}
+    new = translate_legacy_config(name, old)
+    assert new["type"] in ("proto_parser", "irnet_parser") and not set(new) & set(FLAT)
+    assert legacy_spelling(new) == {"type": name, **old}
+    assert legacy_spelling({"model": {"members": [new, new]}}) == {"model": {"members": [{"type": name, **old}] * 2}}
+    assert experiment_hash({"model": new}) == experiment_hash({"model": {"type": name, **old}})
+
+
+def test_configs_no_old_name_says_keep_their_spelling():
+    for config in (
+        {"type": "proto_parser", "rerankers": [{"type": "variable_scoping"}]},  # scoping without the slot-type check
+        {"type": "proto_parser", "decoding_scorers": [{"type": "missing_evidence"}, {"type": "slot_type_check"}]},
+        {"type": "proto_parser", "beam_size": 5, "rerankers": [{"type": "entity_coverage", "beam_size": 5}]},
+        {"type": "proto_parser_authors", "rerankers": [{"type": "entity_coverage"}]},
+        {"type": "proto_parser", "rerankers": [{"type": "entity_coverage", "other": 1}]},
+    ):
+        assert legacy_spelling(config) == config
