@@ -67,14 +67,15 @@ def teach(system: str, archive: str, support: str, query: str, out: str, threads
     phases: Dict[str, float] = {}
     total = exact = 0.0
     for line in result.stdout.splitlines():
-        if PHASE_LINE.match(line):
-            for part in PHASE_LINE.match(line).group(1).split(", "):
+        phase_line, done, match = PHASE_LINE.match(line), DONE_LINE.match(line), MATCH_LINE.match(line)
+        if phase_line:
+            for part in phase_line.group(1).split(", "):
                 name, seconds, _ = part.rsplit(" ", 2)
                 phases[name] = float(seconds)
-        elif DONE_LINE.match(line):
-            total = float(DONE_LINE.match(line).group(1))
-        elif MATCH_LINE.match(line):
-            exact = float(MATCH_LINE.match(line).group(1))
+        elif done:
+            total = float(done.group(1))
+        elif match:
+            exact = float(match.group(1))
     return {"phases": phases, "teach_seconds": total, "process_seconds": wall, "exact_match": exact}
 
 

@@ -73,8 +73,7 @@ class EnsembleFinetune(PretrainFinetune):
                 member_metrics.append(metrics)
         else:
             for build in self._later_members:
-                member = build()
-                share_encoder_caches(members[0], member.model)
+                member = build_member(build, members[0])
                 with phase("training"):
                     member_metrics.append(member.trainer.train())
                 members.append(member.model)
@@ -165,9 +164,16 @@ def ensemble_members(model: Lazy[Model]) -> Tuple[List[Lazy[Model]], str]:
     return [Lazy(Model, Params(copy.deepcopy(member))) for member in members], combine
 
 
-# What a member trained in its own process leaves in its directory for the parent.
-TRAINED_WEIGHTS = "trained_member.th"
+# What a member trained in its own process leaves in its directory for the parent, beside the
+# trainer's `best.th` (its final weights).
 TRAINED_METRICS = "trained_member_metrics.json"
+
+
+def build_member(build: Callable[[], PretrainFinetune], first: Model) -> PretrainFinetune:
+    """A later member, ready to train, its MiniLM embedders serving from `first`'s caches."""
+    member = build()
+    share_encoder_caches(first, member.model)
+    return member
 
 
 def train_in_processes(first: Model, builds: Sequence[Callable[[], PretrainFinetune]],
@@ -186,8 +192,7 @@ def train_in_processes(first: Model, builds: Sequence[Callable[[], PretrainFinet
     while pending or running:
         while pending and len(running) < parallel:
             index, build = pending.pop(0)
-            member = build()
-            share_encoder_caches(first, member.model)
+            member = build_member(build, first)
             sys.stdout.flush()
             sys.stderr.flush()
             state = random.getstate()  # Python re-seeds its generator in a forked child: it gets this back
@@ -206,7 +211,7 @@ def train_in_processes(first: Model, builds: Sequence[Callable[[], PretrainFinet
                 os.waitpid(other, 0)
             raise RuntimeError(f"ensemble member {index + 2} failed in its training process "
                                f"(exit status {status}; its log is in {directory})")
-        member.model.load_state_dict(torch.load(os.path.join(directory, TRAINED_WEIGHTS)))
+        member.model.load_state_dict(torch.load(os.path.join(directory, "best.th")))
         with open(os.path.join(directory, TRAINED_METRICS)) as handle:
             results[index] = (member.model, json.load(handle))
     return [result for result in results if result is not None]
@@ -223,11 +228,10 @@ def _wait_for_any(pids: List[int]) -> Tuple[int, int]:
 
 
 def _train_and_exit(member: PretrainFinetune) -> None:
-    """In a forked process: trains the member, leaves its weights and metrics in its directory, exits."""
+    """In a forked process: trains the member (the trainer leaves its weights in best.th), writes its metrics, exits."""
     code = 1
     try:
         metrics = member.trainer.train()
-        torch.save(member.model.state_dict(), os.path.join(member.serialization_dir, TRAINED_WEIGHTS))
         with open(os.path.join(member.serialization_dir, TRAINED_METRICS), "w") as handle:
             json.dump(metrics, handle)
         code = 0
