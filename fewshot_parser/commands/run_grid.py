@@ -137,6 +137,9 @@ SYSTEMS: Dict[str, tuple] = {
     "ours-distill": ("ProtoParser", "+ replay of 50 and distillation in fine-tuning", "experiments/retention/distill_{dataset}_{shot}shot.jsonnet"),
     "ours-anchor": ("ProtoParser", "+ weight anchoring (EWC) in fine-tuning", "experiments/retention/anchor_{dataset}_{shot}shot.jsonnet"),
     "ours-freeze": ("ProtoParser", "+ only new action rows trained in fine-tuning", "experiments/retention/freeze_{dataset}_{shot}shot.jsonnet"),
+    # The best row with replay of 50 training examples in every member's fine-tuning (issue 57).
+    "reshaped40-ens5-replay": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5, replay of 50 training examples in fine-tuning",
+                               "experiments/retention/best_replay_{dataset}_{shot}shot.jsonnet"),
     # Support-set recombination on top of contextual-schema-bias (experiments/augmentation/).
     "augmented": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination",
                   "experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"),

@@ -1,6 +1,7 @@
 """
 Where a number came from: the git commit of the code that produced it (with ``-dirty`` when the
-working tree had uncommitted changes to tracked files), a hash of the rendered config, and what
+working tree had uncommitted changes to tracked files that decide behaviour: the package, the
+experiments, the setup; not results or docs, which a running grid itself writes), a hash of the rendered config, and what
 decides its floats besides them (`numerics`: torch threads, torch version, CPU or GPU model).
 """
 import hashlib
@@ -14,15 +15,19 @@ from fewshot_parser.common.legacy_model_names import legacy_spelling
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+# The tracked paths whose uncommitted changes make a run's code version ``-dirty``.
+CODE_PATHS = ("fewshot_parser", "experiments", "setup.py", "requirements.lock")
+
+
 def code_version(root: Optional[str] = None) -> str:
-    """``<commit>`` or ``<commit>-dirty``; ``unknown`` outside a git checkout."""
+    """``<commit>`` or ``<commit>-dirty`` (a change under `CODE_PATHS`); ``unknown`` outside a git checkout."""
     root = root or PROJECT_ROOT
     try:
         commit = subprocess.run(
             ["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
         ).stdout.strip()
         status = subprocess.run(
-            ["git", "-C", root, "status", "--porcelain", "--untracked-files=no"],
+            ["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", *CODE_PATHS],
             capture_output=True, text=True, timeout=10, check=True,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):

@@ -209,3 +209,25 @@ def test_reference_runs_sets_the_seeds_of_the_authors_scripts(tmp_path):
     (scripts / "train.sh").write_text("#!/bin/bash\nshuffle=$1\n")
     with pytest.raises(SystemExit, match="no 'seed=<n>' line"):
         reference_runs.set_script_seeds(str(tmp_path / "reference"), str(tmp_path / "work"), "jobs", 1, 5)
+
+
+def test_only_changes_to_code_make_a_code_version_dirty(tmp_path):
+    import subprocess
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    for name in ("fewshot_parser/model.py", "results/runs.csv", "README.md"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("first\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first")
+    clean = code_version(str(tmp_path))
+    assert len(clean) == 40
+    # A grid writes its results while it runs; that is no change of the code that made them.
+    (tmp_path / "results/runs.csv").write_text("first\nsecond\n")
+    (tmp_path / "README.md").write_text("edited\n")
+    assert code_version(str(tmp_path)) == clean
+    (tmp_path / "fewshot_parser/model.py").write_text("changed\n")
+    assert code_version(str(tmp_path)) == clean + "-dirty"
