@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -49,7 +50,8 @@ class RunSpec(NamedTuple):
     use_gpu: bool = False  # train on the GPU Ray assigned to the task
     keep_checkpoints: bool = False
     retire_stale: bool = False  # --redo-stale: retire a node's archive made by older code before pre-training
-    known: Optional[str] = None  # known.txt of a make-splits split: retention is measured on it after training
+    known: Optional[str] = None  # known.txt of a make-splits split (or an official split's train.txt): retention is measured on it
+    known_sample: Optional[int] = None  # measure on a seeded sample of at most this many of its lines (None: all)
 
 
 # train(spec, serialization_dir or None for pre-training only, project dir, log) -> exit code
@@ -58,6 +60,8 @@ Trainer = Callable[[RunSpec, Optional[str], str, IO[str]], int]
 Evaluator = Callable[[RunSpec, str, str, str, str, IO[str]], int]
 # Where a run keeps its exact match on known.txt: with the pre-trained archive, after fine-tuning.
 KNOWN_METRICS = ("known_pretrained_metrics.json", "known_finetuned_metrics.json")
+# The lines it measured them on when `RunSpec.known_sample` asks for a sample.
+KNOWN_SAMPLE = "known_sample.txt"
 
 
 def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log: IO[str]) -> int:
@@ -92,6 +96,8 @@ def evaluate_known(spec: RunSpec, directory: str, project: str, log: IO[str],
     if not spec.known:
         return
     data = node_path(spec.known, project)
+    if spec.known_sample is not None:
+        data = sample_lines(data, spec.known_sample, os.path.join(directory, KNOWN_SAMPLE))
     archives = [node_path(spec.archive, project) if spec.archive else None, os.path.join(directory, "model.tar.gz")]
     for archive, name in zip(archives, KNOWN_METRICS):
         if archive is None:
@@ -100,6 +106,17 @@ def evaluate_known(spec: RunSpec, directory: str, project: str, log: IO[str],
         log.flush()
         if evaluate(spec, archive, data, os.path.join(directory, name), project, log) != 0:
             log.write(f"# run-grid: retention: the evaluation of {archive} failed\n")
+
+
+def sample_lines(path: str, size: int, output: str, seed: int = 13) -> str:
+    """`output`: a seeded sample of at most `size` non-empty lines of `path`, in their order there
+    (every line when it has no more). The sample depends on the file and the seed only."""
+    with open(path, encoding="utf-8") as handle:
+        lines = [line for line in handle if line.strip()]
+    chosen = sorted(random.Random(seed).sample(range(len(lines)), size)) if len(lines) > size else range(len(lines))
+    with open(output, "w", encoding="utf-8") as handle:
+        handle.writelines(lines[i] if lines[i].endswith("\n") else lines[i] + "\n" for i in chosen)
+    return output
 
 
 def node_project(spec: RunSpec) -> str:

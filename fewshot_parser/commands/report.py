@@ -22,7 +22,7 @@ from fewshot_parser.commands.figures import bar_chart, panel_chart, tsne_figure
 from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
 from fewshot_parser.commands.staleness import stale_reason
-from fewshot_parser.commands.suite_report import suite_lines, write_suite_report
+from fewshot_parser.commands.suite_report import retention, suite_lines, write_suite_report
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
@@ -260,7 +260,8 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
                    for (s, st), scores in table.items()}, handle, indent=1)
     written.append("runs.json")
     suite = os.path.join(out, "dev", "runs.csv")
-    glance = at_a_glance(table, paper, stale, shuffles, read_result_rows(suite) if os.path.isfile(suite) else None)
+    glance = at_a_glance(table, paper, stale, shuffles, read_result_rows(suite) if os.path.isfile(suite) else None,
+                         every_row)
     with atomic_open(os.path.join(out, "at_a_glance.md"), "w") as handle:
         handle.write(glance)
     written.append("at_a_glance.md")
@@ -297,13 +298,22 @@ def best_of(table, keys: Sequence[Tuple[str, str]], shuffles: Sequence[int]) -> 
 
 
 def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
-                suite_rows: Optional[List[Dict[str, str]]] = None) -> str:
+                suite_rows: Optional[List[Dict[str, str]]] = None,
+                official_rows: Optional[List[Dict[str, str]]] = None) -> str:
     """
     Markdown table of the rows README shows: the paper's ProtoParser, the authors' code run here, our
     faithful row, our best variant and the best baseline (highest mean over the columns it has
-    complete), means over `shuffles`, stale cells marked; with `suite_rows` (the development suite's
-    results), a second table of the faithful and the best row there, with their retention.
+    complete), means over `shuffles`, stale cells marked, and from `official_rows` each row's
+    retention on training examples (the official splits have no held-out known set); with
+    `suite_rows` (the development suite's results), a second table of the faithful and the best row
+    there, with their retention on held-out known examples.
     """
+    def kept_on_training(key) -> str:
+        runs = [r for r in official_rows or [] if key is not None and (r["system"], r["setting"]) == key
+                and int(r["shuffle"]) in set(shuffles)]
+        kept = retention(runs)
+        return "–" if kept is None else f"{kept[0]:.1f} → {kept[1]:.1f} ({kept[2]:+.1f}, n={kept[3]})"
+
     def means(key):
         return [cell(table.get(key, {}), d, k) for d, k in COLUMNS]
 
@@ -315,7 +325,8 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
                        ("best baseline: " + (_label(baseline) if baseline else "–"), baseline)):
         if key is not None and key in table:
             rows.append((label, key, [None if c is None else c[0] for c in means(key)]))
-    lines = [GLANCE_START, "", "| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS) + " |", "|---" * (len(COLUMNS) + 1) + "|"]
+    lines = [GLANCE_START, "", "| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS) + " | training examples: before → after |",
+             "|---" * (len(COLUMNS) + 2) + "|"]
     for label, key, values in rows:
         cells = []
         for (dataset, shot), value in zip(COLUMNS, values):
@@ -326,9 +337,12 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
             if key is not None and value is not None and (key[0], key[1], dataset, shot) in stale:
                 text += f" {STALE_MARK}"
             cells.append(text)
-        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {'–' if key is None else kept_on_training(key)} |")
     lines += ["", f"{STALE_MARK}: not reproduced by the current code (`allennlp report` lists why in "
-              "results/paper_gap.md)."]
+              "results/paper_gap.md). Training examples: retention on the official splits, exact match on a "
+              "seeded sample of at most 500 examples of the split's train.txt (seen in pre-training, so the "
+              "most favourable case) with the pre-trained archive and after fine-tuning (drop, runs); "
+              "measured by `allennlp run-grid` since issue 57, so older rows have none."]
     if suite_rows:
         labels = {OURS: "ours, faithful", **({variant: "ours, best"} if variant else {})}
         lines += ["", "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "

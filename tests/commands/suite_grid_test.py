@@ -42,15 +42,35 @@ def test_a_grid_on_make_splits_draws_pretrains_once_per_draw_and_records_retenti
     assert measured["data"].endswith(os.path.join("draw_2", "geo", "lemma_data", "shuffle_0_shot_2", "known.txt"))
 
 
-def test_official_rows_keep_empty_retention_cells(tmp_path):
+def test_official_rows_measure_retention_on_a_sample_of_their_training_examples(tmp_path, monkeypatch):
+    monkeypatch.setenv("FEWSHOT_DATA_DIR", str(tmp_path / "data"))
     job = run_grid.Job("ours", "geo", 1, 3, "experiments/geo_1shot.jsonnet", str(tmp_path / "run"))
+    assert job.known_data() is None and job.name == "ours geo 1-shot s3"  # no such split here
+    train = tmp_path / "data" / "geo" / "lemma_data" / "shuffle_3_shot_1" / "train.txt"
+    train.parent.mkdir(parents=True)
+    train.write_text("".join(f"utterance {i}\t( lf{i} )\n" for i in range(40)))
+    assert job.known_data() == str(train) and job.known_sample() == run_grid.OFFICIAL_KNOWN_SAMPLE
     os.makedirs(job.serialization_dir)
     with open(os.path.join(job.serialization_dir, "metrics.json"), "w") as handle:
         json.dump({"test_exact_match": 0.5}, handle)
     run_grid.record(job, 1.0, str(tmp_path / "runs.csv"))
-    row = next(csv.DictReader(open(tmp_path / "runs.csv")))
+    row = next(csv.DictReader(open(tmp_path / "runs.csv")))  # a run that measured nothing leaves the cells empty
     assert row["known_pretrained"] == "" and row["known_finetuned"] == "" and row["shuffle"] == "3"
-    assert job.known_data() is None and job.name == "ours geo 1-shot s3"
+
+
+def test_a_retention_sample_is_seeded_and_keeps_the_file_order(tmp_path):
+    from fewshot_parser.commands.grid_tasks import sample_lines
+
+    source = tmp_path / "train.txt"
+    source.write_text("".join(f"utterance {i}\t( lf{i} )\n" for i in range(40)) + "last\t( x )")
+    first = sample_lines(str(source), 10, str(tmp_path / "a.txt"))
+    lines = open(first).read().splitlines()
+    assert len(lines) == 10 and len(set(lines)) == 10
+    indices = [int(line.split()[1]) if line.startswith("utterance") else 40 for line in lines]
+    assert indices == sorted(indices)
+    assert open(sample_lines(str(source), 10, str(tmp_path / "b.txt"))).read() == open(first).read()
+    everything = open(sample_lines(str(source), 100, str(tmp_path / "c.txt"))).read().splitlines()
+    assert everything == open(source).read().splitlines()
 
 
 def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
@@ -110,3 +130,41 @@ def test_no_system_on_the_dev_suite_reads_an_official_split(tmp_path, monkeypatc
                 assert (draw / path).exists(), (system, dataset, path)
                 checked += 1
     assert checked > 3 * len(run_grid.SYSTEMS)
+
+
+def test_retention_with_a_sample_evaluates_both_archives_on_the_sampled_lines(tmp_path):
+    import io
+
+    from fewshot_parser.commands.grid_tasks import KNOWN_SAMPLE, RunSpec, evaluate_known
+
+    train = tmp_path / "train.txt"
+    train.write_text("".join(f"utterance {i}\t( lf{i} )\n" for i in range(30)))
+    spec = RunSpec(name="ours geo 1-shot s1", config="c.jsonnet", shuffle=1, environment={}, project=str(tmp_path),
+                   archive="pretrain/model.tar.gz", known=str(train), known_sample=5)
+    seen = []
+
+    def evaluate(spec, archive, data, output, project, log):
+        seen.append((os.path.relpath(archive, str(tmp_path)), data, os.path.basename(output)))
+        return 0
+
+    (tmp_path / "run").mkdir()
+    evaluate_known(spec, str(tmp_path / "run"), str(tmp_path), io.StringIO(), evaluate)
+    sample = str(tmp_path / "run" / KNOWN_SAMPLE)
+    assert seen == [("pretrain/model.tar.gz", sample, "known_pretrained_metrics.json"),
+                    (os.path.join("run", "model.tar.gz"), sample, "known_finetuned_metrics.json")]
+    assert len(open(sample).read().splitlines()) == 5
+
+
+def test_at_a_glance_gives_retention_on_training_examples_of_the_official_rows():
+    from fewshot_parser.commands.paper_results import paper_numbers
+    from fewshot_parser.commands.report import at_a_glance
+
+    official = [{"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": str(shuffle),
+                 "exact_match": "10.0", "known_pretrained": before, "known_finetuned": after}
+                for shuffle, before, after in ((1, "100.0", "60.0"), (2, "98.0", "70.0"), (3, "", ""), (9, "1.0", "1.0"))]
+    table = {("ProtoParser", ""): {("geo", 1, 1): 10.0, ("geo", 1, 2): 10.0, ("geo", 1, 3): 10.0}}
+    glance = at_a_glance(table, paper_numbers(), {}, (1, 2, 3), None, official)
+    faithful = next(line for line in glance.splitlines() if line.startswith("| ours, faithful"))
+    # shuffles 1 and 2 measured it (shuffle 3 did not, 9 is outside the table's shuffles): 99 -> 65
+    assert faithful.endswith("| 99.0 → 65.0 (-34.0, n=2) |")
+    assert at_a_glance(table, paper_numbers(), {}, (1, 2, 3)).count("| – |") >= 1
