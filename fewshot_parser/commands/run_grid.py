@@ -180,7 +180,7 @@ SYSTEMS: Dict[str, tuple] = {
                         "experiments/reshaped/reshaped20_ens5_{dataset}_{shot}shot.jsonnet"),
     # The same with up to 40 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
     "reshaped40-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5",
-                        "experiments/reshaped/reshaped40_ens5_{dataset}_{shot}shot.jsonnet"),
+                        "experiments/{dataset}_{shot}shot_best.jsonnet"),
     # The same with up to 80 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
     "reshaped80-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 80 reshaped pairs, ensemble of 5",
                         "experiments/reshaped/reshaped80_ens5_{dataset}_{shot}shot.jsonnet"),

@@ -78,7 +78,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
 
     monkeypatch.chdir(PROJECT_ROOT)
     adjectives = fixtures.rendered_reader("reshaped/adjectives_ens5_geo_1shot.jsonnet")
-    reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
     assert adjectives.pop("type") == "fewshot_augmented_adjectives"
     assert reshaped.pop("type") == "fewshot_augmented_reshaped" and adjectives == reshaped
     source = ("(import 'experiments/common/fewshot.libsonnet').experiment('geo', 1, "

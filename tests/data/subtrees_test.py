@@ -92,7 +92,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
 
     monkeypatch.chdir(PROJECT_ROOT)
     subtrees = fixtures.rendered_reader("reshaped/adjectives_subtrees_ens5_geo_1shot.jsonnet")
-    reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
     assert subtrees.pop("type") == "fewshot_augmented_subtrees" and reshaped.pop("type") == "fewshot_augmented_reshaped"
     assert subtrees.pop("subtree_pairs_per_example") == 10 and subtrees.pop("adjectives") is True
     assert subtrees == reshaped
