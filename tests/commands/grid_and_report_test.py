@@ -9,7 +9,7 @@ from fewshot_parser.commands import run_grid
 from fewshot_parser.commands.grid_tasks import START_MARK
 from fewshot_parser.commands.report import wilcoxon_p, write_report
 from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, record
-from tests.commands.grid_fakes import fake_train
+from tests.commands.grid_fakes import fake_evaluate, fake_train
 
 
 def ran(marks) -> list:
@@ -35,19 +35,20 @@ def test_killed_runs_are_redone_failed_ones_reported_and_finished_ones_kept(tmp_
     partial.mkdir(parents=True)
     (partial / "best.th").write_text("partial output of a killed run")
     args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
-    run_grid.run_grid(args, train=fake_train)
+    run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)
     assert sorted(ran(marks)) == ["1", "2"]
-    assert sorted(os.listdir(partial)) == ["metrics.json"]  # partial output replaced; checkpoints stay on the node
+    # partial output replaced; checkpoints stay on the node; retention measured on a sample of train.txt
+    assert sorted(os.listdir(partial)) == ["known_finetuned_metrics.json", "known_sample.txt", "metrics.json"]
     assert (tmp_path / "grid" / "irnet-cb" / "geo_1shot_s2.log").read_text().startswith(START_MARK)
     rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
     assert rows == {"1": "50.0", "2": "50.0"}
-    run_grid.run_grid(args, train=fake_train)  # finished runs are kept
+    run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)  # finished runs are kept
     assert len(ran(marks)) == 2
     monkeypatch.setenv("FEWSHOT_FAKE_FAIL", "3")
     monkeypatch.setenv("FEWSHOT_FAKE_EM", "0.25")
     args = grid_args(tmp_path, results, ["--shuffles", "1", "2", "3", "--redo-recorded"])
     (partial / "metrics.json").unlink()  # shuffle 2 is redone (its row is replaced), shuffle 3 fails
-    run_grid.run_grid(args, train=fake_train)
+    run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)
     rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
     assert rows == {"1": "50.0", "2": "25.0"}
     failed = Job("irnet-cb", "geo", 1, 3, "", str(tmp_path / "grid" / "irnet-cb" / "geo_1shot_s3"))
@@ -89,7 +90,7 @@ def test_a_recorded_run_is_not_redone_on_a_machine_without_its_directory(tmp_pat
     marks = tmp_path / "marks"
     monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
     args = grid_args(tmp_path, results, ["--shuffles", "1", "2"] + (["--redo-recorded"] if redo_recorded else []))
-    run_grid.run_grid(args, train=fake_train)
+    run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)
     assert sorted(ran(marks)) == (["1", "2"] if redo_recorded else ["2"])
     rows = {row["shuffle"]: row["exact_match"] for row in csv.DictReader(open(results))}
     assert rows == {"1": "50.0" if redo_recorded else "12.5", "2": "50.0"}
@@ -107,11 +108,11 @@ def test_a_run_another_grid_is_training_is_skipped_and_left_alone(tmp_path, monk
     with open(busy.serialization_dir + ".lock", "w") as held:  # the other grid holds the run's lock
         fcntl.flock(held, fcntl.LOCK_EX)
         args = grid_args(tmp_path, results, ["--shuffles", "1", "2"])
-        run_grid.run_grid(args, train=fake_train)
+        run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)
     assert ran(marks) == ["1"]
     assert os.path.isfile(os.path.join(busy.serialization_dir, "best.th"))  # not deleted
     assert [row["shuffle"] for row in csv.DictReader(open(results))] == ["1"]
-    run_grid.run_grid(args, train=fake_train)  # once the other grid is gone, the run is done here
+    run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)  # once the other grid is gone, the run is done here
     assert ran(marks) == ["1", "2"]
 
 
@@ -333,11 +334,11 @@ def test_a_results_path_that_is_not_a_results_file_is_refused_before_anything_ru
     readme = tmp_path / "README.md"
     readme.write_text("# my notes\n\nnot a results file\n")
     with pytest.raises(UserError, match=r"README\.md:1: missing column.*nothing was run or written"):
-        run_grid.run_grid(grid_args(tmp_path, readme, ["--shuffles", "1"]), train=fake_train)
+        run_grid.run_grid(grid_args(tmp_path, readme, ["--shuffles", "1"]), train=fake_train, evaluate=fake_evaluate)
     assert readme.read_text() == "# my notes\n\nnot a results file\n"
     assert not (tmp_path / "marks").exists()
     with pytest.raises(UserError, match="is a directory"):
-        run_grid.run_grid(grid_args(tmp_path, tmp_path, ["--shuffles", "1"]), train=fake_train)
+        run_grid.run_grid(grid_args(tmp_path, tmp_path, ["--shuffles", "1"]), train=fake_train, evaluate=fake_evaluate)
 
 
 def test_the_report_refuses_an_out_path_that_is_a_file(tmp_path):
@@ -368,5 +369,5 @@ def test_redo_stale_checks_only_the_rows_of_the_grids_own_runs(tmp_path, monkeyp
                              "exact_match": 10.0, "seconds": 1.0})
     checked = []
     monkeypatch.setattr(staleness, "stale_reason", lambda row, systems: checked.append(row["system"]) or "code changed")
-    run_grid.run_grid(grid_args(tmp_path, results, ["--shuffles", "1", "--redo-stale", "--dry-run"]), train=fake_train)
+    run_grid.run_grid(grid_args(tmp_path, results, ["--shuffles", "1", "--redo-stale", "--dry-run"]), train=fake_train, evaluate=fake_evaluate)
     assert checked == ["IRNet"]

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from fewshot_parser.commands import run_grid
-from tests.commands.grid_fakes import fake_train
+from tests.commands.grid_fakes import fake_evaluate, fake_train
 from tests.commands.ray_grid_test import fixture_grid
 
 
@@ -42,7 +42,7 @@ def test_a_grid_survives_a_node_dying_and_records_every_run_once(tmp_path, monke
 
     def grid() -> None:
         try:
-            run_grid.run_grid(args, train=fake_train)
+            run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)
         except BaseException as error:  # pragma: no cover - reported below
             failures.append(error)
 
