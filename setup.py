@@ -17,7 +17,7 @@ setup(
     description="Few-shot semantic parsing for new predicates (ProtoParser) as an AllenNLP plugin",
     long_description=LONG_DESCRIPTION,
     long_description_content_type="text/markdown",
-    packages=find_packages(exclude=["tests", "tests.*"]),
+    packages=find_packages(exclude=["tests", "tests.*", "lab", "lab.*"]),  # lab/: investigation scripts, not installed
     package_data={"fewshot_parser": ["data/SHA256SUMS", "commands/paper_results.json", "resources/lexicons/*.json"]},
     python_requires=">=3.11",
     install_requires=[

@@ -11,13 +11,13 @@ def fixture_split(dataset: str, part: str) -> str:
     return os.path.join(FIXTURE_DATA, dataset, "shuffle_0_shot_1", f"{part}.txt")
 
 
-def load_benchmark(name: str):
-    """A script of `benchmarks/` as a module (`split_ceiling` -> benchmarks/split_ceiling.py), importable
-    beside the scripts it imports."""
+def load_benchmark(name: str, folder: str = "benchmarks"):
+    """A script of `benchmarks/` as a module (`thread_noise` -> benchmarks/thread_noise.py), or of another
+    folder of scripts (`lab/scripts`), importable beside the scripts it imports."""
     import importlib.util
     import sys
 
-    directory = os.path.join(PROJECT_ROOT, "benchmarks")
+    directory = os.path.join(PROJECT_ROOT, *folder.split("/"))
     sys.path.insert(0, directory)
     try:
         spec = importlib.util.spec_from_file_location(name, os.path.join(directory, f"{name}.py"))

@@ -1,11 +1,11 @@
 """
 The documentation names only things that exist.
 
-README.md and every docs/*.md are read as plain text (no model, no allennlp import), and every name
+README.md, lab/README.md and every docs/*.md are read as plain text (no model, no allennlp import), and every name
 a reader could copy from them is checked against the repository:
 
 * relative links, and repository paths in code (`fewshot_parser/...py`, `experiments/...jsonnet`,
-  `results/...`, `docs/...md`, ...), exist. Paths with placeholders (`<dataset>`, `{shot}`, `*`,
+  `results/...`, `lab/...`, `docs/...md`, ...), exist. Paths with placeholders (`<dataset>`, `{shot}`, `*`,
   `$VAR`) and paths outside the repository (`runs/`, `data/`, `../shared`) are skipped;
 * dotted names `fewshot_parser.x.y` name a module, or a name defined at the top of one;
 * `make TARGET` names a target of the Makefile;
@@ -28,13 +28,13 @@ import pytest
 
 from tests import PROJECT_ROOT
 
-DOCS = ["README.md"] + sorted(
+DOCS = ["README.md", "lab/README.md"] + sorted(
     os.path.relpath(path, PROJECT_ROOT) for path in glob.glob(os.path.join(PROJECT_ROOT, "docs", "*.md"))
 )
 
 # Code tokens starting with these are repository paths and must exist.
 PATH_PREFIXES = (
-    "fewshot_parser/", "experiments/", "benchmarks/", "results/", "docs/", "fixtures/", "tests/", ".ci/",
+    "fewshot_parser/", "experiments/", "benchmarks/", "results/", "lab/", "docs/", "fixtures/", "tests/", ".ci/",
 )
 TOP_LEVEL_FILES = {"README.md", "Makefile", "setup.py", "requirements.lock", ".allennlp_plugins", "pytest.ini"}
 # Not in the repository (made by running things, or beside the checkout).

@@ -1,22 +1,13 @@
-"""benchmarks/finetune_probe.py: its scratch copy of an authors' work directory and its script settings."""
-import importlib.util
+"""lab/scripts/finetune_probe.py: its scratch copy of an authors' work directory and its script settings."""
 import os
-import sys
 
 import pytest
 
-from fewshot_parser.common.provenance import PROJECT_ROOT
+from tests import load_benchmark
 
 
 def load_probe():
-    sys.path.insert(0, os.path.join(PROJECT_ROOT, "benchmarks"))
-    try:
-        spec = importlib.util.spec_from_file_location("finetune_probe", os.path.join(PROJECT_ROOT, "benchmarks", "finetune_probe.py"))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(os.path.join(PROJECT_ROOT, "benchmarks"))
+    return load_benchmark("finetune_probe", "lab/scripts")
 
 
 SCRIPT = 'seed=124\nmodel_dir="saved_models/jobs/freq_0/shuffle_${shuffle}_shot_${k_shot_num}/"\nmax_epoch=60\nls=0.15\n'

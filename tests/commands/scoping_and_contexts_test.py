@@ -1,4 +1,4 @@
-"""benchmarks/scoping_and_contexts.py: the context gaps of a split and variable-only differences."""
+"""lab/scripts/scoping_and_contexts.py: the context gaps of a split and variable-only differences."""
 from tests import load_benchmark
 from tests.data.reshaping_test import SUPPORT, TRAINING, write
 
@@ -11,12 +11,12 @@ QUERY = [
 
 
 def test_context_gaps_tell_unshown_shapes_from_unshown_parents(tmp_path):
-    benchmark = load_benchmark("scoping_and_contexts")
+    benchmark = load_benchmark("scoping_and_contexts", "lab/scripts")
     write(tmp_path / "train.txt", TRAINING), write(tmp_path / "support.txt", SUPPORT), write(tmp_path / "query.txt", QUERY)
     assert benchmark.context_gaps(str(tmp_path), "lambda") == (4, 1, 1)
 
 
 def test_variables_only_compares_lfs_blind_to_variable_names():
-    benchmark = load_benchmark("scoping_and_contexts")
+    benchmark = load_benchmark("scoping_and_contexts", "lab/scripts")
     assert benchmark.variables_only("( argmax $1 ( state:t $1 ) ( size:i $1 ) )", "( argmax $0 ( state:t $0 ) ( size:i $0 ) )")
     assert not benchmark.variables_only("( argmax $0 ( state:t $0 ) ( size:i $0 ) )", "( argmin $0 ( state:t $0 ) ( size:i $0 ) )")

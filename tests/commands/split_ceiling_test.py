@@ -1,10 +1,10 @@
-"""benchmarks/split_ceiling.py --synthetic: the actions a config's recombination adds to the support actions."""
+"""lab/scripts/split_ceiling.py --synthetic: the actions a config's recombination adds to the support actions."""
 from tests import load_benchmark
 from tests.data.reshaping_test import SUPPORT, TRAINING, write
 
 
 def load():
-    return load_benchmark("split_ceiling")
+    return load_benchmark("split_ceiling", "lab/scripts")
 
 
 def rendered(tmp_path, reader_type: str) -> dict:

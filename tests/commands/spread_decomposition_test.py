@@ -1,4 +1,4 @@
-"""benchmarks/spread_decomposition.py: reading runs' predictions, the vote over seeds, and the spreads."""
+"""lab/scripts/spread_decomposition.py: reading runs' predictions, the vote over seeds, and the spreads."""
 import json
 import os
 import subprocess
@@ -9,11 +9,11 @@ import pytest
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from tests import load_benchmark
 
-BENCHMARKS = os.path.join(PROJECT_ROOT, "benchmarks")
+SCRIPTS = os.path.join(PROJECT_ROOT, "lab", "scripts")
 
 
 def load():
-    return load_benchmark("spread_decomposition")
+    return load_benchmark("spread_decomposition", "lab/scripts")
 
 
 GOLD = ["( a )", "( b )", "( c )", "( d )"]
@@ -76,7 +76,7 @@ def test_the_command_reports_a_column_from_two_seeds(tmp_path):
             members = [GOLD, GOLD[:shuffle] + ["( x )"] * (4 - shuffle)]
             write_run(tmp_path / seed / "sys" / f"jobs_1shot_s{shuffle}", members)
     out = tmp_path / "report.md"
-    result = subprocess.run([sys.executable, os.path.join(BENCHMARKS, "spread_decomposition.py"), "--system", "sys",
+    result = subprocess.run([sys.executable, os.path.join(SCRIPTS, "spread_decomposition.py"), "--system", "sys",
                              "--runs-dirs", f"13={tmp_path / '13'}", f"23={tmp_path / '23'}", "--datasets", "jobs", "--shots", "1",
                              "--shuffles", "1", "2", "--data-dir", str(tmp_path / "data"), "--out", str(out)],
                             capture_output=True, text=True, cwd=PROJECT_ROOT)
@@ -85,6 +85,6 @@ def test_the_command_reports_a_column_from_two_seeds(tmp_path):
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[1] == "4"  # two members of two seeds vote
     assert float(cells[6]) == 0.0 and float(cells[7]) == 100.0  # no seed share; vote mean: 2 of 4 voters always right, ties go to member 0 (right)
-    bad = subprocess.run([sys.executable, os.path.join(BENCHMARKS, "spread_decomposition.py"), "--system", "sys",
+    bad = subprocess.run([sys.executable, os.path.join(SCRIPTS, "spread_decomposition.py"), "--system", "sys",
                           "--runs-dirs", f"13={tmp_path / 'nowhere'}"], capture_output=True, text=True, cwd=PROJECT_ROOT)
     assert bad.returncode != 0 and "expected SEED=DIR with a folder sys/" in bad.stderr

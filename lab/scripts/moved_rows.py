@@ -1,0 +1,70 @@
+"""
+How far rerunning moved the recorded results: compares `results/runs.csv` at a git commit with the
+file now, per (system, setting, dataset, shot) cell: how many runs were rerun (their provenance
+changed), how many of those changed their number, and the cell mean before and after.
+
+    python lab/scripts/moved_rows.py aebc0ca                  # every cell with a rerun run
+    python lab/scripts/moved_rows.py aebc0ca --markdown       # as a Markdown table
+"""
+import argparse
+import csv
+import os
+import statistics
+import sys
+from collections import defaultdict
+from typing import Dict, List, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+from fewshot_parser.common.results_io import committed_rows  # noqa: E402
+
+Key = Tuple[str, str, str, str, str]
+
+
+def rows_at(commit: str, path: str) -> Dict[Key, Dict[str, str]]:
+    return {key(row): row for row in committed_rows(path, commit)}
+
+
+def rows_now(path: str) -> Dict[Key, Dict[str, str]]:
+    with open(os.path.join(ROOT, path), newline="") as handle:
+        return {key(row): row for row in csv.DictReader(handle)}
+
+
+def key(row: Dict[str, str]) -> Key:
+    return (row["system"], row["setting"], row["dataset"], row["shot"], row["shuffle"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("commit", help="the commit whose results file is the 'before'")
+    parser.add_argument("--results", default="results/runs.csv")
+    parser.add_argument("--markdown", action="store_true")
+    args = parser.parse_args()
+    before, after = rows_at(args.commit, args.results), rows_now(args.results)
+    cells: Dict[Tuple, List[Tuple[float, float]]] = defaultdict(list)
+    for k, row in after.items():
+        old = before.get(k)
+        if old is None or (old.get("code_version"), old.get("config_hash")) == (row.get("code_version"), row.get("config_hash")):
+            continue
+        cells[k[:4]].append((float(old["exact_match"]), float(row["exact_match"])))
+    lines = []
+    if args.markdown:
+        lines += ["| cell | rerun | changed | mean before | mean after | change |", "|---|---|---|---|---|---|"]
+    total = changed = 0
+    for cell in sorted(cells):
+        pairs = cells[cell]
+        moved = sum(1 for old, new in pairs if abs(old - new) > 0.005)
+        total, changed = total + len(pairs), changed + moved
+        first, second = statistics.mean(p[0] for p in pairs), statistics.mean(p[1] for p in pairs)
+        name = f"{cell[0]}{f' ({cell[1]})' if cell[1] else ''} {cell[2]} {cell[3]}-shot"
+        if args.markdown:
+            lines.append(f"| {name} | {len(pairs)} | {moved} | {first:.2f} | {second:.2f} | {second - first:+.2f} |")
+        else:
+            lines.append(f"{name:<100} rerun {len(pairs)}, changed {moved}: {first:.2f} -> {second:.2f} ({second - first:+.2f})")
+    lines.append(f"\n{total} runs rerun since {args.commit}, {changed} changed their number")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
