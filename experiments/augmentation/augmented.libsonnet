@@ -2,8 +2,8 @@
 // (words/contextual_schema_bias.libsonnet): before fine-tuning, each new predicate is put into
 // training templates (forward pairs) and its support templates get other known content (reverse
 // pairs). Fine-tuning only, so the pre-trained archive is contextual-schema's.
-// The setting is the best of benchmarks/augmentation_tuning.py on shuffle 0
-// (results/tuning_augmentation/augmentation.md: 'balanced-replay50'): support examples of
+// The setting is the best of lab/scripts/augmentation_tuning.py on shuffle 0
+// (lab/results/tuning_augmentation/augmentation.md: 'balanced-replay50'): support examples of
 // less-augmented new predicates repeated to even them out, 50 training examples replayed, and the
 // fine-tuning epochs cut so that the number of updates is about the support-only run's
 // (the tuning script's 'same-steps' rule, computed per dataset and shot on shuffle 1).

@@ -3,7 +3,7 @@
 // every entity token of the utterance; otherwise it also decodes 10 hypotheses and keeps, among them
 // and the greedy LF, the best log-probability minus `weight` per entity token the LF leaves out.
 // Decoding only: pre-training and fine-tuning are the augmented variant's. Weight and beam chosen on
-// shuffle 0 (results/tuning_coverage/sweep.md; docs/results.md, "Entity-coverage re-ranking").
+// shuffle 0 (lab/results/tuning_coverage/sweep.md; docs/results.md, "Entity-coverage re-ranking").
 (import '../augmentation/augmented.libsonnet') + {
   entity_coverage: { weight: 5, beam: 10 },
 }
