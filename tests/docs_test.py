@@ -11,14 +11,13 @@ a reader could copy from them is checked against the repository:
 * `make TARGET` names a target of the Makefile;
 * `allennlp COMMAND` (and `python -m fewshot_parser COMMAND`) names a subcommand of AllenNLP or one
   the plugin registers (`@Subcommand.register(...)` in fewshot_parser/commands/);
-* grid systems after `--systems` (and `SYSTEM=` of `make run`) are keys of `run_grid.SYSTEMS`, and
-  the marked systems table of docs/experiments.md matches it;
+* grid systems after `--systems` (and `SYSTEM=` of `make run`) are names in experiments/systems.csv;
 * the settings named in the marked switches table of docs/experiments.md exist in
   experiments/common/*.libsonnet.
 
 "Code" is what a reader copies: fenced and indented code blocks and `inline code` spans.
 """
-import ast
+import csv
 import glob
 import os
 import re
@@ -46,7 +45,6 @@ ALLENNLP_SUBCOMMANDS = {
     "diff", "count-instances", "checklist", "push-to-hf",
 }
 SWITCHES_MARK = ("<!-- switches -->", "<!-- /switches -->")
-SYSTEMS_MARK = ("<!-- systems -->", "<!-- /systems -->")
 
 
 def read(path: str) -> str:
@@ -75,18 +73,9 @@ def plugin_subcommands() -> Set[str]:
 
 
 def grid_systems() -> Dict[str, tuple]:
-    """`SYSTEMS` of fewshot_parser/commands/run_grid.py, evaluated from its source (literals only)."""
-    tree = ast.parse(read("fewshot_parser/commands/run_grid.py"))
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            targets = node.targets
-        elif isinstance(node, ast.AnnAssign):
-            targets = [node.target]
-        else:
-            continue
-        if any(isinstance(t, ast.Name) and t.id == "SYSTEMS" for t in targets):
-            return eval(compile(ast.Expression(node.value), "run_grid.SYSTEMS", "eval"), {})  # noqa: S307
-    raise AssertionError("fewshot_parser/commands/run_grid.py defines no SYSTEMS")
+    """The grid's systems: the table experiments/systems.csv (name -> (system, setting, config))."""
+    with open(os.path.join(PROJECT_ROOT, "experiments", "systems.csv"), newline="", encoding="utf-8") as handle:
+        return {row["name"]: (row["system"], row["setting"], row["config"]) for row in csv.DictReader(handle)}
 
 
 def jsonnet_libraries() -> str:
@@ -211,7 +200,7 @@ def command_problems(tokens: List[str], repository: Repository) -> List[str]:
                 if "=" in argument:
                     variable, _, value = argument.partition("=")
                     if variable == "SYSTEM" and not is_placeholder(value) and value not in repository.systems:
-                        problems.append(f"`make ... SYSTEM={value}`: no grid system {value!r} in run_grid.SYSTEMS")
+                        problems.append(f"`make ... SYSTEM={value}`: no grid system {value!r} in experiments/systems.csv")
                     continue
                 if not is_placeholder(argument) and argument not in repository.targets:
                     problems.append(f"`make {argument}`: no target {argument!r} in the Makefile")
@@ -228,7 +217,7 @@ def command_problems(tokens: List[str], repository: Repository) -> List[str]:
                     break
                 system = system.rstrip(",;")
                 if system != "all" and not is_placeholder(system) and system not in repository.systems:
-                    problems.append(f"`--systems {system}`: no grid system {system!r} in run_grid.SYSTEMS")
+                    problems.append(f"`--systems {system}`: no grid system {system!r} in experiments/systems.csv")
     return problems
 
 
@@ -298,25 +287,6 @@ def switch_problems(table: str, repository: Repository) -> Tuple[int, List[str]]
     return checked, problems
 
 
-def systems_table_problems(table: str, repository: Repository) -> Tuple[int, List[str]]:
-    """Rows `| `name` | label | `config` |` must agree with run_grid.SYSTEMS."""
-    checked, problems = 0, []
-    for row in table.splitlines():
-        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
-        found = re.fullmatch(r"`([a-z0-9-]+)`", cells[0]) if cells else None
-        if not found or len(cells) < 3:
-            continue
-        checked += 1
-        name = found.group(1)
-        if name not in repository.systems:
-            problems.append(f"grid system `{name}` is not in run_grid.SYSTEMS")
-            continue
-        config = repository.systems[name][2]
-        if f"`{config}`" not in row:
-            problems.append(f"grid system `{name}`: its config is `{config}`")
-    return checked, problems
-
-
 # -- tests ------------------------------------------------------------------------------------------
 
 
@@ -329,12 +299,6 @@ def test_the_document_names_only_what_exists(name: str, repository: Repository):
 def test_the_switches_table_names_jsonnet_settings(repository: Repository):
     checked, problems = switch_problems(marked(read("docs/experiments.md"), SWITCHES_MARK), repository)
     assert checked >= 10, f"only {checked} settings found in the switches table"
-    assert not problems, "\n".join(problems)
-
-
-def test_the_systems_table_matches_the_grid_runner(repository: Repository):
-    checked, problems = systems_table_problems(marked(read("docs/experiments.md"), SYSTEMS_MARK), repository)
-    assert checked >= 10, f"only {checked} systems found in the systems table"
     assert not problems, "\n".join(problems)
 
 
@@ -366,11 +330,6 @@ def test_the_checks_catch_typos(repository: Repository):
                  "proto_parsr.py", "NoSuchClass", "results/tabel1.md"]:
         assert typo in problems, f"{typo!r} was not reported:\n{problems}"
     assert "{dataset}" not in problems and "`plus`" not in problems
-    table = "\n".join([
-        "| `no-such-system` | x | `experiments/x.jsonnet` |",
-        "| `ours` | ProtoParser | `experiments/wrong.jsonnet` |",
-    ])
-    assert len(systems_table_problems(table, repository)[1]) == 2
     # Misspelt: `lexcon`, `glov`, `authorz`; `x` is a nested key, a value rather than a setting.
     switches = " | ".join(["`lexicon: true`", "`lexcon: 1`", "`words: pp.words.glov()`", "`fewshot.authorz`",
                            "`replay: { x: 1 }`"])

@@ -50,6 +50,7 @@ from fewshot_parser.commands import grid_tasks, staleness
 from fewshot_parser.commands.arguments import int_in, one_of, non_negative_float, positive_int
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
 from fewshot_parser.commands.paper_results import paper_numbers
+from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
 from fewshot_parser.common.results_io import read_result_rows
@@ -58,159 +59,8 @@ from fewshot_parser.data.dev_suite import build_dev_suite
 from fewshot_parser.data.splits import find_draws
 from fewshot_parser.training.pretrain_finetune import _made_from, read_provenance
 
-# system name -> (system, setting, config path template)
-SYSTEMS: Dict[str, tuple] = {
-    "ours": ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet"),
-    "ours-random": ("ProtoParser", "random words", "experiments/random_words/{dataset}_{shot}shot.jsonnet"),
-    "unified": ("ProtoParser", "unified slots", "experiments/unified/{dataset}_{shot}shot.jsonnet"),
-    # The faithful row with one of our behaviours instead of the authors' (experiments/switches/).
-    "typed": ("ProtoParser", "typed entity slots", "experiments/switches/typed_{dataset}_{shot}shot.jsonnet"),
-    "no-ft-decay": ("ProtoParser", "no fine-tuning lr decay", "experiments/switches/no_ft_decay_{dataset}_{shot}shot.jsonnet"),
-    "no-glorot": ("ProtoParser", "no Glorot init", "experiments/switches/no_glorot_{dataset}_{shot}shot.jsonnet"),
-    "applicable-only": ("ProtoParser", "applicable actions only", "experiments/switches/applicable_only_{dataset}_{shot}shot.jsonnet"),
-    "stack-decoder": ("ProtoParser", "our stack decoder", "experiments/switches/stack_decoder_{dataset}_{shot}shot.jsonnet"),
-    "name-strsim": ("ProtoParser", "whole-name string similarity", "experiments/switches/name_strsim_{dataset}_{shot}shot.jsonnet"),
-    "predicate-dropout": ("ProtoParser", "predicate-wise dropout", "experiments/switches/predicate_dropout_{dataset}_{shot}shot.jsonnet"),
-    "random-meta": ("ProtoParser", "random meta templates", "experiments/switches/random_meta_{dataset}_{shot}shot.jsonnet"),
-    # More of ours instead of the authors' (the faithful defaults since the authors' were made so).
-    "step-loss": ("ProtoParser", "per-step loss means", "experiments/switches/step_loss_{dataset}_{shot}shot.jsonnet"),
-    "presence-counts": ("ProtoParser", "presence counts", "experiments/switches/presence_counts_{dataset}_{shot}shot.jsonnet"),
-    "eval-prototypes": ("ProtoParser", "prototypes without dropout", "experiments/switches/eval_prototypes_{dataset}_{shot}shot.jsonnet"),
-    "label-candidates": ("ProtoParser", "label attention candidates", "experiments/switches/label_candidates_{dataset}_{shot}shot.jsonnet"),
-    "copy-entities": ("ProtoParser", "copied entity slots", "experiments/switches/copy_entities_{dataset}_{shot}shot.jsonnet"),
-    "our-decoder-details": ("ProtoParser", "our REDUCE input, h_0 and biases", "experiments/switches/our_decoder_details_{dataset}_{shot}shot.jsonnet"),
-    "own-entity-readout": ("ProtoParser", "own entity readout", "experiments/switches/own_entity_readout_{dataset}_{shot}shot.jsonnet"),
-    "restarting-walk": ("ProtoParser", "walk restarting each epoch", "experiments/switches/restarting_walk_{dataset}_{shot}shot.jsonnet"),
-    "our-slot-states": ("ProtoParser", "our slot states", "experiments/switches/our_slot_states_{dataset}_{shot}shot.jsonnet"),
-    # One more of the authors' behaviours on top of the faithful row (docs/reproduction.md row 4).
-    "authors-literals": ("ProtoParser", "+ the authors' literal slots", "experiments/switches/authors_literals_{dataset}_{shot}shot.jsonnet"),
-    **{
-        # Ablations are named no-<part> on the command line (argparse reads "-sup" as an option).
-        f"no-{name}": ("ProtoParser", f"-{name}", f"experiments/ablations/{name}_{{dataset}}_{{shot}}shot.jsonnet")
-        for name in ("sup", "proto", "reg", "strsim", "cond", "smooth")
-    },
-    # Baselines in the paper's data settings (experiments/baselines/).
-    **{
-        f"{name}-{setting}": (system, setting, f"experiments/baselines/{name}_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
-        for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"), ("irnet", "IRNet"))
-        for setting in ("pt", "cb", "os")
-    },
-    "da": ("DA", "", "experiments/baselines/da_{dataset}_{shot}shot.jsonnet"),
-    "pt-maml": ("PT-MAML", "", "experiments/baselines/ptmaml_{dataset}_{shot}shot.jsonnet"),
-    # The same baselines with the frozen MiniLM as utterance words (experiments/baselines/minilm/).
-    **{
-        f"{name}-{setting}-minilm": (system, f"{setting} + MiniLM", f"experiments/baselines/minilm/{name}_{setting}_{{dataset}}_{{shot}}shot.jsonnet")
-        for name, system in (("seq2seq", "Seq2Seq"), ("coarse2fine", "Coarse2Fine"), ("irnet", "IRNet"))
-        for setting in ("pt", "cb", "os")
-    },
-    "da-minilm": ("DA", "+ MiniLM", "experiments/baselines/minilm/da_{dataset}_{shot}shot.jsonnet"),
-    "pt-maml-minilm": ("PT-MAML", "+ MiniLM", "experiments/baselines/minilm/ptmaml_{dataset}_{shot}shot.jsonnet"),
-    # Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.
-    "static": ("ProtoParser", "+ MiniLM static subwords", "experiments/words/static_{dataset}_{shot}shot.jsonnet"),
-    "contextual": ("ProtoParser", "+ MiniLM contextual (frozen)", "experiments/words/contextual_{dataset}_{shot}shot.jsonnet"),
-    "contextual-tuned": ("ProtoParser", "+ MiniLM contextual (trained)", "experiments/words/contextual_tuned_{dataset}_{shot}shot.jsonnet"),
-    "contextual-nolstm": ("ProtoParser", "+ MiniLM contextual (frozen, no BiLSTM)", "experiments/words/contextual_nolstm_{dataset}_{shot}shot.jsonnet"),
-    "lexicon": ("ProtoParser", "+ predicate lexicon", "experiments/words/lexicon_{dataset}_{shot}shot.jsonnet"),
-    "linking": ("ProtoParser", "+ lexicon and lexical linking", "experiments/words/linking_{dataset}_{shot}shot.jsonnet"),
-    "linking-both": ("ProtoParser", "+ lexicon and lexical linking (attention and max)", "experiments/words/linking_both_{dataset}_{shot}shot.jsonnet"),
-    "contextual-lexicon": ("ProtoParser", "+ MiniLM contextual, lexicon", "experiments/words/contextual_lexicon_{dataset}_{shot}shot.jsonnet"),
-    "contextual-linking": ("ProtoParser", "+ MiniLM contextual, lexicon, linking", "experiments/words/contextual_linking_{dataset}_{shot}shot.jsonnet"),
-    "contextual-linking-reg0": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, ATIS lambda 0",
-                                "experiments/words/contextual_linking_reg0_{dataset}_{shot}shot.jsonnet"),
-    "contextual-schema": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding",
-                          "experiments/words/contextual_schema_{dataset}_{shot}shot.jsonnet"),
-    "contextual-schema-beam5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, beam 5",
-                                "experiments/words/contextual_schema_beam5_{dataset}_{shot}shot.jsonnet"),
-    "contextual-schema-bias": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1",
-                               "experiments/words/contextual_schema_bias_{dataset}_{shot}shot.jsonnet"),
-    "contextual-schema-bias-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, ensemble of 5",
-                                    "experiments/ensemble/ensemble_{dataset}_{shot}shot.jsonnet"),
-    "contextual-schema-freeze-encoder": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, encoder frozen in fine-tuning",
-                                         "experiments/words/contextual_schema_freeze_encoder_{dataset}_{shot}shot.jsonnet"),
-    "contextual-schema-freeze-decoder": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, encoder and decoder frozen in fine-tuning",
-                                         "experiments/words/contextual_schema_freeze_decoder_{dataset}_{shot}shot.jsonnet"),
-    "linking-schema": ("ProtoParser", "+ lexicon, linking, IRNet schema encoding",
-                       "experiments/words/linking_schema_{dataset}_{shot}shot.jsonnet"),
-    "replay": ("ProtoParser", "+ replay in fine-tuning", "experiments/replay/replay_{dataset}_{shot}shot.jsonnet"),
-    # The faithful row with a retention method in fine-tuning (issue 57; experiments/retention/).
-    "ours-replay": ("ProtoParser", "+ replay of 50 training examples in fine-tuning", "experiments/retention/replay_{dataset}_{shot}shot.jsonnet"),
-    "ours-distill": ("ProtoParser", "+ replay of 50 and distillation in fine-tuning", "experiments/retention/distill_{dataset}_{shot}shot.jsonnet"),
-    "ours-anchor": ("ProtoParser", "+ weight anchoring (EWC) in fine-tuning", "experiments/retention/anchor_{dataset}_{shot}shot.jsonnet"),
-    "ours-freeze": ("ProtoParser", "+ only new action rows trained in fine-tuning", "experiments/retention/freeze_{dataset}_{shot}shot.jsonnet"),
-    # The best row with replay of 50 training examples in every member's fine-tuning (issue 57).
-    "reshaped40-ens5-replay": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5, replay of 50 training examples in fine-tuning",
-                               "experiments/retention/best_replay_{dataset}_{shot}shot.jsonnet"),
-    # Support-set recombination on top of contextual-schema-bias (experiments/augmentation/).
-    "augmented": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination",
-                  "experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"),
-    # Entity-coverage re-ranking of the augmented variant's beam (experiments/coverage/).
-    "coverage": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
-                 "experiments/coverage/coverage_{dataset}_{shot}shot.jsonnet"),
-    # The coverage variant with the authors' supervised attention (experiments/coverage/coverage_sup.libsonnet).
-    "coverage-sup": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention",
-                     "experiments/coverage/coverage_sup_{dataset}_{shot}shot.jsonnet"),
-    # The coverage variant as an ensemble of 5 that votes (experiments/ensemble/coverage_ens5.libsonnet).
-    "coverage-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, ensemble of 5",
-                      "experiments/ensemble/coverage_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The coverage variant with supervised attention as an ensemble of 5 (experiments/ensemble/coverage_sup_ens5.libsonnet).
-    "coverage-sup-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention, ensemble of 5",
-                          "experiments/ensemble/coverage_sup_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The coverage variant with the missing-evidence penalty in decoding (experiments/evidence/).
-    "coverage-evidence": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty",
-                          "experiments/evidence/evidence_{dataset}_{shot}shot.jsonnet"),
-    # The missing-evidence variant as an ensemble of 5 that votes (experiments/ensemble/evidence_ens5.libsonnet).
-    "coverage-evidence-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, ensemble of 5",
-                               "experiments/ensemble/evidence_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The slot-type check on the missing-evidence variant (experiments/slot_types/slot_types.libsonnet).
-    "coverage-evidence-types": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check",
-                                "experiments/slot_types/slot_types_{dataset}_{shot}shot.jsonnet"),
-    # The same as an ensemble of 5 that votes (experiments/ensemble/slot_types_ens5.libsonnet).
-    "coverage-evidence-types-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5",
-                                     "experiments/ensemble/slot_types_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The same over 3 pre-trainings (seeds FEWSHOT_SEED + 0, 10, 20), 15 members that vote
-    # (experiments/ensemble/slot_types_ens5x3.libsonnet, training/pretrainings_ensemble.py).
-    "coverage-evidence-types-ens5x3": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5 x 3 pre-trainings",
-                                       "experiments/ensemble/slot_types_ens5x3_{dataset}_{shot}shot.jsonnet"),
-    # The best row with reshaped recombination: new predicates also in argument shapes their support
-    # set does not show (experiments/reshaped/reshaped_ens5.libsonnet, data/reshaping.py).
-    "reshaped-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, reshaped pairs, ensemble of 5",
-                      "experiments/reshaped/reshaped_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The same with up to 20 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
-    "reshaped20-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 20 reshaped pairs, ensemble of 5",
-                        "experiments/reshaped/reshaped20_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The same with up to 40 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
-    "reshaped40-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5",
-                        "experiments/{dataset}_{shot}shot_best.jsonnet"),
-    # The same with up to 80 reshaped pairs per new predicate (10 above; chosen on shuffle 0).
-    "reshaped80-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 80 reshaped pairs, ensemble of 5",
-                        "experiments/reshaped/reshaped80_ens5_{dataset}_{shot}shot.jsonnet"),
-    # reshaped40-ens5 with re-parented pairs: new predicates also under operators their support set
-    # does not put them under (experiments/reshaped/reparented_ens5.libsonnet, data/reparenting.py).
-    "reparented-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, re-parented pairs, ensemble of 5",
-                        "experiments/reshaped/reparented_ens5_{dataset}_{shot}shot.jsonnet"),
-    # reshaped40-ens5 with variable scoping in decoding (experiments/reshaped/scoped_ens5.libsonnet,
-    # models/variable_scoping.py).
-    "scoped-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, variable scoping, ensemble of 5",
-                    "experiments/reshaped/scoped_ens5_{dataset}_{shot}shot.jsonnet"),
-    # reshaped40-ens5 with up to 40 forward pairs per new predicate (experiments/reshaped/forward40_ens5.libsonnet).
-    "forward40-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination with 40 forward pairs, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5",
-                       "experiments/reshaped/forward40_ens5_{dataset}_{shot}shot.jsonnet"),
-    # reshaped40-ens5 whose reshaped pairs use the adjective of a support superlative where they
-    # replace an adjective (experiments/reshaped/adjectives_ens5.libsonnet, data/adjectives.py).
-    "adjectives-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, ensemble of 5",
-                        "experiments/reshaped/adjectives_ens5_{dataset}_{shot}shot.jsonnet"),
-    # reshaped40-ens5 with subtree pairs: a support LF that denotes an entity placed whole where a
-    # template has an entity (experiments/reshaped/subtrees_ens5.libsonnet, data/subtrees.py).
-    "subtrees-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, subtree pairs, ensemble of 5",
-                      "experiments/reshaped/subtrees_ens5_{dataset}_{shot}shot.jsonnet"),
-    # adjectives-ens5 with subtree pairs (experiments/reshaped/adjectives_subtrees_ens5.libsonnet).
-    "adjectives-subtrees-ens5": ("ProtoParser", "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, subtree pairs, ensemble of 5",
-                                 "experiments/reshaped/adjectives_subtrees_ens5_{dataset}_{shot}shot.jsonnet"),
-    # The coverage variant with GloVe beside the MiniLM (experiments/coverage/coverage_glove.libsonnet).
-    "coverage-glove": ("ProtoParser", "+ MiniLM contextual and GloVe, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage",
-                       "experiments/coverage/coverage_glove_{dataset}_{shot}shot.jsonnet"),
-    "plus": ("ProtoParser", "+ lexicon, lexical linking (best on shuffle 0)", "experiments/{dataset}_{shot}shot_plus.jsonnet"),
-}
+# system name -> (system, setting, config path template): the table experiments/systems.csv
+SYSTEMS: Dict[str, tuple] = read_systems()
 # The four after `seconds` say what made a row (see `fewshot_parser.common.provenance`): the code version
 # of the run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned. The
 # next three say what else decided its floats (`provenance.numerics`: torch threads, torch version, CPU
