@@ -312,12 +312,14 @@ def test_the_pipeline_runs_with_irnet_schema_encoding(tmp_path, monkeypatch):
 
 
 def test_finetune_frozen_parameters_keep_their_pretrained_values(tmp_path, monkeypatch):
-    """`finetune_frozen` (experiments/common/fewshot.libsonnet), here the groups of the
-    contextual-schema-freeze-decoder variant: the BiLSTM encoder and the template decoder leave
-    fine-tuning exactly as pre-trained, while the action rows and the slot filler still learn."""
+    """`finetune_frozen` (experiments/common/fewshot.libsonnet), here with the BiLSTM encoder and the
+    template decoder frozen: they leave fine-tuning exactly as pre-trained, while the action rows and
+    the slot filler still learn."""
     monkeypatch.chdir(PROJECT_ROOT)
-    variant = json.loads(_jsonnet.evaluate_file(
-        os.path.join(PROJECT_ROOT, "experiments", "words", "contextual_schema_freeze_decoder_geo_1shot.jsonnet"),
+    variant = json.loads(_jsonnet.evaluate_snippet(
+        os.path.join(PROJECT_ROOT, "experiments", "snippet.jsonnet"),
+        "(import 'common/fewshot.libsonnet').experiment('geo', 1, (import 'words/contextual_schema.libsonnet') + "
+        "{ finetune_frozen: ['^_encoder\\\\.', '^_decoder\\\\.'] })",
         ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "unused"}))
     groups = variant["trainer"]["optimizer"]["parameter_groups"]
     pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
