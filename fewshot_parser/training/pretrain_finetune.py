@@ -68,6 +68,10 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
             if os.path.isdir(staging):
                 shutil.rmtree(staging)
             logger.info("Pre-training into %s", target)
+        # A transformer already in AllenNLP's cache (this process loaded one before) is copied, not
+        # built, so the modules built after it draw other initial weights than in a fresh process
+        # (lab/scripts/transformer_cache_check.py): start from an empty cache, as `allennlp train` does.
+        cached_transformers._clear_caches()
         train_model(Params(copy.deepcopy(params), history="pretraining."), staging, recover=recover)
         write_provenance(staging, params)
         if os.path.isdir(target):

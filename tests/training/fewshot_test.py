@@ -1,5 +1,6 @@
 """Few-shot training pieces: prototypes, predicate-dropout mixing, smoothing, the regularizer,
 vocabulary extension with prototype initialisation, episodes, and the whole pre-train/fine-tune run."""
+import copy
 import io
 import json
 import os
@@ -445,3 +446,21 @@ def test_experiment_configs_separate_pretraining_and_finetuning(name):
     assert "shuffle_3_shot" in config["train_data_path"] and config["train_data_path"].endswith("support.txt")
     assert config["test_data_path"].endswith("query.txt")
     assert config["pretraining"]["train_data_path"].endswith("train.txt")
+
+
+def test_a_second_pretraining_in_one_process_equals_the_first(tmp_path, monkeypatch):
+    """With MiniLM words the transformer stays in AllenNLP's cache after a pre-training; a second
+    pre-training in the same process (a library user, a notebook) must still build the model as a
+    fresh process does, so both archives hold the same weights."""
+    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    config = json.load(open(_with_minilm_words(str(tmp_path / "experiment.json"), "unused")))
+    archives = []
+    for name in ("first", "second"):
+        archive = str(tmp_path / name / "model.tar.gz")
+        ensure_pretrained(archive, copy.deepcopy(config["pretraining"]))  # the cache is warm for the second
+        archives.append(load_archive(archive).model.state_dict())
+    assert archives[0].keys() == archives[1].keys()
+    for name, value in archives[0].items():
+        assert torch.equal(value, archives[1][name]), name
