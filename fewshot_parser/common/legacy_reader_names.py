@@ -75,7 +75,7 @@ def _count(generator: Any, kind: str) -> Optional[int]:
 
 
 def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
-    """A `fewshot_augmented` config with generators as the old reader and flat keys; None when no old reader says it."""
+    """A `fewshot_augmented` config with generators as its old reader and flat keys; None when none says it."""
     passes = config["generators"]
     if not isinstance(passes, list) or not passes or not all(isinstance(p, list) and len(p) == 1 for p in passes[1:]):
         return None
@@ -101,7 +101,8 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         name = "fewshot_augmented_reshaped" if kinds == ["reshaped"] else "fewshot_augmented_adjectives"
         return {"type": name, **old, "reshaped_pairs_per_predicate": counts[0]}
     if kinds in (["reshaped", "reparented"], ["reparented"]):
-        return {"type": "fewshot_augmented_reparented", **old, "reshaped_pairs_per_predicate": counts[0] if len(counts) == 2 else 0,
+        return {"type": "fewshot_augmented_reparented", **old,
+                "reshaped_pairs_per_predicate": counts[0] if len(counts) == 2 else 0,
                 "reparented_pairs_per_predicate": counts[-1]}
     if kinds in (["reshaped", "subtrees"], ["adjectives", "subtrees"]):
         return {"type": "fewshot_augmented_subtrees", **old, "reshaped_pairs_per_predicate": counts[0],
@@ -110,7 +111,7 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 
 
 def legacy_reader_spelling(config: Any) -> Any:
-    """`config` with every `fewshot_augmented` reader that has generators written as its old reader, where one says it."""
+    """`config` with every `fewshot_augmented` reader with generators written as its old reader, where one says it."""
     if isinstance(config, list):
         return [legacy_reader_spelling(item) for item in config]
     if not isinstance(config, dict):

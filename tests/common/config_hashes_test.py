@@ -1,4 +1,4 @@
-"""Every grid system's config keeps the experiment hash its recorded rows carry, whatever spelling it is written in."""
+"""Every grid system's config keeps the experiment hash of its recorded rows, whatever spelling it is written in."""
 import importlib.util
 import json
 import os

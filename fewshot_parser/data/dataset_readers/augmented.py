@@ -96,7 +96,9 @@ class AugmentedSupportReader(WrappingReader):
         formalism = getattr(reader, "formalism", None)
         if formalism is None:
             raise ConfigurationError("dataset_reader.reader must be a few-shot LF reader (it has no formalism)")
-        self.generators = generators if generators is not None else [[ForwardPairs(), ReversePairs()]]
+        if generators is None:  # forward and reverse pairs, with their default limits
+            generators = [[ForwardPairs(), ReversePairs()]]
+        self.generators = generators
         for generators_of_pass in self.generators:
             if len({generator.per for generator in generators_of_pass}) > 1:
                 raise ConfigurationError("dataset_reader.generators: the generators of a pass must all make pairs "
@@ -132,7 +134,7 @@ class AugmentedSupportReader(WrappingReader):
         return super().from_params(params, constructor_to_call, constructor_to_inspect, **extras)  # type: ignore
 
     def context(self) -> RecombinationContext:
-        """The training set's statistics (with the split's lexicon), built once while the input files stay the same."""
+        """The training set's statistics (with the split's lexicon), built once while the input files stay."""
         inputs = self._inputs_digest()
         if self._context is None or self._context[0] != inputs:
             training = read_training_examples(self.training_data_path, self.formalism)

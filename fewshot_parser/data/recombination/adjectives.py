@@ -61,8 +61,9 @@ def support_adjectives(context: RecombinationContext, example: Example, parent: 
     """The adjectives of the superlatives of a support utterance that express its operator `parent`."""
     if not parent:
         return []
+    statistics = context.statistics
     return [form for word in example.utterance
-            if (form := positive_form(word)) and context.statistics.predictiveness(word, parent) >= context.max_explained]
+            if (form := positive_form(word)) and statistics.predictiveness(word, parent) >= context.max_explained]
 
 
 @PairGenerator.register("adjectives")

@@ -40,7 +40,8 @@ def round_robin(groups: Iterable[Iterable[T]]) -> Iterator[T]:
         queues = remaining
 
 
-def in_turns(candidates: Iterable[Candidate], predicate: str, direction: str, formalism: str) -> Iterator[SyntheticPair]:
+def in_turns(candidates: Iterable[Candidate], predicate: str, direction: str,
+             formalism: str) -> Iterator[SyntheticPair]:
     """Candidates best first, taking turns over their groups (the group with the best candidate
     first), so that many templates, shapes or parents appear within a limit."""
     by_group: Dict[Any, List[Candidate]] = collections.defaultdict(list)
@@ -65,9 +66,10 @@ def take(pairs: Iterable[SyntheticPair], limit: int, seen: Set[Key]) -> List[Syn
     if limit <= 0:
         return chosen
     for pair in pairs:
-        if key(pair.utterance, pair.logical_form) in seen:
+        made = key(pair.utterance, pair.logical_form)
+        if made in seen:
             continue
-        seen.add(key(pair.utterance, pair.logical_form))
+        seen.add(made)
         chosen.append(pair)
         if len(chosen) >= limit:
             break
@@ -87,7 +89,8 @@ def recombine(context: RecombinationContext, support: Sequence[Example],
     pairs: List[SyntheticPair] = []
     for generators in passes:
         earlier = list(pairs)
-        units: Sequence[Any] = found.examples if generators and generators[0].per == "example" else found.new_predicates
+        per_example = bool(generators) and generators[0].per == "example"
+        units: Sequence[Any] = found.examples if per_example else found.new_predicates
         for unit in units:
             for generator in generators:
                 if generator.limit > 0:

@@ -32,7 +32,8 @@ from fewshot_parser.data.recombination.wording import known_span, replace_words,
 def support_contexts(context: RecombinationContext, support: Support, predicate: str) -> Set[Tuple[Shape, str]]:
     """Every (argument shape, parent operator) the support set gives `predicate` (atom-argument calls only)."""
     return {(argument_shape(o, o.signature[1], context.formalism), o.signature[3])
-            for example in support.examples for o in atom_calls(example.tree, context.formalism) if o.label == predicate}
+            for example in support.examples for o in atom_calls(example.tree, context.formalism)
+            if o.label == predicate}
 
 
 @PairGenerator.register("reparented")
@@ -72,7 +73,8 @@ class ReparentedPairs(PairGenerator):
                     parent = known.signature[3]
                     if known.signature[:3] != (suffix, arity, kinds) or (shape, parent) in shown:
                         continue
-                    if occurrences[known.label] != 1 or sum(1 for c in example.tree.calls() if c.label == known.label) != 1:
+                    if occurrences[known.label] != 1 \
+                            or sum(1 for c in example.tree.calls() if c.label == known.label) != 1:
                         continue
                     # Values must be spoken in both utterances or in neither, as in a forward pair.
                     if any((old in example.utterance) != (values[i] in in_utterance) for i, old in known.values):

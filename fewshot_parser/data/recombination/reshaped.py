@@ -34,7 +34,8 @@ from fewshot_parser.data.recombination.wording import Entry, known_span, replace
 def support_shapes(context: RecombinationContext, support: Support, predicate: str) -> Set[Shape]:
     """Every argument shape the support set gives `predicate` (atom-argument calls only)."""
     return {argument_shape(o, o.signature[1], context.formalism)
-            for example in support.examples for o in atom_calls(example.tree, context.formalism) if o.label == predicate}
+            for example in support.examples for o in atom_calls(example.tree, context.formalism)
+            if o.label == predicate}
 
 
 @PairGenerator.register("reshaped")

@@ -83,7 +83,8 @@ class ReversePairs(PairGenerator):
                     if other == known.label or other in call_labels(example.tree):
                         continue
                     # Values must be spoken in both utterances or in neither.
-                    if any((old in example.utterance) != (values[position] in spoken) for position, old in known.values):
+                    if any((old in example.utterance) != (values[position] in spoken)
+                           for position, old in known.values):
                         continue
                     utterance = replace_words(example.utterance, span, words, known.values, values)
                     tree = substitute(example.tree, known.label, other, values)

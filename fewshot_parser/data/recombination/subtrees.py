@@ -42,6 +42,8 @@ from fewshot_parser.logical_forms.tree import Tree, parse, to_string
 
 _ARTICLES = ("the", "a", "an")
 
+# (utterance, LF, source, {new predicate: the known predicate it replaced}) of a template.
+Template = Tuple[List[str], Tree, str, Dict[str, str]]
 # Per operator: the (predicate, argument) positions where the training set puts both a call of the
 # operator and an entity atom, with the types of the operator calls it puts there.
 EntitySlots = Dict[str, Dict[Position, Set[str]]]
@@ -132,19 +134,20 @@ class SubtreePairs(PairGenerator):
                 if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
                     before = before[:-1]
                 words = before + phrase + list(utterance[at + 1:])
-                lf = to_string(replaced_atom(tree, atom, renumbered(example.tree, variable_count(tree))), context.formalism)
-                by_position[position].append((tree.size(), SyntheticPair(words, lf, predicate, "subtree", source, atom, 1.0)))
+                subtree = renumbered(example.tree, variable_count(tree))
+                lf = to_string(replaced_atom(tree, atom, subtree), context.formalism)
+                pair = SyntheticPair(words, lf, predicate, "subtree", source, atom, 1.0)
+                by_position[position].append((tree.size(), pair))
         # Smallest templates first ("where is m0" before "how many states does m0 run through").
         yield from round_robin([pair for _, pair in sorted(by_position[position], key=lambda c: c[0])]
                                for position in sorted(by_position))
 
     @staticmethod
     def templates(context: RecombinationContext, support: Support,
-                  earlier: Sequence[SyntheticPair]) -> List[Tuple[List[str], Tree, str, Dict[str, str]]]:
-        """(utterance, LF, source, {new predicate: the known one it replaced}) of the training examples
-        without a new predicate, then of the pairs of the earlier passes."""
-        templates = [(e.utterance, e.tree, f"{e.source}:{e.line_number}", {}) for e in context.training
-                     if not call_labels(e.tree) & support.new]
+                  earlier: Sequence[SyntheticPair]) -> List[Template]:
+        """The training examples without a new predicate, then the pairs of the earlier passes."""
+        templates: List[Template] = [(e.utterance, e.tree, f"{e.source}:{e.line_number}", {})
+                                     for e in context.training if not call_labels(e.tree) & support.new]
         templates += [(p.utterance, parse(p.logical_form, context.formalism), p.source, {p.predicate: p.replaced})
                       for p in earlier]
         return templates

@@ -93,7 +93,8 @@ def new_span(context: RecombinationContext, tokens: Sequence[str], tree: Tree, p
         if statistics.names(token, predicate):
             scores.append(2.0)
             continue
-        if any(statistics.names(token, q) for q in rivals | known) or statistics.is_common(token, context.common_word):
+        if any(statistics.names(token, q) for q in rivals | known) \
+                or statistics.is_common(token, context.common_word):
             scores.append(0.0)
             continue
         # A word that predicts a known predicate of this LF expresses that one; a word that
