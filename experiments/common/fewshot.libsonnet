@@ -209,13 +209,15 @@ local words = import 'words.libsonnet';
     //   lexicon: whether the shipped predicate lexicon helps find a predicate's words,
     //   balance: repeat the support examples of less-augmented new predicates to even them out,
     //   reshaped_pairs: pairs per new predicate with argument shapes its support set does not show
-    //     (data/reshaping.py; 0, the default, makes none and renders the plain `fewshot_augmented`),
+    //     (data/recombination/reshaped.py; 0, the default, makes none),
     //   reparented_pairs: pairs per new predicate under operators its support set does not put it
-    //     under, `argmin` when it shows `argmax` (data/reparenting.py; 0, the default, makes none),
+    //     under, `argmin` when it shows `argmax` (data/recombination/reparented.py; 0, the default, makes none),
     //   adjectives: reshaped pairs speak a new predicate its support shows only in a superlative with
-    //     the superlative's adjective where they replace an adjective, "how high is r0" (data/adjectives.py),
+    //     the superlative's adjective where they replace an adjective, "how high is r0"
+    //     (data/recombination/adjectives.py),
     //   subtree_pairs: pairs per support example whose LF denotes an entity, placed whole where a
-    //     template has an entity, "where is <the highest point in s0>" (data/subtrees.py; 0 makes none),
+    //     template has an entity, "where is <the highest point in s0>" (data/recombination/subtrees.py;
+    //     0 makes none),
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -515,24 +517,22 @@ local words = import 'words.libsonnet';
     assert !a.adjectives || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.adjectives needs reshaped_pairs > 0 and no reparented_pairs';
     assert a.subtree_pairs == 0 || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.subtree_pairs needs reshaped_pairs > 0 and no reparented_pairs';
     if s.augmentation == null then base else {
-      type: if a.reparented_pairs > 0 then 'fewshot_augmented_reparented'
-            else if a.subtree_pairs > 0 then 'fewshot_augmented_subtrees'
-            else if a.adjectives then 'fewshot_augmented_adjectives'
-            else if a.reshaped_pairs > 0 then 'fewshot_augmented_reshaped' else 'fewshot_augmented',
+      type: 'fewshot_augmented',
       reader: base,
       support_data_path: data.support(dataset, shot, split),
       training_data_path: data.train(dataset, shot, split),
-      pairs_per_predicate: a.pairs,
-      reverse_pairs_per_predicate: a.reverse_pairs,
+      // Passes of pair generators (data/recombination/): forward and reverse pairs take turns per new
+      // predicate, then each further kind of pair is a pass of its own.
+      generators: [[{ type: 'forward', pairs_per_predicate: a.pairs }, { type: 'reverse', pairs_per_predicate: a.reverse_pairs }]]
+                  + (if a.reshaped_pairs > 0 then [[{ type: if a.adjectives then 'adjectives' else 'reshaped', pairs_per_predicate: a.reshaped_pairs }]] else [])
+                  + (if a.reparented_pairs > 0 then [[{ type: 'reparented', pairs_per_predicate: a.reparented_pairs }]] else [])
+                  + (if a.subtree_pairs > 0 then [[{ type: 'subtrees', pairs_per_example: a.subtree_pairs }]] else []),
       support_repeat: a.support_repeat,
       replay: a.replay,
       lexicon: if a.lexicon then dataset else null,
       seed: data.seed,
     } + (if a.balance then { balance: true } else {})
       + $.lexicon_scope(s)
-      + (if a.reshaped_pairs > 0 || a.reparented_pairs > 0 then { reshaped_pairs_per_predicate: a.reshaped_pairs } else {})
-      + (if a.reparented_pairs > 0 then { reparented_pairs_per_predicate: a.reparented_pairs } else {})
-      + (if a.subtree_pairs > 0 then { subtree_pairs_per_example: a.subtree_pairs, adjectives: a.adjectives } else {})
   ), s),
 
   pretrained_archive(dataset, s)::

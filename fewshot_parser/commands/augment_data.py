@@ -1,6 +1,6 @@
 """
 `allennlp augment-data CONFIG [--split N] [--json]`: prints the synthetic pairs that support-set
-recombination (`fewshot_parser.data.augmentation`) makes for one split of an experiment, so that a
+recombination (`fewshot_parser.data.recombination`) makes for one split of an experiment, so that a
 user can read what fine-tuning will see before spending a run on it.
 
 The settings are the config's (`augmentation` in `experiments/common/fewshot.libsonnet`, i.e. a
@@ -16,6 +16,7 @@ from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
+from fewshot_parser.data.dataset_readers.legacy_names import LegacyReaderName
 from fewshot_parser.data.examples import read_examples
 
 
@@ -59,13 +60,14 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
 
 
 def is_augmented_reader(reader_type: Any) -> bool:
-    """Whether a reader type is `fewshot_augmented` or a reader built on it (`fewshot_augmented_reshaped`)."""
+    """Whether a reader type is `fewshot_augmented` (or a subclass) or an old name of it."""
     from allennlp.data import DatasetReader
 
     if not isinstance(reader_type, str) or reader_type not in DatasetReader.list_available():
         return False
     reader_class = DatasetReader.resolve_class_name(reader_type)[0]
-    return isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader)
+    return isinstance(reader_class, LegacyReaderName) or (
+        isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader))
 
 
 def augment_data_from_args(args: argparse.Namespace) -> None:
@@ -75,13 +77,12 @@ def augment_data_from_args(args: argparse.Namespace) -> None:
     split = args.split if args.split is not None else int(os.environ.get("FEWSHOT_SPLIT", "1"))
     reader = DatasetReader.from_params(Params(augmented_reader_config(args.config, split)))
     support = list(read_examples(reader.support_data_path, reader.formalism))  # type: ignore[attr-defined]
-    recombiner = reader.recombiner()  # type: ignore[attr-defined]
-    pairs = recombiner.synthesize(support)
+    pairs = reader.synthetic_pairs(support)  # type: ignore[attr-defined]
     if args.json:
         for pair in pairs:
             print(json.dumps({**pair._asdict(), "utterance": " ".join(pair.utterance)}))
         return
-    new = recombiner.new_predicates(support)
+    new = reader.context().new_predicates(support)  # type: ignore[attr-defined]
     print(f"split {split}: {len(support)} support example(s), new predicates: {' '.join(new) or 'none'}; "
           f"{len(pairs)} synthetic pair(s)")
     for predicate in new:

@@ -11,6 +11,7 @@ import subprocess
 from typing import Any, Dict, Mapping, Optional
 
 from fewshot_parser.common.legacy_model_names import legacy_spelling
+from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
 
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -46,9 +47,11 @@ def experiment_hash(config: Mapping[str, Any]) -> str:
     `config_hash` of a run's rendered config without what does not change its numbers: where the
     shared pre-trained archive lives (`pretrained_archive`) and the device (`trainer.cuda_device`).
     A parser with decoding components is hashed as the old model name that meant them
-    (`legacy_model_names.legacy_spelling`), so that rows recorded before the components keep their hash.
+    (`legacy_model_names.legacy_spelling`), and a recombination reader with pair generators as the old
+    reader that meant them (`legacy_reader_names.legacy_reader_spelling`), so that rows recorded before
+    the components and generators keep their hash.
     """
-    config = legacy_spelling(json.loads(json.dumps(config)))
+    config = legacy_reader_spelling(legacy_spelling(json.loads(json.dumps(config))))
     config.pop("pretrained_archive", None)
     if isinstance(config.get("trainer"), dict):
         config["trainer"].pop("cuda_device", None)

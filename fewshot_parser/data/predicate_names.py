@@ -3,7 +3,7 @@ Predicate names and the words that name them, as plain strings: a predicate's na
 suffix, the predicate lexicons (hand-written words for each predicate), and the string test of
 lexical linking (how strongly an utterance word names a predicate).
 
-The readers (`data.lexicons`, `data.augmentation`, `data.reshaping`) and the model side
+The readers (`data.lexicons`, `data.recombination`) and the model side
 (`modules.alignment`, `modules.schema_linking`, `modules.predicate_parts`, `models.proto_parser`)
 share them.
 """

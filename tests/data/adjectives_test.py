@@ -9,8 +9,9 @@ from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.data.adjectives import AdjectiveRecombiner, positive_form
-from fewshot_parser.data.reshaping import ReshapingRecombiner
+from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
+from fewshot_parser.data.recombination import AdjectivePairs, ReshapedPairs
+from fewshot_parser.data.recombination.adjectives import positive_form
 from tests import PROJECT_ROOT
 from tests.data import reshaping_test as fixtures
 
@@ -37,13 +38,14 @@ def test_positive_form_undoes_the_superlative(superlative, adjective):
     assert positive_form(superlative) == adjective
 
 
-def pairs(recombiner_class, support=SUPPORT):
+def pairs(generator_class, support=SUPPORT):
+    """Forward and reverse pairs, then 10 reshaped pairs made by `generator_class` (the old recombiners)."""
     training, support = fixtures.examples(TRAINING), fixtures.examples(support, source="support.txt")
-    return recombiner_class(training, "lambda", LEXICON, reshaped_pairs_per_predicate=10).synthesize(support)
+    return fixtures.synthesize(training, support, generator_class(pairs_per_predicate=10), lexicon=LEXICON)
 
 
 def test_an_adjective_slot_gets_the_support_superlatives_adjective():
-    mine, plain = pairs(AdjectiveRecombiner), pairs(ReshapingRecombiner)
+    mine, plain = pairs(AdjectivePairs), pairs(ReshapedPairs)
     spoken = {(" ".join(p.utterance), p.logical_form) for p in mine if p.direction == "reshaped"}
     assert ("how high is r0", "( elevation:i r0 )") in spoken
     assert not [p for p in plain if p.direction == "reshaped" and "high" in p.utterance]
@@ -58,7 +60,7 @@ def test_an_adjective_slot_gets_the_support_superlatives_adjective():
 
 def test_support_words_that_name_the_predicate_are_kept():
     named = [("which state has the highest elevation", "( argmax $0 ( state:t $0 ) ( elevation:i $0 ) )")]
-    assert pairs(AdjectiveRecombiner, named) == pairs(ReshapingRecombiner, named)
+    assert pairs(AdjectivePairs, named) == pairs(ReshapedPairs, named)
 
 
 def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
@@ -79,8 +81,11 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     adjectives = fixtures.rendered_reader("reshaped/adjectives_ens5_geo_1shot.jsonnet")
     reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
-    assert adjectives.pop("type") == "fewshot_augmented_adjectives"
-    assert reshaped.pop("type") == "fewshot_augmented_reshaped" and adjectives == reshaped
+    old_adjectives, old_reshaped = legacy_reader_spelling(adjectives), legacy_reader_spelling(reshaped)
+    assert old_adjectives.pop("type") == "fewshot_augmented_adjectives"
+    assert old_reshaped.pop("type") == "fewshot_augmented_reshaped" and old_adjectives == old_reshaped
+    assert adjectives.pop("generators")[1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}]]
+    assert reshaped.pop("generators")[1:] == [[{"type": "reshaped", "pairs_per_predicate": 40}]] and adjectives == reshaped
     source = ("(import 'experiments/common/fewshot.libsonnet').experiment('geo', 1, "
               "(import 'experiments/ensemble/slot_types_ens5.libsonnet') + { augmentation+: { adjectives: true } })")
     ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}

@@ -13,8 +13,9 @@ from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.data.augmentation import Recombiner, atom_calls
 from fewshot_parser.data.examples import read_examples
+from fewshot_parser.data.recombination import ForwardPairs, RecombinationContext, ReversePairs, recombine
+from fewshot_parser.data.recombination.trees import atom_calls
 from fewshot_parser.logical_forms.tree import parse
 from tests import FIXTURE_DATA, FIXTURES_ROOT, PROJECT_ROOT, fixture_split
 
@@ -46,9 +47,9 @@ def test_other_new_predicates_get_pairs_in_training_templates(tmp_path, dataset,
     directory = resplit(tmp_path, dataset, formalism, new)
     training = list(read_examples(str(directory / "train.txt"), formalism))
     support = list(read_examples(str(directory / "support.txt"), formalism))
-    recombiner = Recombiner(training, formalism)
-    assert recombiner.new_predicates(support) == [new]
-    pairs = recombiner.synthesize(support)
+    context = RecombinationContext(training, formalism)
+    assert context.new_predicates(support) == [new]
+    pairs = recombine(context, support, [[ForwardPairs(), ReversePairs()]])
     assert pairs and {pair.predicate for pair in pairs} == {new}
     for pair in pairs:
         tree = parse(pair.logical_form, formalism)  # well formed
@@ -60,7 +61,7 @@ def test_other_new_predicates_get_pairs_in_training_templates(tmp_path, dataset,
     known_templates = {e.logical_form for e in training}
     # A forward pair is a training LF with one predicate swapped for the new one.
     assert all(pair.logical_form not in known_templates for pair in forward)
-    assert recombiner.synthesize(support) == pairs  # deterministic
+    assert recombine(RecombinationContext(training, formalism), support, [[ForwardPairs(), ReversePairs()]]) == pairs  # deterministic
 
 
 def test_the_signature_must_match_and_operators_over_formulas_are_left_alone():
@@ -126,7 +127,7 @@ def test_balance_repeats_the_support_of_less_augmented_new_predicates(tmp_path):
     (tmp_path / "query.txt").write_text(support[0] + "\n", encoding="utf-8")
 
     def shown(reader):
-        new = reader.recombiner().new_predicates(list(read_examples(str(tmp_path / "support.txt"), "lambda")))
+        new = reader.context().new_predicates(list(read_examples(str(tmp_path / "support.txt"), "lambda")))
         rows = reader.augmented_examples()
         return {p: sum(1 for _, lf, _ in rows if p in lf.split()) for p in new}
 

@@ -60,14 +60,14 @@ def augmented(**settings) -> DatasetReader:
 @pytest.mark.parametrize("kind", ["fewshot_augmented", "fewshot_augmented_reshaped", "fewshot_augmented_adjectives",
                                   "fewshot_augmented_subtrees", "fewshot_augmented_reparented"])
 def test_recombination_sees_only_the_split_lexicon(kind, tmp_path):
-    lexicon = augmented(type=kind).recombiner().statistics.lexicon
+    lexicon = augmented(type=kind).context().statistics.lexicon
     assert "thrift" not in lexicon["class_type"] and "cost" not in lexicon["ground_fare"]
     assert "first" in lexicon["class_type"]
-    leaky = augmented(type=kind, handwritten_new_predicate_entries=True).recombiner().statistics.lexicon
+    leaky = augmented(type=kind, handwritten_new_predicate_entries=True).context().statistics.lexicon
     assert "thrift" in leaky["class_type"]
     descriptions = tmp_path / "mine.json"
     descriptions.write_text(json.dumps({"ground_fare": ["cost"]}))
-    described = augmented(type=kind, lexicon_descriptions=str(descriptions)).recombiner().statistics.lexicon
+    described = augmented(type=kind, lexicon_descriptions=str(descriptions)).context().statistics.lexicon
     assert "cost" in described["ground_fare"] and "thrift" not in described["class_type"]
 
 

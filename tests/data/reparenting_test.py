@@ -6,9 +6,9 @@ from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.data.augmentation import atom_calls
-from fewshot_parser.data.reparenting import ReparentingRecombiner
-from fewshot_parser.data.reshaping import ReshapingRecombiner
+from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
+from fewshot_parser.data.recombination import ReparentedPairs, ReshapedPairs
+from fewshot_parser.data.recombination.trees import atom_calls
 from fewshot_parser.logical_forms.tree import parse
 from tests import PROJECT_ROOT
 from tests.data import reshaping_test as fixtures
@@ -18,9 +18,14 @@ def parents(logical_form: str, predicate: str) -> set:
     return {c.signature[3] for c in atom_calls(parse(logical_form, "lambda"), "lambda") if c.label == predicate}
 
 
+def reparenting(training, support, reparented: int = 10):
+    """The old `ReparentingRecombiner`: forward, reverse, reshaped (10), then re-parented pairs."""
+    return fixtures.synthesize(training, support, ReshapedPairs(), ReparentedPairs(pairs_per_predicate=reparented))
+
+
 def test_reparented_pairs_put_the_new_predicate_under_the_operators_its_support_lacks():
     training, support = fixtures.examples(fixtures.TRAINING), fixtures.examples(fixtures.SUPPORT, source="support.txt")
-    pairs = ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=10).synthesize(support)
+    pairs = reparenting(training, support, reparented=10)
     reparented = [pair for pair in pairs if pair.direction == "reparented"]
     assert reparented
     for pair in reparented:
@@ -30,32 +35,31 @@ def test_reparented_pairs_put_the_new_predicate_under_the_operators_its_support_
     assert ("which state has the largest area".split(), "( argmax $0 ( state:t $0 ) ( area:i $0 ) )") in \
         [(pair.utterance, pair.logical_form) for pair in reparented]
     # Forward, reverse and reshaped pairs come first, unchanged.
-    reshaped = ReshapingRecombiner(training, "lambda").synthesize(support)
+    reshaped = fixtures.synthesize(training, support, ReshapedPairs())
     assert pairs[: len(reshaped)] == reshaped and len(pairs) == len(reshaped) + len(reparented)
 
 
 def test_the_limit_and_zero_is_the_reshaped_recombination():
     training, support = fixtures.examples(fixtures.TRAINING), fixtures.examples(fixtures.SUPPORT, source="support.txt")
-    one = ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=1).synthesize(support)
+    one = reparenting(training, support, reparented=1)
     assert sum(p.direction == "reparented" for p in one) == 1
-    assert ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=0).synthesize(support) == \
-        ReshapingRecombiner(training, "lambda").synthesize(support)
-    with pytest.raises(ValueError, match="reparented_pairs_per_predicate"):
-        ReparentingRecombiner(training, "lambda", reparented_pairs_per_predicate=-1)
+    assert reparenting(training, support, reparented=0) == fixtures.synthesize(training, support, ReshapedPairs())
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
+        ReparentedPairs(pairs_per_predicate=-1)
 
 
 def test_a_predicate_shown_under_every_parent_of_its_kind_gets_none():
     training = fixtures.examples(fixtures.TRAINING)
     support = fixtures.examples(fixtures.SUPPORT + [("which river is the longest in area", "( argmax $0 ( river:t $0 ) ( area:i $0 ) )")],
                                 source="support.txt")
-    pairs = ReparentingRecombiner(training, "lambda").synthesize(support)
+    pairs = reparenting(training, support)
     assert not [p for p in pairs if p.direction == "reparented"]
 
 
 def test_predicates_without_a_type_suffix_get_no_reparented_pairs():
     training = fixtures.examples(fixtures.untyped(fixtures.TRAINING))
     support = fixtures.examples(fixtures.untyped(fixtures.SUPPORT), source="support.txt")
-    pairs = ReparentingRecombiner(training, "lambda").synthesize(support)
+    pairs = reparenting(training, support)
     assert not [p for p in pairs if p.direction == "reparented"]
 
 
@@ -81,5 +85,8 @@ def test_the_jsonnet_switch_adds_only_the_reparented_reader(monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     reader = fixtures.rendered_reader
     reparented, reshaped = reader("reshaped/reparented_ens5_geo_1shot.jsonnet"), reader("geo_1shot_best.jsonnet")
-    assert reparented.pop("type") == "fewshot_augmented_reparented" and reparented.pop("reparented_pairs_per_predicate") == 10
-    assert reshaped.pop("type") == "fewshot_augmented_reshaped" and reparented == reshaped
+    old = legacy_reader_spelling(reparented)
+    assert old.pop("type") == "fewshot_augmented_reparented" and old.pop("reparented_pairs_per_predicate") == 10
+    assert legacy_reader_spelling(reshaped) == {**old, "type": "fewshot_augmented_reshaped"}
+    assert reparented.pop("generators") == reshaped.pop("generators") + [[{"type": "reparented", "pairs_per_predicate": 10}]]
+    assert reparented == reshaped

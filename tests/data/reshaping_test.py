@@ -1,7 +1,7 @@
 """Reshaped recombination: new predicates in argument shapes their support set does not show."""
 import json
 import os
-from typing import List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import _jsonnet
 import pytest
@@ -11,9 +11,12 @@ from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.data.augmentation import Recombiner, atom_calls
+from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
 from fewshot_parser.data.examples import Example
-from fewshot_parser.data.reshaping import ReshapingRecombiner, argument_shape
+from fewshot_parser.data.recombination import (
+    ForwardPairs, PairGenerator, RecombinationContext, ReshapedPairs, ReversePairs, SyntheticPair, recombine,
+)
+from fewshot_parser.data.recombination.trees import argument_shape, atom_calls
 from fewshot_parser.logical_forms.tree import parse
 from tests import PROJECT_ROOT
 
@@ -36,6 +39,14 @@ def examples(rows: Sequence[Tuple[str, str]], formalism: str = "lambda", source:
     return [Example(source, i + 1, utterance.split(), lf, parse(lf, formalism)) for i, (utterance, lf) in enumerate(rows)]
 
 
+def synthesize(training: Sequence[Example], support: Sequence[Example], *later: PairGenerator,
+               formalism: str = "lambda", lexicon: Optional[Dict[str, List[str]]] = None) -> List[SyntheticPair]:
+    """The pairs of the old recombiners: forward and reverse pairs taking turns (default limits), then a
+    pass per generator of `later` (the old `ReshapingRecombiner` is `synthesize(t, s, ReshapedPairs())`)."""
+    passes = [[ForwardPairs(), ReversePairs()], *([generator] for generator in later)]
+    return recombine(RecombinationContext(training, formalism, lexicon), support, passes)
+
+
 def untyped(rows: Sequence[Tuple[str, str]]) -> List[Tuple[str, str]]:
     """The rows with the type suffixes of their predicates removed (`area:i` -> `area`)."""
     return [(u, " ".join(t.split(":")[0] if t.endswith((":i", ":t")) else t for t in lf.split())) for u, lf in rows]
@@ -49,8 +60,7 @@ def test_argument_shapes_tell_variables_entities_and_constants_apart():
 
 def test_reshaped_pairs_show_the_new_predicate_in_the_shapes_its_support_lacks():
     training, support = examples(TRAINING), examples(SUPPORT, source="support.txt")
-    recombiner = ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=10)
-    pairs = recombiner.synthesize(support)
+    pairs = synthesize(training, support, ReshapedPairs(pairs_per_predicate=10))
     reshaped = [pair for pair in pairs if pair.direction == "reshaped"]
     assert reshaped
     shapes = set()
@@ -64,26 +74,23 @@ def test_reshaped_pairs_show_the_new_predicate_in_the_shapes_its_support_lacks()
     assert shapes == {("e:s",), ("e:c",), ("e:r",)}
     assert ["what", "is", "the", "area", "s0"] in [pair.utterance for pair in reshaped]
     # The forward and reverse pairs are the plain recombination's, first and unchanged.
-    plain = Recombiner(training, "lambda").synthesize(support)
+    plain = synthesize(training, support)
     assert pairs[: len(plain)] == plain and len(pairs) == len(plain) + len(reshaped)
 
 
 def test_the_limit_takes_turns_over_shapes_and_zero_is_the_plain_recombination():
     training, support = examples(TRAINING), examples(SUPPORT, source="support.txt")
-    two = [p for p in ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=2).synthesize(support)
-           if p.direction == "reshaped"]
+    two = [p for p in synthesize(training, support, ReshapedPairs(pairs_per_predicate=2)) if p.direction == "reshaped"]
     assert len(two) == 2 and len({p.logical_form.split()[2][:-1] for p in two}) == 2
-    assert ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=0).synthesize(support) == \
-        Recombiner(training, "lambda").synthesize(support)
-    with pytest.raises(ValueError, match="reshaped_pairs_per_predicate"):
-        ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=-1)
+    assert synthesize(training, support, ReshapedPairs(pairs_per_predicate=0)) == synthesize(training, support)
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
+        ReshapedPairs(pairs_per_predicate=-1)
 
 
 def test_predicates_without_a_type_suffix_get_no_reshaped_pairs():
     training, support = examples(untyped(TRAINING)), examples(untyped(SUPPORT), source="support.txt")
-    recombiner = ReshapingRecombiner(training, "lambda", reshaped_pairs_per_predicate=10)
-    assert recombiner.new_predicates(support) == ["area"]
-    assert not [p for p in recombiner.synthesize(support) if p.direction == "reshaped"]
+    assert RecombinationContext(training, "lambda").new_predicates(support) == ["area"]
+    assert not [p for p in synthesize(training, support, ReshapedPairs(pairs_per_predicate=10)) if p.direction == "reshaped"]
 
 
 def write(path, rows: Sequence[Tuple[str, str]]) -> str:
@@ -120,6 +127,10 @@ def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypa
     monkeypatch.chdir(PROJECT_ROOT)
     reader = rendered_reader
     reshaped, plain = reader("reshaped/reshaped_ens5_geo_1shot.jsonnet"), reader("ensemble/slot_types_ens5_geo_1shot.jsonnet")
-    assert reshaped.pop("type") == "fewshot_augmented_reshaped" and reshaped.pop("reshaped_pairs_per_predicate") == 10
-    assert plain.pop("type") == "fewshot_augmented" and "reshaped_pairs_per_predicate" not in plain
+    # Written the old way (as the config hash sees them), the two readers are what they were.
+    assert legacy_reader_spelling(reshaped)["type"] == "fewshot_augmented_reshaped"
+    assert legacy_reader_spelling(reshaped)["reshaped_pairs_per_predicate"] == 10
+    assert legacy_reader_spelling(plain)["type"] == "fewshot_augmented"
+    assert reshaped.pop("type") == plain.pop("type") == "fewshot_augmented"
+    assert reshaped.pop("generators") == plain.pop("generators") + [[{"type": "reshaped", "pairs_per_predicate": 10}]]
     assert reshaped == plain

@@ -6,8 +6,9 @@ from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.data.reshaping import ReshapingRecombiner
-from fewshot_parser.data.subtrees import SubtreeRecombiner, renumbered, subject_types, variable_count
+from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
+from fewshot_parser.data.recombination import ReshapedPairs, SubtreePairs
+from fewshot_parser.data.recombination.trees import renumbered, subject_types, variable_count
 from fewshot_parser.logical_forms.tree import parse
 from tests import PROJECT_ROOT
 from tests.data import adjectives_test, reshaping_test as fixtures
@@ -29,9 +30,10 @@ def test_tree_helpers():
     assert subject_types(tree) == {"river:t"}
 
 
-def synthesize(support=SUPPORT, training=TRAINING, **settings):
-    return SubtreeRecombiner(fixtures.examples(training), "lambda", **settings).synthesize(
-        fixtures.examples(support, source="support.txt"))
+def synthesize(support=SUPPORT, training=TRAINING, subtree_pairs_per_example=10):
+    """The old `SubtreeRecombiner`: forward, reverse and 10 reshaped pairs, then subtree pairs."""
+    return fixtures.synthesize(fixtures.examples(training), fixtures.examples(support, source="support.txt"),
+                               ReshapedPairs(), SubtreePairs(pairs_per_example=subtree_pairs_per_example))
 
 
 def test_the_support_lf_goes_where_templates_have_an_entity():
@@ -46,11 +48,11 @@ def test_the_support_lf_goes_where_templates_have_an_entity():
         # Templates that use an entity of the support LF (s0) are left out: ids would clash.
         assert pair.logical_form.count("s0") == 1
     # The other pairs come first, unchanged; 0 makes none; the limit holds.
-    plain = ReshapingRecombiner(fixtures.examples(TRAINING), "lambda").synthesize(fixtures.examples(SUPPORT, source="s"))
+    plain = fixtures.synthesize(fixtures.examples(TRAINING), fixtures.examples(SUPPORT, source="s"), ReshapedPairs())
     assert pairs[: len(plain)] == plain and len(pairs) == len(plain) + len(subtree)
     assert synthesize(subtree_pairs_per_example=0) == plain
     assert sum(p.direction == "subtree" for p in synthesize(subtree_pairs_per_example=1)) == 1
-    with pytest.raises(ValueError, match="subtree_pairs_per_example"):
+    with pytest.raises(ConfigurationError, match="pairs_per_example must be at least 0"):
         synthesize(subtree_pairs_per_example=-1)
 
 
@@ -70,7 +72,7 @@ def test_prolog_gets_no_subtree_pairs():
     training = fixtures.examples([("what jobs use c0", "answer(A,(job(A),language(A,c0)))")], formalism="prolog")
     support = fixtures.examples([("what jobs pay s0", "answer(A,(job(A),salary_greater_than(A,s0)))")],
                                 formalism="prolog", source="support.txt")
-    pairs = SubtreeRecombiner(training, "prolog").synthesize(support)
+    pairs = fixtures.synthesize(training, support, ReshapedPairs(), SubtreePairs(), formalism="prolog")
     assert not [p for p in pairs if p.direction == "subtree"]
 
 
@@ -91,8 +93,11 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     assert is_augmented_reader("fewshot_augmented_subtrees")
 
     monkeypatch.chdir(PROJECT_ROOT)
-    subtrees = fixtures.rendered_reader("reshaped/adjectives_subtrees_ens5_geo_1shot.jsonnet")
-    reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
+    new_subtrees = fixtures.rendered_reader("reshaped/adjectives_subtrees_ens5_geo_1shot.jsonnet")
+    new_reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
+    assert new_subtrees["generators"][1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}],
+                                              [{"type": "subtrees", "pairs_per_example": 10}]]
+    subtrees, reshaped = legacy_reader_spelling(new_subtrees), legacy_reader_spelling(new_reshaped)
     assert subtrees.pop("type") == "fewshot_augmented_subtrees" and reshaped.pop("type") == "fewshot_augmented_reshaped"
     assert subtrees.pop("subtree_pairs_per_example") == 10 and subtrees.pop("adjectives") is True
     assert subtrees == reshaped

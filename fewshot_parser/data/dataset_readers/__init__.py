@@ -5,9 +5,6 @@ from fewshot_parser.data.dataset_readers.atis import AtisReader
 from fewshot_parser.data.dataset_readers.seq2seq import FewShotSeq2SeqReader
 from fewshot_parser.data.dataset_readers.coarse2fine import Coarse2FineReader
 from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
-from fewshot_parser.data.dataset_readers.reshaped import ReshapedAugmentedReader
-from fewshot_parser.data.dataset_readers.reparented import ReparentedAugmentedReader
+from fewshot_parser.data.dataset_readers.legacy_names import LegacyReaderName
 from fewshot_parser.data.dataset_readers.entity_values import EntityValuesReader
 from fewshot_parser.data.dataset_readers.literal_slots import LiteralSlotsReader
-from fewshot_parser.data.dataset_readers.adjectives import AdjectivesAugmentedReader
-from fewshot_parser.data.dataset_readers.subtrees import SubtreesAugmentedReader

@@ -1,0 +1,69 @@
+"""
+Forward pairs: a new predicate in templates of the training set. In the spirit of data recombination
+(Jia and Liang, 2016) and good-enough compositional augmentation (Andreas, 2020), written for this
+task.
+
+A training example whose LF uses, once, a known predicate `q` with the same signature as the new
+predicate `p` (type suffix, arity, which arguments are variables or values, and the operator above
+it), and whose utterance has `q`'s words: `q` becomes `p` in the LF, `q`'s words become `p`'s support
+words in the utterance, and `q`'s value arguments (entities, constants) become `p`'s. Candidates take
+turns over the replaced predicates, best first, so that many templates appear.
+"""
+import collections
+from typing import Iterable, Sequence, Union, cast
+
+from fewshot_parser.data.examples import Example
+from fewshot_parser.data.recombination.context import RecombinationContext, Support
+from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
+from fewshot_parser.data.recombination.pipeline import Candidate, in_turns
+from fewshot_parser.data.recombination.trees import atom_calls, call_labels, substitute
+from fewshot_parser.data.recombination.wording import known_span, replace_words, support_entries
+
+
+@PairGenerator.register("forward")
+class ForwardPairs(PairGenerator):
+    """
+    The new predicate in training templates of a known predicate with its signature (see the module
+    docstring).
+
+    Registered as a `PairGenerator` with name "forward".
+
+    # Parameters
+
+    pairs_per_predicate : `int`, optional (default = `20`)
+        Forward pairs per new predicate (at most).
+    """
+
+    def __init__(self, pairs_per_predicate: int = 20) -> None:
+        super().__init__(pairs_per_predicate)
+
+    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
+              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+        predicate = cast(str, unit)
+        candidates = []
+        for entry in list(support_entries(context, support, predicate)):
+            words = entry.example.utterance[entry.span.start: entry.span.end]
+            occurrence = entry.occurrence
+            in_utterance = {v for _, v in occurrence.values if v in entry.example.utterance}
+            for example in context.training:
+                if call_labels(example.tree) & support.new:
+                    continue
+                occurrences = collections.Counter(o.label for o in atom_calls(example.tree, context.formalism))
+                for known in atom_calls(example.tree, context.formalism):
+                    if known.signature != occurrence.signature or occurrences[known.label] != 1:
+                        continue
+                    if sum(1 for call in example.tree.calls() if call.label == known.label) != 1:
+                        continue
+                    # Values must be spoken in both utterances or in neither.
+                    if any((old in example.utterance) != (new_value in in_utterance)
+                           for (_, old), (_, new_value) in zip(known.values, occurrence.values)):
+                        continue
+                    span = known_span(context, example.utterance, example.tree, known.label)
+                    if span is None:
+                        continue
+                    values = dict(occurrence.values)
+                    utterance = replace_words(example.utterance, span, words, known.values, values)
+                    tree = substitute(example.tree, known.label, predicate, values)
+                    candidates.append(Candidate(span.confidence * entry.span.confidence, known.label, example,
+                                                utterance, tree, known.label))
+        yield from in_turns(candidates, predicate, "forward", context.formalism)

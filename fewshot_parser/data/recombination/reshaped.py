@@ -1,0 +1,103 @@
+"""
+Reshaped pairs: a new predicate with argument shapes its support set never shows. Not in the paper.
+
+The transition system's GEN actions are typed by the shape of their arguments: `( area:i <v> )`
+(the key of an `argmax`), `( area:i <e:s> )` ("the area of s0") and `( area:i usa:co )` are three
+actions. A support set that shows `area:i` only as a key leaves the other two out of the fine-tuning
+vocabulary, so no decoder can write "what is the area of s0" however well it learned the word: on
+geo 2-shot shuffle 3 a third of the query LFs cannot be built from the train and support actions.
+Forward pairs copy the support shape (same signature, the support's values), so they never add an
+action either.
+
+A *reshaped* pair takes a training example whose LF calls, once and on atoms only, a known
+predicate `q` with the new predicate `p`'s type suffix and arity but an argument shape that no
+support example gives `p`; `q` becomes `p` and `q`'s words become `p`'s support words, as in a
+forward pair. Arguments keep `q`'s shape: where `q` has a value and `p`'s support call a variable,
+`q`'s value stays (`( population:i s0 )` -> `( area:i s0 )`); where both have values, `p`'s support
+value replaces `q`'s, and where `q` has a variable, it stays. So the new action exists, and is
+shown in a training template with words that express `p` (`wording.words_under`). Predicates without
+a type suffix (jobs' Prolog, ATIS in these files) get no reshaped pairs: nothing then says which
+known predicates are alike. Candidates take turns over the argument shapes, best first, so that each
+new action appears.
+"""
+import collections
+from typing import Iterable, List, Sequence, Set, Union, cast
+
+from fewshot_parser.data.examples import Example
+from fewshot_parser.data.recombination.context import RecombinationContext, Support
+from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
+from fewshot_parser.data.recombination.pipeline import Candidate, in_turns
+from fewshot_parser.data.recombination.trees import Shape, argument_shape, atom_calls, call_labels, substitute
+from fewshot_parser.data.recombination.wording import Entry, known_span, replace_words, support_entries, words_under
+
+
+def support_shapes(context: RecombinationContext, support: Support, predicate: str) -> Set[Shape]:
+    """Every argument shape the support set gives `predicate` (atom-argument calls only)."""
+    return {argument_shape(o, o.signature[1], context.formalism)
+            for example in support.examples for o in atom_calls(example.tree, context.formalism)
+            if o.label == predicate}
+
+
+@PairGenerator.register("reshaped")
+class ReshapedPairs(PairGenerator):
+    """
+    The new predicate in the argument shapes its support set lacks (see the module docstring).
+
+    Registered as a `PairGenerator` with name "reshaped".
+
+    # Parameters
+
+    pairs_per_predicate : `int`, optional (default = `10`)
+        Reshaped pairs per new predicate (at most).
+    """
+
+    def __init__(self, pairs_per_predicate: int = 10) -> None:
+        super().__init__(pairs_per_predicate)
+
+    def words(self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str],
+              parent: str) -> List[str]:
+        """The words for `predicate` in place of the training words `replaced`, in a call under `parent`."""
+        span_words = entry.example.utterance[entry.span.start: entry.span.end]
+        return words_under(context, predicate, span_words, entry.occurrence.signature[3], parent)
+
+    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
+              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+        predicate = cast(str, unit)
+        shown = support_shapes(context, support, predicate)
+        candidates = []
+        for entry in support_entries(context, support, predicate):
+            suffix, arity, _, _ = entry.occurrence.signature
+            if not suffix:
+                # Without a type suffix (`:i`, `:t`) nothing says which known predicates are alike.
+                continue
+            support_values = dict(entry.occurrence.values)
+            in_utterance = {v for v in support_values.values() if v in entry.example.utterance}
+            for example in context.training:
+                if call_labels(example.tree) & support.new:
+                    continue
+                occurrences = collections.Counter(o.label for o in atom_calls(example.tree, context.formalism))
+                for known in atom_calls(example.tree, context.formalism):
+                    if known.signature[0] != suffix or known.signature[1] != arity or occurrences[known.label] != 1:
+                        continue
+                    if sum(1 for call in example.tree.calls() if call.label == known.label) != 1:
+                        continue
+                    # Where both calls have a value, the support's replaces the training one; it
+                    # must be spoken in both utterances or in neither.
+                    replaced = [(i, old) for i, old in known.values if i in support_values]
+                    shape = argument_shape(known._replace(values=tuple(
+                        (i, support_values.get(i, old)) for i, old in known.values)), arity, context.formalism)
+                    if shape in shown:
+                        continue
+                    if any((old in example.utterance) != (support_values[i] in in_utterance) for i, old in replaced):
+                        continue
+                    span = known_span(context, example.utterance, example.tree, known.label)
+                    if span is None:
+                        continue
+                    words = self.words(context, predicate, entry, example.utterance[span.start: span.end],
+                                       known.signature[3])
+                    values = {i: support_values[i] for i, _ in replaced}
+                    utterance = replace_words(example.utterance, span, words, replaced, values)
+                    tree = substitute(example.tree, known.label, predicate, values)
+                    candidates.append(Candidate(span.confidence * entry.span.confidence, shape, example, utterance,
+                                                tree, known.label))
+        yield from in_turns(candidates, predicate, "reshaped", context.formalism)

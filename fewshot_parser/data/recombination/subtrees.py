@@ -1,0 +1,153 @@
+"""
+Subtree pairs: a support LF that denotes an entity, placed whole where a template has an entity. Not
+in the paper; in the spirit of the "abstract whole phrases" grammar of data recombination (Jia and
+Liang, 2016).
+
+A support example such as "what are the highest points of states surrounding s0",
+`( argmax $0 ( and ( place:t $0 ) ... ) ( elevation:i $0 ) )`, teaches the new predicates inside one
+construction only, while the queries wrap the same phrase in others: "where is the highest point in
+s0" is `( lambda $0 e ( loc:t ( argmax $1 ... ) $0 ) )`, "how high is the highest point of s0" is
+`( elevation:i ( argmax $0 ... ) )`. Forward, reverse and reshaped pairs swap predicates and leaves;
+none moves a whole support LF into another template.
+
+A *subtree* pair takes a support example whose LF is an operator call (`argmax`, ...) that the
+training set uses as an argument somewhere an entity atom also goes (the first argument of `loc:t`
+holds both `m0` and `( argmax ... )`: so the operator's result is an entity there), and a template
+with an entity atom in such a position, spoken once in its utterance: a training example, or a
+synthetic pair of an earlier pass (so "how high is r0", a reshaped pair, becomes "how high is the
+highest point of ..."). The atom becomes the support LF, its variables renumbered after the
+template's, and the atom's word becomes the support's noun phrase: the support utterance from its
+operator word on ("highest", a word that predicts the operator), with the article before it; only
+supports whose words before the phrase name none of their LF's predicates or entities (a question
+opening such as "what are") give one. A position takes the support LF where the training set puts
+there an operator call of the same type (`river:t` in `( argmax $0 ( river:t $0 ) ... )`), or any
+position of its operator when its type is a new predicate. A support LF whose type predicates have
+no type suffix (`:t`; ATIS's `flight` in these files) gets none: nothing then says what it denotes,
+as for reshaped pairs. Templates that already use an entity of the support LF are left out.
+Candidates take turns over the template positions (predicate, argument), smallest template LF
+first, one utterance per template LF. Only the lambda-calculus formalism has such operators (Prolog
+files get none).
+"""
+import collections
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
+
+from fewshot_parser.data.examples import Example
+from fewshot_parser.data.recombination.context import RecombinationContext, Support
+from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
+from fewshot_parser.data.recombination.pipeline import round_robin
+from fewshot_parser.data.recombination.trees import (
+    ENTITY, Position, atom_positions, call_labels, renumbered, replaced_atom, subject_types, variable_count,
+)
+from fewshot_parser.logical_forms.tree import Tree, parse, to_string
+
+_ARTICLES = ("the", "a", "an")
+
+# (utterance, LF, source, {new predicate: the known predicate it replaced}) of a template.
+Template = Tuple[List[str], Tree, str, Dict[str, str]]
+# Per operator: the (predicate, argument) positions where the training set puts both a call of the
+# operator and an entity atom, with the types of the operator calls it puts there.
+EntitySlots = Dict[str, Dict[Position, Set[str]]]
+
+
+def entity_slots(context: RecombinationContext) -> EntitySlots:
+    """Where the training set puts an operator's result in place of an entity (see `EntitySlots`)."""
+    operators: Dict[Position, Dict[str, Set[str]]] = collections.defaultdict(lambda: collections.defaultdict(set))
+    atoms: Set[Position] = set()
+    for example in context.training:
+        for label, index, child in atom_positions(example.tree):
+            if child.is_call:
+                operators[(label, index)][child.label] |= subject_types(child)
+            elif ENTITY.match(child.label):
+                atoms.add((label, index))
+    slots: EntitySlots = collections.defaultdict(dict)
+    for position, labels in operators.items():
+        if position in atoms:
+            for label, types in labels.items():
+                slots[label][position] = types
+    return slots
+
+
+def noun_phrase(context: RecombinationContext, example: Example) -> Optional[List[str]]:
+    """The words of a support utterance that speak its whole LF, or None (see the module docstring)."""
+    operator = example.tree.label
+    predicates = call_labels(example.tree)
+    for i, token in enumerate(example.utterance):
+        if context.statistics.predictiveness(token, operator) >= context.max_explained:
+            start = i - 1 if i > 0 and example.utterance[i - 1] in _ARTICLES else i
+            opening = example.utterance[:start]
+            if any(ENTITY.match(w) or context.statistics.names(w, q) for w in opening for q in predicates):
+                return None
+            return list(example.utterance[start:])
+    return None
+
+
+@PairGenerator.register("subtrees")
+class SubtreePairs(PairGenerator):
+    """
+    A support LF placed whole where a template has an entity (see the module docstring).
+
+    Registered as a `PairGenerator` with name "subtrees".
+
+    # Parameters
+
+    pairs_per_example : `int`, optional (default = `10`)
+        Subtree pairs per support example (at most).
+    """
+
+    per = "example"
+    limit_name = "pairs_per_example"
+
+    def __init__(self, pairs_per_example: int = 10) -> None:
+        super().__init__(pairs_per_example)
+
+    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
+              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+        example = cast(Example, unit)
+        if context.formalism != "lambda":
+            return
+        # The positions that take the support LF's type; all of them when its type is new.
+        types = subject_types(example.tree)
+        if not types or not all(":" in t.strip(":") for t in types):
+            return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
+        slots = {position for position, seen in context.derived("entity slots", lambda: entity_slots(context))
+                 .get(example.tree.label, {}).items() if types & seen or not types & context.known}
+        phrase = noun_phrase(context, example) if slots and call_labels(example.tree) & support.new else None
+        if phrase is None:
+            return
+        entities = {leaf.label for leaf in example.tree.leaves() if ENTITY.match(leaf.label)}
+        predicate = sorted(call_labels(example.tree) & support.new)[0]
+        by_position: Dict[Position, List[Tuple[int, SyntheticPair]]] = collections.defaultdict(list)
+        used: Set[Tree] = set()
+        for utterance, tree, source, renamed in self.templates(context, support, earlier):
+            atoms = [leaf.label for leaf in tree.leaves()]
+            if entities & set(atoms) or tree in used:  # one utterance per template LF
+                continue
+            used.add(tree)
+            for label, index, child in atom_positions(tree):
+                position = (renamed.get(label, label), index)
+                atom = child.label
+                if child.is_call or position not in slots or not ENTITY.match(atom) or atoms.count(atom) != 1 \
+                        or list(utterance).count(atom) != 1:
+                    continue
+                at = list(utterance).index(atom)
+                before = list(utterance[:at])
+                if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
+                    before = before[:-1]
+                words = before + phrase + list(utterance[at + 1:])
+                subtree = renumbered(example.tree, variable_count(tree))
+                lf = to_string(replaced_atom(tree, atom, subtree), context.formalism)
+                pair = SyntheticPair(words, lf, predicate, "subtree", source, atom, 1.0)
+                by_position[position].append((tree.size(), pair))
+        # Smallest templates first ("where is m0" before "how many states does m0 run through").
+        yield from round_robin([pair for _, pair in sorted(by_position[position], key=lambda c: c[0])]
+                               for position in sorted(by_position))
+
+    @staticmethod
+    def templates(context: RecombinationContext, support: Support,
+                  earlier: Sequence[SyntheticPair]) -> List[Template]:
+        """The training examples without a new predicate, then the pairs of the earlier passes."""
+        templates: List[Template] = [(e.utterance, e.tree, f"{e.source}:{e.line_number}", {})
+                                     for e in context.training if not call_labels(e.tree) & support.new]
+        templates += [(p.utterance, parse(p.logical_form, context.formalism), p.source, {p.predicate: p.replaced})
+                      for p in earlier]
+        return templates

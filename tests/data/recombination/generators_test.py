@@ -1,0 +1,71 @@
+"""Each pair generator alone, on small fixtures (tests/data/reshaping_test.py and its neighbours)."""
+from typing import List, Sequence, Tuple
+
+from fewshot_parser.data.recombination import (
+    AdjectivePairs, ForwardPairs, PairGenerator, RecombinationContext, ReparentedPairs, ReshapedPairs, ReversePairs,
+    SubtreePairs, recombine,
+)
+from tests.data import adjectives_test, reshaping_test as fixtures, subtrees_test
+
+
+def made(generators: Sequence[Sequence[PairGenerator]], training=fixtures.TRAINING, support=fixtures.SUPPORT,
+         lexicon=None) -> List[Tuple[str, str, str, str]]:
+    """(utterance, LF, direction, replaced) of the pairs the passes make."""
+    context = RecombinationContext(fixtures.examples(training), "lambda", lexicon)
+    pairs = recombine(context, fixtures.examples(support, source="support.txt"), generators)
+    return [(" ".join(p.utterance), p.logical_form, p.direction, p.replaced) for p in pairs]
+
+
+def test_forward_pairs_put_the_new_predicate_in_templates_of_a_known_one_with_its_signature():
+    support = [("how large is s0", "( area:i s0 )")]
+    assert made([[ForwardPairs()]], support=support) == [
+        ("what is the how large s0", "( area:i s0 )", "forward", "population:i"),  # best first
+        ("how how large in s0", "( area:i s0 )", "forward", "population:i"),
+    ]
+    assert made([[ForwardPairs(pairs_per_predicate=1)]], support=support) == made([[ForwardPairs()]], support=support)[:1]
+
+
+def test_reverse_pairs_keep_the_support_template_with_other_known_content():
+    assert made([[ReversePairs()]]) == [
+        ("city the smallest area", "( argmin $0 ( city:t $0 ) ( area:i $0 ) )", "reverse", "city:t")]
+
+
+def test_reshaped_pairs_take_turns_over_the_shapes_the_support_lacks():
+    pairs = made([[ReshapedPairs()]])
+    assert [lf for _, lf, _, _ in pairs[:3]] == ["( area:i c0 )", "( area:i s0 )", "( area:i r0 )"]
+    assert {direction for _, _, direction, _ in pairs} == {"reshaped"} and len(pairs) == 4
+
+
+def test_adjective_pairs_are_reshaped_pairs_with_the_support_superlatives_adjective():
+    settings = dict(training=adjectives_test.TRAINING, support=adjectives_test.SUPPORT, lexicon=adjectives_test.LEXICON)
+    plain, adjectives = made([[ReshapedPairs()]], **settings), made([[AdjectivePairs()]], **settings)
+    assert [(a == p) for a, p in zip(adjectives, plain)] == [True, True, False, True]
+    assert plain[2][0] == "elevation is r0" and adjectives[2] == ("how high is r0", "( elevation:i r0 )", "reshaped", "len:i")
+
+
+def test_reparented_pairs_put_the_new_predicate_under_other_operators():
+    assert made([[ReparentedPairs()]]) == [("which state has the largest area",
+                                            "( argmax $0 ( state:t $0 ) ( area:i $0 ) )", "reparented", "population:i")]
+
+
+def test_subtree_pairs_use_training_templates_and_the_pairs_of_earlier_passes():
+    settings = dict(training=subtrees_test.TRAINING, support=subtrees_test.SUPPORT)
+    alone = made([[SubtreePairs()]], **settings)
+    assert [u for u, _, _, _ in alone] == ["how long is the highest point in s0", "where is the highest point in s0"]
+    after = [pair for pair in made([[ReshapedPairs()], [SubtreePairs()]], **settings) if pair[2] == "subtree"]
+    assert after[:2] == alone and after[2][1].startswith("( elevation:i ( argmax")  # a reshaped pair as template
+    assert made([[SubtreePairs(pairs_per_example=1)]], **settings) == alone[:1]
+
+
+def test_generators_keep_no_state_and_the_context_derives_each_statistic_once():
+    generator = AdjectivePairs()
+    settings = dict(training=adjectives_test.TRAINING, support=adjectives_test.SUPPORT, lexicon=adjectives_test.LEXICON)
+    first = made([[generator]], **settings)
+    made([[generator]])  # another split in between
+    assert made([[generator]], **settings) == first
+    context = RecombinationContext(fixtures.examples(fixtures.TRAINING), "lambda")
+    support = fixtures.examples(fixtures.SUPPORT, source="support.txt")
+    recombine(context, support, [[ReversePairs()]])
+    lexical = context.derived("lexical entries", lambda: None)
+    assert lexical is not None and recombine(context, support, [[ReversePairs()]]) and \
+        context.derived("lexical entries", lambda: None) is lexical
