@@ -59,23 +59,38 @@ def config_path(setting: str, dataset: str, shot: int) -> str:
     return f"experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"
 
 
+def with_settings(reader: Dict[str, Any], settings: Dict[str, Any]) -> Dict[str, Any]:
+    """The rendered recombination reader `reader` with a setting's old flat keys (pairs per predicate
+    and the like) applied: written the old way, changed, and translated back to generators."""
+    from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling, translate_legacy_reader
+
+    old = dict(legacy_reader_spelling(reader))
+    old.update(settings)
+    return translate_legacy_reader(old.pop("type"), old)
+
+
 def overrides(setting: str, dataset: str, shot: int, environment: Dict[str, str]) -> Dict[str, Any]:
     """AllenNLP overrides (dotted keys) of the `augmented` config for a setting."""
     if SETTINGS[setting] is None:
         return {}
     reader, trainer, *model = SETTINGS[setting]
-    result: Dict[str, Any] = {f"dataset_reader.{key}": value for key, value in reader.items()}
+    import _jsonnet
+
+    rendered = json.loads(_jsonnet.evaluate_file(config_path(setting, dataset, shot), ext_vars=environment))
+    reader = with_settings(rendered["dataset_reader"], reader)
+    # The settings name the old flat keys; the reader now takes a list of pair generators, which an
+    # override replaces whole (AllenNLP merges dictionaries, not lists).
+    result: Dict[str, Any] = {f"dataset_reader.{key}": value for key, value in reader.items()
+                              if key == "generators" or key in SETTINGS[setting][0]}
     for key, value in (model[0] if model else {}).items():
         result[f"model.{key}"] = value
     if trainer in ("same-steps", "double-steps"):
-        import _jsonnet
         from allennlp.common import Params
         from allennlp.data import DatasetReader
 
         import fewshot_parser  # noqa: F401
 
-        rendered = json.loads(_jsonnet.evaluate_file(config_path(setting, dataset, shot), ext_vars=environment))
-        rendered["dataset_reader"].update(reader)
+        rendered["dataset_reader"] = reader
         rendered["dataset_reader"]["reader"]["token_indexers"] = {"tokens": {"type": "single_id"}}
         augmented = DatasetReader.from_params(Params(json.loads(json.dumps(rendered["dataset_reader"])))).augmented_examples()
         from fewshot_parser.data.examples import read_examples

@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("second")
     parser.add_argument("--split-dir", required=True, help="the split's folder (train.txt, query.txt)")
     args = parser.parse_args()
-    from fewshot_parser.data.augmentation import call_labels
+    from fewshot_parser.data.recombination.trees import call_labels
     from fewshot_parser.data.examples import read_examples
 
     formalism = "prolog" if "/jobs/" in os.path.abspath(args.split_dir) + "/" else "lambda"

@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 from compare_predictions import predictions  # noqa: E402  (lab/scripts/, the script's own folder)
-from fewshot_parser.data.augmentation import call_labels  # noqa: E402
+from fewshot_parser.data.recombination.trees import call_labels  # noqa: E402
 from fewshot_parser.data.examples import read_examples  # noqa: E402
 from fewshot_parser.logical_forms.template import Abstractor, predicates  # noqa: E402
 from fewshot_parser.logical_forms.tree import Tree, parse  # noqa: E402

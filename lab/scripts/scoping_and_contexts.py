@@ -26,9 +26,9 @@ sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from compare_predictions import predictions  # noqa: E402  (lab/scripts/, the script's own folder)
-from fewshot_parser.data.augmentation import atom_calls, call_labels  # noqa: E402
+from fewshot_parser.data.recombination.trees import atom_calls, call_labels  # noqa: E402
 from fewshot_parser.data.examples import Example, read_training_examples  # noqa: E402
-from fewshot_parser.data.reshaping import argument_shape  # noqa: E402
+from fewshot_parser.data.recombination.trees import argument_shape  # noqa: E402
 from fewshot_parser.logical_forms.tree import parse  # noqa: E402
 from fewshot_parser.modules.decoding.variable_scoping import scoping_errors  # noqa: E402
 
