@@ -153,10 +153,23 @@ def stale_cells(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str, str, int], s
     return stale
 
 
-def table_lines(keys, table, paper, expected: int = 5, stale=None) -> Tuple[List[str], List[List[str]]]:
-    header = "| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | p-value |"
-    lines = [header, "|" + "---|" * (len(COLUMNS) + 2)]
-    csv_rows = [["system", "setting"] + [f"{d}_{k}shot" for d, k in COLUMNS] + [f"paper_{d}_{k}shot" for d, k in COLUMNS] + ["p_value"]]
+def training_retention(rows: List[Dict[str, str]], shuffles: Sequence[int]) -> Dict[Tuple[str, str], Tuple[float, float, float, int]]:
+    """Per row key: retention on training examples (`known_*` of the official rows over `shuffles`):
+    (before, after, after - before, runs), for the keys whose runs measured it."""
+    runs: Dict[Tuple[str, str], List[Dict[str, str]]] = defaultdict(list)
+    for row in rows:
+        if int(row["shuffle"]) in set(shuffles):
+            runs[(row["system"], row["setting"])].append(row)
+    kept = {key: retention(values) for key, values in runs.items()}
+    return {key: value for key, value in kept.items() if value is not None}
+
+
+def table_lines(keys, table, paper, expected: int = 5, stale=None,
+                kept: Optional[Dict[Tuple[str, str], Tuple[float, float, float, int]]] = None) -> Tuple[List[str], List[List[str]]]:
+    header = "| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | p-value | training examples: before → after |"
+    lines = [header, "|" + "---|" * (len(COLUMNS) + 3)]
+    csv_rows = [["system", "setting"] + [f"{d}_{k}shot" for d, k in COLUMNS] + [f"paper_{d}_{k}shot" for d, k in COLUMNS]
+                + ["p_value", "known_pretrained", "known_finetuned"]]
     ours = table.get(OURS, {})
     for key in keys:
         scores = table.get(key, {})
@@ -174,8 +187,11 @@ def table_lines(keys, table, paper, expected: int = 5, stale=None) -> Tuple[List
             ours_csv.append("" if value is None else f"{value[0]:.2f}")
             paper_csv.append("" if reference is None else f"{reference:.2f}")
         p_value = None if key == OURS else wilcoxon_p(ours, scores)
-        lines.append(f"| {_label(key)} | " + " | ".join(cells) + f" | {'' if p_value is None else f'{p_value:.2e}'} |")
-        csv_rows.append([key[0], key[1]] + ours_csv + paper_csv + ["" if p_value is None else f"{p_value:.3e}"])
+        measured = (kept or {}).get(key)
+        retained = "–" if measured is None else f"{measured[0]:.1f} → {measured[1]:.1f} ({measured[2]:+.1f}, n={measured[3]})"
+        lines.append(f"| {_label(key)} | " + " | ".join(cells) + f" | {'' if p_value is None else f'{p_value:.2e}'} | {retained} |")
+        csv_rows.append([key[0], key[1]] + ours_csv + paper_csv + ["" if p_value is None else f"{p_value:.3e}"]
+                        + (["", ""] if measured is None else [f"{measured[0]:.2f}", f"{measured[1]:.2f}"]))
     return lines, csv_rows
 
 
@@ -225,7 +241,7 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
         main_keys.insert(main_keys.index(OURS) + 1 if OURS in main_keys else 0, REFERENCE)
     written = []
     for name, keys, title in (("table1", main_keys, "Table 1"), ("table2", [OURS] + ablation_keys, "Table 2 (ablations)")):
-        lines, csv_rows = table_lines(keys, table, paper, len(set(shuffles)), stale)
+        lines, csv_rows = table_lines(keys, table, paper, len(set(shuffles)), stale, training_retention(every_row, shuffles))
         with atomic_open(os.path.join(out, f"{name}.md"), "w") as handle:
             handle.write(
                 f"# {title}: exact match (%), mean ± std over {span} [paper's number, shuffles 1-5]\n\n"
@@ -235,7 +251,10 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
                 "p-value: two-sided Wilcoxon signed-rank test of ProtoParser (ours) against the row, "
                 "over all evaluation sets both have. "
                 f"{STALE_MARK}: the cell has a row the current code would not reproduce (no provenance, another "
-                "config, or changed code; `allennlp run-grid --redo-stale` reruns them; paper_gap.md lists them)."
+                "config, or changed code; `allennlp run-grid --redo-stale` reruns them; paper_gap.md lists them). "
+                "Training examples: retention, exact match on a seeded sample of at most 500 examples of each "
+                "split's train.txt with the pre-trained archive and after fine-tuning (drop, runs); rows recorded "
+                "before `run-grid` measured it have –."
                 "\n\n" + "\n".join(lines) + "\n"
                 + ("" if name != "table2" else
                    "\n## Direction: does removing the part move our mean the way it moves the paper's?\n\n"

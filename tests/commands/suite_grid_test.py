@@ -168,3 +168,20 @@ def test_at_a_glance_gives_retention_on_training_examples_of_the_official_rows()
     # shuffles 1 and 2 measured it (shuffle 3 did not, 9 is outside the table's shuffles): 99 -> 65
     assert faithful.endswith("| 99.0 → 65.0 (-34.0, n=2) |")
     assert at_a_glance(table, paper_numbers(), {}, (1, 2, 3)).count("| – |") >= 1
+
+
+def test_table_1_gives_each_row_its_retention_on_training_examples():
+    from fewshot_parser.commands.paper_results import paper_numbers
+    from fewshot_parser.commands.report import table_lines, training_retention
+
+    rows = [{"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": str(shuffle),
+             "exact_match": "10.0", "known_pretrained": before, "known_finetuned": after}
+            for shuffle, before, after in ((1, "100.0", "70.0"), (2, "100.0", "80.0"), (0, "1.0", "1.0"))]
+    rows.append({"system": "IRNet", "setting": "cb", "dataset": "geo", "shot": "1", "shuffle": "1",
+                 "exact_match": "5.0", "known_pretrained": "", "known_finetuned": ""})
+    kept = training_retention(rows, (1, 2))
+    assert kept == {("ProtoParser", ""): (100.0, 75.0, -25.0, 2)}  # shuffle 0 left out, IRNet measured nothing
+    table = {("ProtoParser", ""): {("geo", 1, 1): 10.0, ("geo", 1, 2): 10.0}, ("IRNet", "cb"): {("geo", 1, 1): 5.0}}
+    lines, csv_rows = table_lines([("ProtoParser", ""), ("IRNet", "cb")], table, paper_numbers(), 2, None, kept)
+    assert lines[2].endswith("| 100.0 → 75.0 (-25.0, n=2) |") and lines[3].endswith("| – |")
+    assert csv_rows[0][-2:] == ["known_pretrained", "known_finetuned"] and csv_rows[1][-2:] == ["100.00", "75.00"]
