@@ -316,6 +316,16 @@ def best_of(table, keys: Sequence[Tuple[str, str]], shuffles: Sequence[int]) -> 
     return max(keys, key=rank) if keys else None
 
 
+def headline_best_key() -> Optional[Tuple[str, str]]:
+    """The (system, setting) row of the project's best row, `reshaped40-ens5` (None without the grid table)."""
+    from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
+    from fewshot_parser.commands.systems import read_systems
+
+    systems = read_systems()
+    name = HEADLINE_SYSTEMS[1]
+    return (systems[name][0], systems[name][1]) if name in systems else None
+
+
 def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
                 suite_rows: Optional[List[Dict[str, str]]] = None,
                 official_rows: Optional[List[Dict[str, str]]] = None) -> str:
@@ -336,7 +346,11 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
     def means(key):
         return [cell(table.get(key, {}), d, k) for d, k in COLUMNS]
 
-    variant = best_of(table, [k for k in table if is_variant(k)], shuffles)
+    # The best row is the one the project names (`recipes.HEADLINE_SYSTEMS`, its own config files
+    # experiments/<dataset>_<k>shot_best.jsonnet), not the variant with the highest official mean:
+    # picking by the official queries is the fitting issue 52 describes.
+    headline = headline_best_key()
+    variant = headline if headline in table else best_of(table, [k for k in table if is_variant(k)], shuffles)
     baseline = best_of(table, [k for k in table if k[0] != OURS[0] and k != REFERENCE], shuffles)
     rows = [("paper's ProtoParser", None, [paper.get(OURS, {}).get(f"{d}_{k}shot") for d, k in COLUMNS])]
     for label, key in (("authors' code here (GloVe 50-d)", REFERENCE), ("ours, faithful (`--systems ours`)", OURS),
