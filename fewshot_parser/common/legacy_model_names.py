@@ -23,6 +23,8 @@ Plain dictionaries only: nothing here imports a model.
 import re
 from typing import Any, Dict, List, Optional
 
+from fewshot_parser.common.config_walk import rewrite_bottom_up
+
 _PATTERN = re.compile(r"^(proto_parser|irnet_parser)(_entity_coverage)?(_missing_evidence)?(_slot_types(_scoped)?)?$")
 _PARSERS = ("proto_parser", "irnet_parser")
 
@@ -104,11 +106,9 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 
 def legacy_spelling(config: Any) -> Any:
     """`config` with every parser config that has decoding components written as its old name, where one says it."""
-    if isinstance(config, list):
-        return [legacy_spelling(item) for item in config]
-    if not isinstance(config, dict):
+    def old_way(config: Dict[str, Any]) -> Dict[str, Any]:
+        if config.get("type") in _PARSERS and ("decoding_scorers" in config or "rerankers" in config):
+            return _old_spelling(config) or config
         return config
-    config = {key: legacy_spelling(value) for key, value in config.items()}
-    if config.get("type") in _PARSERS and ("decoding_scorers" in config or "rerankers" in config):
-        return _old_spelling(config) or config
-    return config
+
+    return rewrite_bottom_up(config, old_way)

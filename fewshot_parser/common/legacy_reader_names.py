@@ -25,6 +25,8 @@ Plain dictionaries only: nothing here imports a reader.
 """
 from typing import Any, Dict, List, Optional
 
+from fewshot_parser.common.config_walk import rewrite_bottom_up
+
 READER = "fewshot_augmented"
 # Every old reader name besides `fewshot_augmented` itself (whose old spelling is its flat keys).
 LEGACY_READER_NAMES = ("fewshot_augmented_reshaped", "fewshot_augmented_adjectives", "fewshot_augmented_reparented",
@@ -112,11 +114,9 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 
 def legacy_reader_spelling(config: Any) -> Any:
     """`config` with every `fewshot_augmented` reader with generators written as its old reader, where one says it."""
-    if isinstance(config, list):
-        return [legacy_reader_spelling(item) for item in config]
-    if not isinstance(config, dict):
+    def old_way(config: Dict[str, Any]) -> Dict[str, Any]:
+        if config.get("type") == READER and "generators" in config:
+            return _old_spelling(config) or config
         return config
-    config = {key: legacy_reader_spelling(value) for key, value in config.items()}
-    if config.get("type") == READER and "generators" in config:
-        return _old_spelling(config) or config
-    return config
+
+    return rewrite_bottom_up(config, old_way)
