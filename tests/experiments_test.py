@@ -131,13 +131,14 @@ def test_reg0_variant_changes_only_the_atis_regularization_weight():
 
 
 def test_schema_encoding_variant_changes_only_the_model_type_and_word_table():
-    """words/contextual_schema_* is contextual_linking_* with `irnet_parser` and a 200-d word table."""
+    """words/contextual_schema_* is contextual_linking_* with the `schema_encoding` action scorer and a 200-d word table."""
     schema, base = evaluate("words/contextual_schema_geo_2shot.jsonnet"), evaluate("words/contextual_linking_geo_2shot.jsonnet")
     assert schema.pop("pretrained_archive").endswith("geo-contextual-schema/model.tar.gz")
     base.pop("pretrained_archive")
     for section in (schema, schema["pretraining"]):
         model = section["model"]
-        assert model.pop("type") == "irnet_parser"
+        assert model.pop("action_scorers") == [{"type": "schema_encoding"}]
+        assert model.pop("type") == "proto_parser"
         assert model["source_embedder"]["token_embedders"].pop("tokens") == {"type": "embedding", "embedding_dim": 200}
         assert model["encoder"].pop("input_size") == 384 + 200
     for section in (base, base["pretraining"]):
@@ -167,9 +168,9 @@ def test_bias_variant_changes_only_the_fine_tuned_models_new_action_bias():
 def test_coverage_variant_changes_only_the_fine_tuned_models_decoding():
     """Entity-coverage re-ranking: the augmented variant's model with the `entity_coverage` reranker."""
     coverage, base = evaluate("coverage/coverage_jobs_2shot.jsonnet"), evaluate("augmentation/augmented_jobs_2shot.jsonnet")
-    assert base["model"]["type"] == coverage["model"]["type"] == "irnet_parser"
+    assert base["model"]["action_scorers"] == coverage["model"]["action_scorers"] == [{"type": "schema_encoding"}]
     assert coverage["model"].pop("rerankers") == [{"type": "entity_coverage", "weight": 5, "beam_size": 10}]
-    assert coverage["pretraining"]["model"]["type"] == "irnet_parser"
+    assert coverage["pretraining"]["model"]["action_scorers"] == [{"type": "schema_encoding"}]
     assert coverage == base  # the same pre-training and fine-tuning, so the archive is shared
 
 
@@ -197,7 +198,7 @@ def test_slot_type_variant_changes_only_the_fine_tuned_models_decoding():
         assert checked == base  # the same pre-training and fine-tuning, so the archive is shared
     ensemble = evaluate("ensemble/slot_types_ens5_geo_1shot.jsonnet")
     members = ensemble["model"]["members"]
-    assert [m["type"] for m in members] == ["irnet_parser"] * 5
+    assert [(m["type"], m["action_scorers"]) for m in members] == [("proto_parser", [{"type": "schema_encoding"}])] * 5
     assert [[s["type"] for s in m["decoding_scorers"]] for m in members] == [["slot_type_check", "missing_evidence"]] * 5
     assert [[r["type"] for r in m["rerankers"]] for m in members] == [["entity_coverage"]] * 5
 

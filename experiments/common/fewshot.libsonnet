@@ -62,9 +62,9 @@ local words = import 'words.libsonnet';
     // whose strings name the action's predicates (see proto_parser's `lexical_linking`).
     lexical_linking: false,
     link_pooling: 'attention',
-    // IRNet's schema encoding (not in the paper's ProtoParser): the model becomes `irnet_parser`, so
-    // action scores also get a pointer score from the encoding of the action's predicate names, and
-    // words get their schema-match type. Options without a `tokens` word table get a random one.
+    // IRNet's schema encoding (not in the paper's ProtoParser): the action scorer `schema_encoding`
+    // (fewshot_parser/modules/action_scorers/), so action scores also get a pointer score from the
+    // encoding of the action's predicate names, and words get their schema-match type. Options without a `tokens` word table get a random one.
     schema_encoding: false,
     // Beam size of the fine-tuned model's template search (1: greedy, as the paper decodes). Decoding
     // only, so a variant that changes it shares the pre-trained archive of its `variant`.
@@ -348,7 +348,7 @@ local words = import 'words.libsonnet';
     lstm=s.lstm,
     encoder_hidden=s.encoder_hidden,
     dropout_placement=s.dropout_placement,
-  ) + (if s.schema_encoding then { type: 'irnet_parser' } else {})
+  ) + (if s.schema_encoding then { action_scorers: [{ type: 'schema_encoding' }] } else {})
     + (if s.beam_size != 1 && !pretraining then { beam_size: s.beam_size } else {})
     + (local steps = $.per(s.max_decoding_steps, dataset, $.shot_of(s));
        if steps != 50 && !pretraining then { max_decoding_steps: steps } else {})

@@ -20,7 +20,7 @@ local words = import 'words.libsonnet';
       words=words.with_word_table(self.words),
       dropout=if finetuning then fewshot.defaults.finetune_dropout else 0.5,
       label_smoothing=if finetuning then fewshot.defaults.finetune_label_smoothing else 0.1,
-    ) + { type: 'irnet_parser' },
+    ) + { action_scorers: [{ type: 'schema_encoding' }] },
     trainer(epochs, lr):: pp.trainer(epochs, if lr == null then 0.0025 else lr) + { run_confidence_checks: false },
   },
 

@@ -15,7 +15,9 @@ with the mixins' flat keys:
       beam_size                           (the parser keeps its own beam_size, 1)
 
 The scorers come in the order the mixins added their terms (slot types first), so that the sums are
-the same; every other key is the parser's. `translate_legacy_config` reads an old config (models
+the same; every other key is the parser's. The old parser `irnet_parser` (a subclass) is `proto_parser`
+with the action scorer `schema_encoding` first in `action_scorers` (its `schema_threshold` becomes the
+component's `threshold`). `translate_legacy_config` reads an old config (models
 built from old names, `models/legacy_names.py`); `legacy_spelling` writes a new one the old way, so
 that a config keeps the hash of the rows recorded before the components (`provenance.experiment_hash`).
 Plain dictionaries only: nothing here imports a model.
@@ -54,6 +56,30 @@ def _legacy_names() -> List[str]:
 
 # Every name the mixins registered (22).
 LEGACY_MODEL_NAMES = _legacy_names()
+
+
+def translate_irnet_parser(config: Dict[str, Any]) -> Dict[str, Any]:
+    """The `proto_parser` config (with `type`) that an `irnet_parser` config (no `type`) was."""
+    config = dict(config)
+    scorer: Dict[str, Any] = {"type": "schema_encoding"}
+    if "schema_threshold" in config:
+        scorer["threshold"] = config.pop("schema_threshold")
+    return {"type": "proto_parser", **config, "action_scorers": [scorer] + list(config.get("action_scorers", []))}
+
+
+def _irnet_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
+    """A `proto_parser` config whose only action scorer is `schema_encoding`, as `irnet_parser`; others as they are."""
+    scorers = config.get("action_scorers")
+    if config.get("type") != "proto_parser" or not isinstance(scorers, list) or len(scorers) != 1:
+        return config
+    scorer = scorers[0]
+    if not isinstance(scorer, dict) or scorer.get("type") != "schema_encoding" or set(scorer) - {"type", "threshold"}:
+        return config
+    old = {k: v for k, v in config.items() if k != "action_scorers"}
+    old["type"] = "irnet_parser"
+    if "threshold" in scorer:
+        old["schema_threshold"] = scorer["threshold"]
+    return old
 
 
 def translate_legacy_config(name: str, config: Dict[str, Any]) -> Dict[str, Any]:
@@ -107,6 +133,7 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 def legacy_spelling(config: Any) -> Any:
     """`config` with every parser config that has decoding components written as its old name, where one says it."""
     def old_way(config: Dict[str, Any]) -> Dict[str, Any]:
+        config = _irnet_spelling(config)
         if config.get("type") in _PARSERS and ("decoding_scorers" in config or "rerankers" in config):
             return _old_spelling(config) or config
         return config

@@ -42,16 +42,24 @@ def config_hash(config: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def old_spelling(config: Any) -> Any:
+    """
+    A copy of a rendered config with every component written the old way: a parser with decoding or
+    action-scoring components as the old model name that meant them (`legacy_model_names.legacy_spelling`),
+    a recombination reader with pair generators as the old reader (`legacy_reader_spelling`). Two
+    spellings of the same experiment are equal after it.
+    """
+    return legacy_reader_spelling(legacy_spelling(json.loads(json.dumps(config))))
+
+
 def experiment_hash(config: Mapping[str, Any]) -> str:
     """
     `config_hash` of a run's rendered config without what does not change its numbers: where the
     shared pre-trained archive lives (`pretrained_archive`) and the device (`trainer.cuda_device`).
-    A parser with decoding components is hashed as the old model name that meant them
-    (`legacy_model_names.legacy_spelling`), and a recombination reader with pair generators as the old
-    reader that meant them (`legacy_reader_names.legacy_reader_spelling`), so that rows recorded before
-    the components and generators keep their hash.
+    Components are hashed as the old names that meant them (`old_spelling`), so that rows recorded
+    before the components and generators keep their hash.
     """
-    config = legacy_reader_spelling(legacy_spelling(json.loads(json.dumps(config))))
+    config = old_spelling(config)
     config.pop("pretrained_archive", None)
     if isinstance(config.get("trainer"), dict):
         config["trainer"].pop("cuda_device", None)

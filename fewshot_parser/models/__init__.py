@@ -2,7 +2,6 @@ from fewshot_parser.models.metrics import LogicalFormExactMatch
 from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.models.seq2seq import FewShotSeq2Seq
 from fewshot_parser.models.coarse2fine import Coarse2Fine
-from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser

@@ -1,16 +1,16 @@
 """
-The model names of the old decoding mixins, registered so that archives and configs that name them
-still build: each builds `proto_parser` or `irnet_parser` with the decoding components the name
-stood for (`fewshot_parser/common/legacy_model_names.py` has the translation). An archive's weights
-load as they are; `proto_parser` moves the evidence statistics under its `missing_evidence` scorer.
+The model names of the old decoding mixins and of the old `irnet_parser` subclass, registered so that
+archives and configs that name them still build: each builds `proto_parser` with the components the
+name stood for (`fewshot_parser/common/legacy_model_names.py` has the translation). An archive's
+weights load as they are; `proto_parser` moves the evidence statistics under its `missing_evidence`
+scorer and IRNet's parameters under its `schema_encoding` action scorer.
 """
 from typing import Any
 
 from allennlp.common import Params
 from allennlp.models import Model
 
-from fewshot_parser.common.legacy_model_names import LEGACY_MODEL_NAMES, translate_legacy_config
-from fewshot_parser.models.irnet_parser import IRNetParser  # noqa: F401 (registers "irnet_parser")
+from fewshot_parser.common.legacy_model_names import LEGACY_MODEL_NAMES, translate_irnet_parser, translate_legacy_config
 from fewshot_parser.models.proto_parser import ProtoParser  # noqa: F401 (registers "proto_parser")
 
 
@@ -27,11 +27,12 @@ class LegacyModelName:
     def from_params(self, params: Params, constructor_to_call: Any = None, constructor_to_inspect: Any = None,
                     **extras: Any) -> Model:
         # `constructor_to_*` are what AllenNLP found on this builder: the parser's own are used instead.
-        config = translate_legacy_config(self.name, params.as_dict(quiet=True))
+        old = params.as_dict(quiet=True)
+        config = translate_irnet_parser(old) if self.name == "irnet_parser" else translate_legacy_config(self.name, old)
         for key in list(params.keys()):  # consumed: the caller may check that nothing is left
             params.pop(key)
         return Model.from_params(params=Params(config), **extras)
 
 
-for _name in LEGACY_MODEL_NAMES:
+for _name in ["irnet_parser"] + LEGACY_MODEL_NAMES:
     Model.register(_name)(LegacyModelName(_name))  # type: ignore[arg-type]

@@ -23,6 +23,7 @@ from fewshot_parser.logical_forms.namespaces import (
 )
 from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
 from fewshot_parser.data.predicate_names import load_lexicon
+from fewshot_parser.modules.action_scorers import ActionScorer
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker, SlotFilling
 from fewshot_parser.modules.slot_filler import SlotFiller
@@ -40,6 +41,14 @@ from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 logger = logging.getLogger(__name__)
 
+
+def _sum(terms: List[Optional[torch.Tensor]]) -> Optional[torch.Tensor]:
+    """The sum of the tensors among `terms`, left to right (floating-point sums depend on the order); None if none."""
+    total = None
+    for term in terms:
+        if term is not None:
+            total = term if total is None else total + term
+    return total
 
 
 @Model.register("proto_parser")
@@ -138,6 +147,10 @@ class ProtoParser(Model):
     rerankers : `List[Reranker]`, optional (default = `None`)
         Not in the paper. Choices among decoded alternatives, at evaluation and prediction only, in
         list order (`entity_coverage`, `variable_scoping`).
+    action_scorers : `List[ActionScorer]`, optional (default = `None`)
+        Not in the paper. Terms added to the action scores at every step in training and decoding
+        alike, in list order before the lexical-linking term, with their own parameters and word
+        features (`fewshot_parser/modules/action_scorers/`: `schema_encoding`, IRNet's).
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -173,6 +186,7 @@ class ProtoParser(Model):
         handwritten_new_predicate_entries: bool = False,
         decoding_scorers: Optional[List[DecodingScorer]] = None,
         rerankers: Optional[List[Reranker]] = None,
+        action_scorers: Optional[List[ActionScorer]] = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
@@ -238,6 +252,10 @@ class ProtoParser(Model):
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
+        # Last, so that the scorers' parameters come after the parser's own (initialisation order).
+        self.action_scorers = torch.nn.ModuleList(action_scorers or [])
+        for scorer in self.action_scorers:
+            scorer.attach(self)
 
     # -- action space -----------------------------------------------------------------------------
 
@@ -279,10 +297,11 @@ class ProtoParser(Model):
     def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):  # type: ignore[no-untyped-def]
         # Archives of the `*_missing_evidence` models (before decoding components) kept the
         # component's buffers at the top of the model: move them under the component.
-        for index, scorer in enumerate(self.decoding_scorers):
-            for key in getattr(scorer, "legacy_state_keys", ()):
-                if prefix + key in state_dict:
-                    state_dict[f"{prefix}decoding_scorers.{index}.{key}"] = state_dict.pop(prefix + key)
+        for components, name in ((self.decoding_scorers, "decoding_scorers"), (self.action_scorers, "action_scorers")):
+            for index, component in enumerate(components):
+                for key in getattr(component, "legacy_state_keys", ()):
+                    if prefix + key in state_dict:
+                        state_dict[f"{prefix}{name}.{index}.{key}"] = state_dict.pop(prefix + key)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -315,6 +334,8 @@ class ProtoParser(Model):
             self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
             int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item())),
         )
+        for scorer in self.action_scorers:
+            scorer.reset()
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
 
@@ -492,9 +513,10 @@ class ProtoParser(Model):
     ) -> Optional[torch.Tensor]:
         """
         `(batch, steps, num_actions)` added to the action scores of teacher-forced steps (None: nothing):
-        here the lexical-linking bonus; subclasses (e.g. `irnet_parser`) add their own terms.
+        the terms of the `action_scorers`, then the lexical-linking bonus.
         """
-        return self.link_bonus(attention, source_tokens)
+        terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
+        return _sum([*terms, self.link_bonus(attention, source_tokens)])
 
     def decoding_bonus(
         self, source_tokens: Optional[TextFieldTensors], beams: int
@@ -504,11 +526,17 @@ class ProtoParser(Model):
         projections and `(hypotheses, source_length)` attention (hypotheses = batch x `beams`, in
         that order) giving `(hypotheses, num_actions)` score terms; None when there are none.
         """
-        links = None if source_tokens is None else self.links(source_tokens)
-        if links is None:
+        if source_tokens is None:
             return None
-        hypothesis_links = links.repeat_interleave(beams, 0)
-        return lambda projection, attention: self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1)
+        steps = [scorer.decoding(self, source_tokens, beams) for scorer in self.action_scorers]
+        links = self.links(source_tokens)
+        if links is not None:
+            hypothesis_links = links.repeat_interleave(beams, 0)
+            steps.append(lambda projection, attention: self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1))
+        steps = [step for step in steps if step is not None]
+        if not steps:
+            return None
+        return lambda projection, attention: _sum([step(projection, attention) for step in steps])
 
     def link_bonus(self, attention: torch.Tensor, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
         """`(batch, steps, num_actions)` score bonus `w * sum_i a_t,i L[a, x_i]` for teacher-forced steps."""
@@ -535,9 +563,11 @@ class ProtoParser(Model):
     # -- forward ------------------------------------------------------------------------------------
 
     def encode(self, source_tokens: TextFieldTensors) -> Tuple[torch.Tensor, torch.Tensor]:
+        """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
         mask = util.get_text_field_mask(source_tokens)
-        embedded = self._dropout(self._source_embedder(source_tokens))
-        return self._dropout(self._encoder(embedded, mask)), mask
+        embedded = _sum([self._source_embedder(source_tokens),
+                         *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers)])
+        return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
         self,

@@ -23,7 +23,7 @@ from allennlp.training import Trainer
 
 from fewshot_parser.common.archives import check_archive, extracted_archive_dir
 from fewshot_parser.common.phases import phase
-from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
+from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics, old_spelling
 from fewshot_parser.training.retention import RetentionContext, RetentionMethod, attach_retention, check_optimizer
 
 logger = logging.getLogger(__name__)
@@ -113,13 +113,13 @@ def read_provenance(directory: str) -> Dict[str, Any]:
 
 
 def _made_from(archive_path: str, params: Dict[str, Any]) -> bool:
-    """Whether the pre-trained archive's directory was trained from exactly this config."""
+    """Whether the pre-trained archive's directory was trained from this config (in either spelling of its components)."""
     try:
         with open(os.path.join(os.path.dirname(archive_path), "config.json")) as handle:
             saved = json.load(handle)
     except (OSError, ValueError):
         return True  # an archive given without its training directory is taken as it is
-    return saved == json.loads(json.dumps(params))
+    return old_spelling(saved) == old_spelling(params)
 
 
 def _resumable(staging: str, params: Dict[str, Any]) -> bool:
@@ -131,7 +131,7 @@ def _resumable(staging: str, params: Dict[str, Any]) -> bool:
             saved = json.load(handle)
     except (OSError, ValueError):
         return False
-    if saved != json.loads(json.dumps(params)):
+    if old_spelling(saved) != old_spelling(params):
         logger.warning("The pre-training config changed since %s was interrupted; starting over", staging)
         return False
     return True

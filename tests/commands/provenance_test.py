@@ -182,7 +182,7 @@ def test_an_archive_depends_on_its_pre_training_config_only():
     archive = dependencies(json.dumps(config["pretraining"], sort_keys=True))
     assert "fewshot_parser/data/dataset_readers/augmented.py" in run
     assert "fewshot_parser/data/dataset_readers/augmented.py" not in archive
-    assert "fewshot_parser/models/irnet_parser.py" in archive
+    assert "fewshot_parser/modules/action_scorers/schema_encoding.py" in archive
 
 
 def test_reference_runs_sets_the_seeds_of_the_authors_scripts(tmp_path):

@@ -30,3 +30,14 @@ def test_configs_no_old_name_says_keep_their_spelling():
         {"type": "proto_parser", "rerankers": [{"type": "entity_coverage", "other": 1}]},
     ):
         assert legacy_spelling(config) == config
+
+
+def test_a_parser_with_schema_encoding_alone_is_spelled_as_irnet_parser():
+    """`irnet_parser` was a subclass; `proto_parser` with the `schema_encoding` action scorer hashes as it did."""
+    new = {"type": "proto_parser", "dropout": 0.1, "action_scorers": [{"type": "schema_encoding", "threshold": 0.8}],
+           "decoding_scorers": [{"type": "slot_type_check", "weight": 2}]}
+    old = {"type": "irnet_parser_slot_types", "dropout": 0.1, "schema_threshold": 0.8, "slot_type_weight": 2}
+    assert legacy_spelling(new) == old
+    assert experiment_hash({"model": new}) == experiment_hash({"model": old})
+    for other in ([{"type": "schema_encoding"}, {"type": "schema_encoding"}], [{"type": "schema_encoding", "x": 1}]):
+        assert legacy_spelling({"type": "proto_parser", "action_scorers": other})["type"] == "proto_parser"

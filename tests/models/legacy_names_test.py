@@ -10,7 +10,6 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.models.irnet_parser import IRNetParser
 from fewshot_parser.models.legacy_names import LEGACY_MODEL_NAMES, translate_legacy_config
 from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.modules.decoding import EntityCoverage, MissingEvidence, SlotTypeCheck, VariableScoping
@@ -63,7 +62,6 @@ class TestLegacyNames(ModelTestCase):
             assert [type(r) for r in model.rerankers] == \
                 [VariableScoping] * name.endswith("_scoped") + [EntityCoverage] * ("_entity_coverage" in name)
             assert model.beam_size == 1
-        assert issubclass(IRNetParser, ProtoParser)
 
     def test_an_old_config_decodes_as_its_new_configuration(self):
         examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in self.instances]

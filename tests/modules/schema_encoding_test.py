@@ -8,11 +8,15 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch
 
 import fewshot_parser  # noqa: F401
+from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.action_scorers import SchemaEncoding
 from fewshot_parser.modules.schema_linking import EXACT
 from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
 
 
-class TestIRNetParser(ModelTestCase):
+class TestSchemaEncoding(ModelTestCase):
+    """`proto_parser` with the `schema_encoding` action scorer: the paper's IRNet baseline."""
+
     def setup_method(self):
         super().setup_method()
         self.set_up_model(FIXTURES_ROOT + "/irnet/experiment.jsonnet", fixture_split("geo", "train"))
@@ -31,12 +35,13 @@ class TestIRNetParser(ModelTestCase):
         batch.index_instances(self.vocab)
         tensors = batch.as_tensor_dict()
         self.model.eval()
-        _, predicate_types = self.model.link(tensors["source_tokens"])
+        scorer = self.model.action_scorers[0]
+        _, predicate_types = scorer.link(self.model, tensors["source_tokens"])
         assert (predicate_types == EXACT).any()
         with torch.no_grad():
-            schema = self.model.schema_actions(tensors["source_tokens"])
-            self.model._predicate_type_embedding.weight[EXACT] += 1.0
-            changed = self.model.schema_actions(tensors["source_tokens"])
+            schema = scorer.schema_actions(self.model, tensors["source_tokens"])
+            scorer._predicate_type_embedding.weight[EXACT] += 1.0
+            changed = scorer.schema_actions(self.model, tensors["source_tokens"])
         assert schema.shape == (len(self.instances), self.model.action_embedding.size(0), self.model.action_embedding.size(1))
         assert not torch.allclose(schema, changed)
 
@@ -60,5 +65,23 @@ class TestIRNetParser(ModelTestCase):
         before = load_archive(pretrained).model
         after = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
         assert after.action_embedding.size(0) > before.action_embedding.size(0)
-        assert len(after.schema().action_predicates) == after.action_embedding.size(0)
+        assert len(after.action_scorers[0].schema(after).action_predicates) == after.action_embedding.size(0)
         assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
+
+    def test_the_old_model_name_builds_the_same_parser_and_loads_old_weights(self):
+        """`irnet_parser` (a subclass before the component) is `proto_parser` with `schema_encoding`; its
+        archives kept IRNet's parameters at the top of the state dict, and they load under the component."""
+        from allennlp.common import Params
+        from allennlp.models import Model
+
+        config = Params.from_file(self.param_file).as_dict()["model"]
+        config.pop("action_scorers")
+        old = Model.from_params(vocab=self.vocab, params=Params({**config, "type": "irnet_parser", "schema_threshold": 0.8}))
+        assert type(old) is ProtoParser and [type(s) for s in old.action_scorers] == [SchemaEncoding]
+        assert old.action_scorers[0].threshold == 0.8
+        state = {}
+        for key, value in self.model.state_dict().items():
+            state[key.replace("action_scorers.0.", "")] = value + 1 if key.startswith("action_scorers.0.") else value
+        assert "_schema_projection.weight" in state
+        old.load_state_dict(state)
+        assert torch.equal(old.action_scorers[0]._schema_projection.weight, self.model.action_scorers[0]._schema_projection.weight + 1)
