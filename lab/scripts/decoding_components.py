@@ -10,7 +10,13 @@ training as well (words, lexicon, linking, schema encoding, recombination) need 
 
     # the best row's dev-suite runs (run-grid --suite dev --systems reshaped40-ens5 --runs-dir R)
     python lab/scripts/decoding_components.py --runs R/reshaped40-ens5 --data-dir data/dev \\
-        --out lab/results/dev_decoding_components.csv
+        --out lab/results/decoding_components.csv
+    # its official runs (shuffles 1-5), for the official-split effect beside the dev-suite one
+    python lab/scripts/decoding_components.py --runs runs/official61/reshaped40-ens5 --data-dir data \\
+        --out lab/results/decoding_components.csv
+    # the table: mean change in exact match per setting, dev suite beside the official splits
+    python lab/scripts/decoding_components.py --table lab/results/decoding_components.csv \\
+        --out lab/results/decoding_components.md
 """
 import argparse
 import csv
@@ -30,8 +36,9 @@ from allennlp.training.util import evaluate  # noqa: E402
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.common.provenance import code_version  # noqa: E402
 
-RUN = re.compile(r"^(?P<dataset>[a-z]+)_(?P<shot>\d)shot_d(?P<draw>\d+)$")
-FIELDS = ["dataset", "shot", "draw", "setting", "exact_match", "full_exact_match", "recorded_exact_match", "code_version"]
+# A grid run directory: `<dataset>_<k>shot_d<draw>` (dev suite) or `..._s<shuffle>` (official split).
+RUN = re.compile(r"^(?P<dataset>[a-z]+)_(?P<shot>\d)shot_(?P<split>[ds]\d+)$")
+FIELDS = ["dataset", "shot", "split", "setting", "exact_match", "full_exact_match", "recorded_exact_match", "code_version"]
 
 
 def settings() -> Dict[str, Callable[[Any], None]]:
@@ -76,14 +83,53 @@ def settings() -> Dict[str, Callable[[Any], None]]:
     }
 
 
-def runs(directory: str) -> List[Tuple[str, int, int, str]]:
-    """(dataset, shot, draw, run directory) of every finished run under a grid system's directory."""
+def runs(directory: str) -> List[Tuple[str, int, str, str]]:
+    """(dataset, shot, split, run directory) of every finished run under a grid system's directory."""
     found = []
     for name in sorted(os.listdir(directory)):
         match = RUN.match(name)
         if match and os.path.isfile(os.path.join(directory, name, "model.tar.gz")):
-            found.append((match["dataset"], int(match["shot"]), int(match["draw"]), os.path.join(directory, name)))
+            found.append((match["dataset"], int(match["shot"]), match["split"], os.path.join(directory, name)))
     return found
+
+
+def query_file(data_dir: str, dataset: str, shot: int, split: str) -> str:
+    """The query set of a dev-suite draw (`d<n>`, under the suite's root) or an official shuffle (`s<n>`)."""
+    if split.startswith("d"):
+        return os.path.join(data_dir, f"draw_{split[1:]}", dataset, "lemma_data", f"shuffle_0_shot_{shot}", "query.txt")
+    return os.path.join(data_dir, dataset, "lemma_data", f"shuffle_{split[1:]}_shot_{shot}", "query.txt")
+
+
+def table(paths: List[str]) -> str:
+    """
+    Markdown: per setting, the mean change in exact match (points) against the full model, with its
+    standard error over runs, on the dev suite and on the official splits, per dataset.
+    """
+    import statistics
+
+    rows = []
+    for path in paths:
+        with open(path, newline="") as handle:
+            rows += list(csv.DictReader(handle))
+    names = list(dict.fromkeys(r["setting"] for r in rows if r["setting"] != "full"))
+    columns = [(suite, dataset) for suite in ("d", "s") for dataset in sorted({r["dataset"] for r in rows})
+               if any(r["split"][0] == suite and r["dataset"] == dataset for r in rows)]
+    label = {"d": "dev suite", "s": "official 1-5"}
+    lines = ["| setting | " + " | ".join(f"{label[s]} {d}" for s, d in columns) + " |",
+             "|---" * (len(columns) + 1) + "|"]
+    full = [r for r in rows if r["setting"] == "full"]
+    cells = [f"{statistics.mean(float(r['exact_match']) for r in full if (r['split'][0], r['dataset']) == c):.2f} "
+             f"(n={sum((r['split'][0], r['dataset']) == c for r in full)})" for c in columns]
+    lines.append("| full model: exact match | " + " | ".join(cells) + " |")
+    for name in names:
+        cells = []
+        for suite, dataset in columns:
+            changes = [float(r["exact_match"]) - float(r["full_exact_match"]) for r in rows
+                       if r["setting"] == name and r["split"][0] == suite and r["dataset"] == dataset]
+            error = statistics.stdev(changes) / len(changes) ** 0.5 if len(changes) > 1 else float("nan")
+            cells.append(f"{statistics.mean(changes):+.2f} ± {error:.2f}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def recorded(run: str) -> float:
@@ -110,23 +156,36 @@ def measure(run: str, query: str) -> Dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", required=True, help="a grid system's directory of dev-suite runs")
-    parser.add_argument("--data-dir", default="data/dev", help="the suite's root (draw_<d>/<dataset>/lemma_data/...)")
-    parser.add_argument("--out", required=True, help="CSV to append rows to (runs already in it are skipped)")
+    parser.add_argument("--runs", help="a grid system's directory of dev-suite or official runs")
+    parser.add_argument("--data-dir", default="data/dev",
+                        help="the suite's root (draw_<d>/...) for dev runs, the data directory for official ones")
+    parser.add_argument("--table", nargs="+", help="instead of measuring: the Markdown table of these CSVs")
+    parser.add_argument("--out", required=True, help="CSV to append rows to (runs already in it are skipped), or with "
+                                                     "--table the Markdown file")
     args = parser.parse_args()
+    if args.table:
+        command = "python lab/scripts/decoding_components.py " + " ".join(sys.argv[1:])
+        text = (f"# Decoding components of the best row, removed one at a time\n\nGenerated by `{command}`. Change "
+                "in exact match (points, mean ± standard error over runs) of the same fine-tuned members decoded "
+                "without the component, against the full model; paired, nothing retrained.\n\n" + table(args.table))
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        print(text)
+        return
+    if not args.runs:
+        parser.error("--runs is required unless --table is given")
     torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     common_logging.FILE_FRIENDLY_LOGGING = True
     done = set()
     if os.path.isfile(args.out):
         with open(args.out, newline="") as handle:
-            done = {(r["dataset"], r["shot"], r["draw"]) for r in csv.DictReader(handle)}
+            done = {(r["dataset"], r["shot"], r["split"]) for r in csv.DictReader(handle)}
     version = code_version()
-    for dataset, shot, draw, run in runs(args.runs):
-        if (dataset, str(shot), str(draw)) in done:
+    for dataset, shot, split, run in runs(args.runs):
+        if (dataset, str(shot), split) in done:
             continue
-        query = os.path.join(args.data_dir, f"draw_{draw}", dataset, "lemma_data", f"shuffle_0_shot_{shot}", "query.txt")
-        scores = measure(run, query)
-        rows = [{"dataset": dataset, "shot": shot, "draw": draw, "setting": name, "exact_match": f"{value:.2f}",
+        scores = measure(run, query_file(args.data_dir, dataset, shot, split))
+        rows = [{"dataset": dataset, "shot": shot, "split": split, "setting": name, "exact_match": f"{value:.2f}",
                  "full_exact_match": f"{scores['full']:.2f}", "recorded_exact_match": f"{recorded(run):.2f}",
                  "code_version": version} for name, value in scores.items()]
         new_file = not os.path.isfile(args.out)
