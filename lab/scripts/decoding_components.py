@@ -5,7 +5,8 @@ comparison is paired (the members' weights are identical) and costs one evaluati
 
 The components measured are those that act only at decoding: the new-action bias, entity-coverage
 re-ranking (its beam goes with it), the missing-evidence penalty, the slot-type check, all four
-together, and the ensemble's size (its first 1 or 3 members voting). Components that act in
+together, and the ensemble's size (its first 1 or 3 members voting); then the two removals the
+dev suite favoured, with five members and with one. Components that act in
 training as well (words, lexicon, linking, schema encoding, recombination) need their own runs.
 
     # the best row's dev-suite runs (run-grid --suite dev --systems reshaped40-ens5 --runs-dir R)
@@ -71,6 +72,12 @@ def settings() -> Dict[str, Callable[[Any], None]]:
             model.members = torch.nn.ModuleList(list(model.members)[:size])
         return apply
 
+    def both(*changes: Callable[[Any], None]) -> Callable[[Any], None]:
+        def apply(model: Any) -> None:
+            for change in changes:
+                change(model)
+        return apply
+
     return {
         "full": lambda model: None,
         "- new-action bias": without_bias,
@@ -80,6 +87,8 @@ def settings() -> Dict[str, Callable[[Any], None]]:
         "- all four": without_all,
         "1 member": first(1),
         "3 members": first(3),
+        "- missing evidence, new-action bias": both(without_scorer("MissingEvidence"), without_bias),
+        "1 member - missing evidence, new-action bias": both(first(1), without_scorer("MissingEvidence"), without_bias),
     }
 
 
