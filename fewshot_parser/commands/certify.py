@@ -20,14 +20,14 @@ import os
 import subprocess
 import sys
 import time
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.commands import fingerprint
 from fewshot_parser.commands.arguments import int_in, one_of, positive_int
-from fewshot_parser.commands.report import OURS, best_of, collect, is_variant
-from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
+from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
+from fewshot_parser.commands.run_grid import SYSTEMS
 from fewshot_parser.commands.staleness import CERTIFICATIONS, read_certifications
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version
@@ -61,12 +61,9 @@ class Certify(Subcommand):
         return sub
 
 
-def readme_systems(results: Sequence[str] = ("results/runs.csv",)) -> List[str]:
-    """The grid systems of README's faithful and best rows (the best: `report.best_of` over the variants)."""
-    table = collect([row for path in results for row in read_rows(path)])
-    best = best_of(table, [key for key in table if is_variant(key)], (1, 2, 3, 4, 5))
-    names = {(system, setting): name for name, (system, setting, _) in SYSTEMS.items()}
-    return [names[OURS]] + ([names[best]] if best in names else [])
+def readme_systems() -> List[str]:
+    """The grid systems of README's faithful and best rows (`recipes.HEADLINE_SYSTEMS`, the named best row)."""
+    return [name for name in HEADLINE_SYSTEMS if name in SYSTEMS]
 
 
 def _git(*arguments: str) -> str:
