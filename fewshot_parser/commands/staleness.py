@@ -280,15 +280,24 @@ def same_code(first: str, second: str, config_json: Optional[str], root: str = P
 
 def certified(row: Dict[str, str], version: str, config_json: Optional[str]) -> bool:
     """
-    Whether a certificate covers code `version` of this row: same system, setting, dataset and shot,
-    same behaviour, a base whose code equals `version`'s and a certified version whose code equals
-    today's (for the files the row's config depends on).
+    Whether certificates cover code `version` of this row: a chain of certificates of the same system,
+    setting, dataset and shot, each with the same behaviour, the first with a base whose code equals
+    `version`'s, each next one with a base whose code equals the previous certified version's, and the
+    last with a certified version whose code equals today's (for the files the row's config depends
+    on). Equal behaviour is transitive, so two refactors certified one after the other cover a row
+    made before both.
     """
-    for certificate in read_certifications():
-        if certificate.get("same") != "yes" or [certificate.get(k) for k in ("system", "setting", "dataset", "shot")] \
-                != [row["system"], row["setting"], row["dataset"], str(row["shot"])]:
-            continue
-        if same_code(version, certificate["base_version"], config_json) \
-                and code_unchanged_since(certificate["code_version"], config_json=config_json):
-            return True
+    key = [row["system"], row["setting"], row["dataset"], str(row["shot"])]
+    certificates = [c for c in read_certifications()
+                    if c.get("same") == "yes" and [c.get(k) for k in ("system", "setting", "dataset", "shot")] == key]
+    reached, frontier = {version}, [version]
+    while frontier:
+        current = frontier.pop()
+        for certificate in certificates:
+            if certificate["code_version"] in reached or not same_code(current, certificate["base_version"], config_json):
+                continue
+            if code_unchanged_since(certificate["code_version"], config_json=config_json):
+                return True
+            reached.add(certificate["code_version"])
+            frontier.append(certificate["code_version"])
     return False

@@ -33,6 +33,23 @@ def test_a_certificate_keeps_a_row_whose_code_changed_valid(monkeypatch):
         assert staleness.stale_reason(row, SYSTEMS) is not None, changed
 
 
+def test_certificates_chain_across_two_refactors(monkeypatch):
+    """A row made before two certified refactors stays valid: its code equals the first base, the first
+    certified code equals the second base, and the second certified code is today's."""
+    row = {**faithful_row()}
+    row["pretrain_code_version"] = row["code_version"]
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version == "today")
+    monkeypatch.setattr(staleness, "same_code", lambda first, second, config_json: first == second)
+    first = {"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": "1",
+             "base_version": row["code_version"], "code_version": "between", "same": "yes"}
+    second = {**first, "base_version": "between", "code_version": "today"}
+    monkeypatch.setattr(staleness, "read_certifications", lambda path=None: [second, first])
+    assert staleness.stale_reason(row, SYSTEMS) is None
+    for chain in ([first], [second], [first, {**second, "same": "no"}], [first, {**second, "base_version": "other"}]):
+        monkeypatch.setattr(staleness, "read_certifications", lambda path=None, c=chain: c)
+        assert staleness.stale_reason(row, SYSTEMS) == "code changed", chain
+
+
 def test_differences_name_the_part_and_the_first_key():
     base = {"data": {"r0": "1:a"}, "training": {"loss": 1.0, "em": 0.5}, "decoding": ["( a )"]}
     assert certify.differences(base, base) == []
