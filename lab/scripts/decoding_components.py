@@ -21,8 +21,10 @@ training as well (words, lexicon, linking, schema encoding, recombination) need 
 """
 import argparse
 import csv
+import json
 import os
 import re
+import statistics
 import sys
 from typing import Any, Callable, Dict, List, Sequence, Tuple
 
@@ -109,13 +111,17 @@ def query_file(data_dir: str, dataset: str, shot: int, split: str) -> str:
     return os.path.join(data_dir, dataset, "lemma_data", f"shuffle_{split[1:]}_shot_{shot}", "query.txt")
 
 
+def mean_and_error(changes: List[float]) -> str:
+    """`+m.mm ± s.ss`: the mean of paired changes and its standard error (nan for one change)."""
+    error = statistics.stdev(changes) / len(changes) ** 0.5 if len(changes) > 1 else float("nan")
+    return f"{statistics.mean(changes):+.2f} ± {error:.2f}"
+
+
 def table(paths: List[str], retrained: Sequence[str] = (), results: Sequence[str] = ()) -> str:
     """
     Markdown: per setting, the mean change in exact match (points) against the full model, with its
     standard error over runs, on the dev suite and on the official splits, per dataset.
     """
-    import statistics
-
     rows = []
     for path in paths:
         with open(path, newline="") as handle:
@@ -135,8 +141,7 @@ def table(paths: List[str], retrained: Sequence[str] = (), results: Sequence[str
         for suite, dataset in columns:
             changes = [float(r["exact_match"]) - float(r["full_exact_match"]) for r in rows
                        if r["setting"] == name and r["split"][0] == suite and r["dataset"] == dataset]
-            error = statistics.stdev(changes) / len(changes) ** 0.5 if len(changes) > 1 else float("nan")
-            cells.append(f"{statistics.mean(changes):+.2f} ± {error:.2f}")
+            cells.append(mean_and_error(changes))
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
     lines += retrained_rows(list(retrained), list(results), columns)
     return "\n".join(lines) + "\n"
@@ -158,8 +163,6 @@ def retrained_rows(pairs: List[str], results: List[str], columns: List[Tuple[str
     Table rows for components that act in training: `LABEL=FULL:WITHOUT` (grid systems), the change in
     exact match from FULL to WITHOUT over the splits both have in `results` (separately trained runs).
     """
-    import statistics
-
     lines = []
     for pair in pairs:
         label, systems = pair.split("=", 1)
@@ -171,15 +174,13 @@ def retrained_rows(pairs: List[str], results: List[str], columns: List[Tuple[str
         cells = []
         for suite, dataset in columns:
             changes = [without[k] - full[k] for k in full if k in without and k[2][0] == suite and k[0] == dataset]
-            error = statistics.stdev(changes) / len(changes) ** 0.5 if len(changes) > 1 else float("nan")
-            cells.append(f"{statistics.mean(changes):+.2f} ± {error:.2f} (n={len(changes)})" if changes else "–")
+            cells.append(f"{mean_and_error(changes)} (n={len(changes)})" if changes else "–")
         lines.append(f"| {label} (retrained: `{without_name}` against `{full_name}`) | " + " | ".join(cells) + " |")
     return lines
 
 
 def recorded(run: str) -> float:
     """The exact match the grid recorded for a run (its metrics.json), in %."""
-    import json
     with open(os.path.join(run, "metrics.json")) as handle:
         return 100 * json.load(handle)["test_exact_match"]
 
