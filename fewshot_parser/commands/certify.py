@@ -8,13 +8,17 @@ that does the same thing need not cost a rerun: this command computes the behavi
 the logical forms it decodes) of each row with the code of commit REV and with the current commit,
 on this machine with one thread, and records the verdict in `results/certifications.csv`. A row
 made by code whose fingerprint equals the current code's keeps its numbers: `staleness` accepts a
-certificate whose base has the row's code and whose certified version has today's.
+certificate whose base has the row's code and whose certified version has today's. Each verdict also
+says whether the data and the pre-training losses agree (`pretraining_same`): that alone keeps a row's
+pre-trained archive valid when only fine-tuning changed. A base commit's fingerprints are stored under
+--work and reused on the same machine and data.
 
     allennlp certify --base 4e1319f                 # the rows README shows (faithful and best), every column
     allennlp certify --base HEAD~3 --systems ours --datasets geo --shots 1
 """
 import argparse
 import csv
+import hashlib
 import json
 import os
 import subprocess
@@ -30,11 +34,13 @@ from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
 from fewshot_parser.commands.run_grid import SYSTEMS
 from fewshot_parser.commands.staleness import CERTIFICATIONS, read_certifications
 from fewshot_parser.common.errors import UserError
-from fewshot_parser.common.provenance import PROJECT_ROOT, code_version
+from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, numerics
 from fewshot_parser.common.safe_io import atomic_open
 
 FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version", "same",
-          "base_fingerprint", "fingerprint", "differs_in", "seconds"]
+          "base_fingerprint", "fingerprint", "differs_in", "seconds", "pretraining_same"]
+# Beside each fingerprint: what computed it. A base commit's fingerprint is reused when all of it matches.
+STAMP = "computed_by.json"
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fingerprint.py")
 
 
@@ -82,6 +88,27 @@ def base_tree(revision: str, work: str) -> Tuple[str, str]:
     return commit, directory
 
 
+def stamp(commit: str, data_dir: str) -> Dict[str, str]:
+    """What decides a fingerprint besides the row: the code's commit, this script, the data and the numerics."""
+    with open(SCRIPT, "rb") as handle:
+        script = hashlib.sha256(handle.read()).hexdigest()[:16]
+    found = numerics()
+    return {"commit": commit, "script": script, "data_dir": os.path.abspath(data_dir),
+            "machine": found["machine"], "torch": found["torch"]}
+
+
+def stored_fingerprint(work: str, expected: Dict[str, str]) -> Optional[Dict]:
+    """The fingerprint stored under `work`, when the same commit, script, data and machine computed it."""
+    try:
+        with open(os.path.join(work, STAMP)) as handle:
+            found = json.load(handle)
+        with open(os.path.join(work, "fingerprint.json")) as handle:
+            result = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return result if found == expected else None
+
+
 def run_fingerprint(tree: str, system: str, dataset: str, shot: int, shuffle: int, work: str,
                     data_dir: str) -> Tuple[Optional[Dict], str]:
     """Runs `fingerprint.py` inside `tree`; returns (fingerprint or None, log tail)."""
@@ -111,6 +138,13 @@ def differences(base: Dict, current: Dict) -> List[str]:
     return found
 
 
+def pretraining_agrees(base: Dict, current: Dict) -> bool:
+    """Whether the instances and every pre-training loss agree: the pre-trained archive would be made the same."""
+    keys = {k for side in (base, current) for k in side.get("training", {}) if k.startswith("pretrain/")}
+    return base.get("data") == current.get("data") and \
+        all(base["training"].get(k) == current["training"].get(k) for k in keys)
+
+
 def certify_from_args(args: argparse.Namespace) -> None:
     version = code_version()
     if version.endswith("-dirty"):
@@ -128,24 +162,35 @@ def certify_from_args(args: argparse.Namespace) -> None:
         sides = []
         for label, root in (("base", tree), ("current", PROJECT_ROOT)):
             work = os.path.abspath(os.path.join(args.work, label if label == "current" else commit[:12], name))
-            result, log = run_fingerprint(root, system, dataset, shot, args.shuffle, work, data_dir)
+            # The base commit's code is fixed, so its fingerprint is computed once per machine and data.
+            expected = stamp(commit, data_dir)
+            result = stored_fingerprint(work, expected) if label == "base" else None
+            if result is not None:
+                print(f"  {name}: the base fingerprint computed before is reused ({work})")
+            else:
+                result, log = run_fingerprint(root, system, dataset, shot, args.shuffle, work, data_dir)
+                if result is not None and label == "base":
+                    with atomic_open(os.path.join(work, STAMP), "w") as handle:
+                        json.dump(expected, handle, sort_keys=True)
             if result is None:
                 print(f"  {name}: the {label} code failed to run it: {log.strip().splitlines()[-1] if log.strip() else '?'}")
             sides.append(result)
         base, current = sides
         if base is None or current is None:
-            verdict, changed = "failed", ["not run"]
+            verdict, changed, pretraining = "failed", ["not run"], "failed"
         else:
             changed = differences(base, current)
             verdict = "yes" if not changed else "no"
+            pretraining = "yes" if pretraining_agrees(base, current) else "no"
         system_label, setting, _ = SYSTEMS[system]
         row = {"system": system_label, "setting": setting, "dataset": dataset, "shot": shot, "shuffle": args.shuffle,
                "base_version": commit, "code_version": version, "same": verdict,
                "base_fingerprint": fingerprint.digest(base) if base else "", "fingerprint": fingerprint.digest(current) if current else "",
-               "differs_in": "; ".join(changed), "seconds": round(time.time() - start, 1)}
+               "differs_in": "; ".join(changed), "seconds": round(time.time() - start, 1), "pretraining_same": pretraining}
         verdicts.append(row)
-        print(f"  {name}: {'same behaviour' if verdict == 'yes' else 'CHANGED: ' + row['differs_in'] if verdict == 'no' else 'failed'}"
-              f" ({row['seconds']:.0f} s)")
+        said = {"yes": "same behaviour", "failed": "failed"}.get(verdict, f"CHANGED: {row['differs_in']}"
+                                                                  + ("; pre-training the same" if pretraining == "yes" else ""))
+        print(f"  {name}: {said} ({row['seconds']:.0f} s)")
         record(args.record, row)
     same = sum(v["same"] == "yes" for v in verdicts)
     print(f"{same} of {len(verdicts)} row(s) behave as at {commit[:12]}; verdicts in {args.record}")

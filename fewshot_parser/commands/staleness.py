@@ -263,7 +263,7 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
     pretraining = parsed.get("pretraining")
     archive_config = json.dumps(pretraining, sort_keys=True) if isinstance(pretraining, dict) else config
     if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config) \
-            and not certified(row, pretrained, config):
+            and not certified(row, pretrained, config, pretraining=True):
         return "pre-trained with older code"
     return None
 
@@ -278,18 +278,22 @@ def same_code(first: str, second: str, config_json: Optional[str], root: str = P
     return then is not None and then == code_fingerprint(commits[1], root, files)
 
 
-def certified(row: Dict[str, str], version: str, config_json: Optional[str]) -> bool:
+def certified(row: Dict[str, str], version: str, config_json: Optional[str], pretraining: bool = False) -> bool:
     """
     Whether certificates cover code `version` of this row: a chain of certificates of the same system,
     setting, dataset and shot, each with the same behaviour, the first with a base whose code equals
     `version`'s, each next one with a base whose code equals the previous certified version's, and the
     last with a certified version whose code equals today's (for the files the row's config depends
     on). Equal behaviour is transitive, so two refactors certified one after the other cover a row
-    made before both.
+    made before both. With `pretraining`, the question is only whether the row's pre-trained archive
+    would be made the same: a certificate also counts when the data and the pre-training losses agree
+    (`pretraining_same`) though fine-tuning or decoding changed.
     """
     key = [row["system"], row["setting"], row["dataset"], str(row["shot"])]
+    agree = ("same", "pretraining_same") if pretraining else ("same",)
     certificates = [c for c in read_certifications()
-                    if c.get("same") == "yes" and [c.get(k) for k in ("system", "setting", "dataset", "shot")] == key]
+                    if any(c.get(field) == "yes" for field in agree)
+                    and [c.get(k) for k in ("system", "setting", "dataset", "shot")] == key]
     reached, frontier = {version}, [version]
     while frontier:
         current = frontier.pop()

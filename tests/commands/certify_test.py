@@ -78,3 +78,44 @@ def test_the_fingerprint_of_a_row_is_deterministic(tmp_path):
     assert certify.differences(first, second) == []
     assert first["data"] and first["training"] and len(first["decoding"]) == 12
     assert any(key.startswith("pretrain/") for key in first["training"])
+
+
+def test_a_pretraining_certificate_keeps_only_the_pretrained_archive_valid(monkeypatch):
+    """A certificate whose fine-tuning changed but whose data and pre-training losses agree clears
+    "pre-trained with older code", never "code changed"."""
+    row = {**faithful_row()}
+    row["pretrain_code_version"] = "pretrained-with"
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version in (row["code_version"], "today"))
+    monkeypatch.setattr(staleness, "same_code", lambda first, second, config_json: first == second)
+    certificate = {"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": "1",
+                   "base_version": "pretrained-with", "code_version": "today", "same": "no", "pretraining_same": "no"}
+    monkeypatch.setattr(staleness, "read_certifications", lambda path=None: [certificate])
+    assert staleness.stale_reason(row, SYSTEMS) == "pre-trained with older code"
+    monkeypatch.setattr(staleness, "read_certifications", lambda path=None: [{**certificate, "pretraining_same": "yes"}])
+    assert staleness.stale_reason(row, SYSTEMS) is None
+    # The same certificate does not cover fine-tuning code.
+    row["code_version"] = "pretrained-with"
+    assert staleness.certified(row, "pretrained-with", None, pretraining=True)
+    assert not staleness.certified(row, "pretrained-with", None)
+
+
+def test_pretraining_agreement_looks_at_data_and_pretraining_losses_only():
+    base = {"data": {"r0": "1:a"}, "training": {"pretrain/m0:loss": 1.0, "run/m0:loss": 2.0}, "decoding": ["( a )"]}
+    assert certify.pretraining_agrees(base, {**base, "training": {"pretrain/m0:loss": 1.0, "run/m0:loss": 3.0},
+                                             "decoding": ["( b )"]})
+    assert not certify.pretraining_agrees(base, {**base, "training": {"pretrain/m0:loss": 1.5, "run/m0:loss": 2.0}})
+    assert not certify.pretraining_agrees(base, {**base, "data": {"r0": "1:b"}})
+
+
+def test_a_stored_base_fingerprint_is_reused_only_when_its_stamp_matches(tmp_path):
+    import json
+
+    work = tmp_path / "row"
+    work.mkdir()
+    expected = certify.stamp("a" * 40, str(tmp_path))
+    (work / "fingerprint.json").write_text(json.dumps({"data": {}, "training": {}, "decoding": []}))
+    assert certify.stored_fingerprint(str(work), expected) is None  # no stamp: computed by whom?
+    (work / certify.STAMP).write_text(json.dumps(expected))
+    assert certify.stored_fingerprint(str(work), expected) == {"data": {}, "training": {}, "decoding": []}
+    assert certify.stored_fingerprint(str(work), {**expected, "machine": "another CPU"}) is None
+    assert certify.stored_fingerprint(str(work), {**expected, "commit": "b" * 40}) is None
