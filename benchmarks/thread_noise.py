@@ -6,6 +6,9 @@ the same grid, run with different `--threads` (or on different machines), compar
     allennlp run-grid --systems ours --threads 2 --jobs 1 --results runs/threads2.csv --runs-dir runs/t2
     python benchmarks/thread_noise.py runs/threads1.csv runs/threads2.csv > noise.md
 
+A side may be several files separated by commas (`a.csv,b.csv`): a split found in more than one takes
+the value of the first file that has it, so a side can gather one machine's runs from several grids.
+
 Prints a Markdown table, one column per dataset and shot: the mean exact match of each file over
 the splits both have, the mean and the largest absolute per-split difference in points and in
 queries (one query = 100 / the split's query-set size points), and how many splits agree exactly.
@@ -27,13 +30,20 @@ COLUMNS = [(dataset, shot) for shot in (1, 2) for dataset in ("jobs", "geo", "at
 Key = Tuple[str, int, int]  # dataset, shot, shuffle
 
 
-def read_values(path: str, system: str, setting: str, shuffles: Sequence[int]) -> Dict[Key, Tuple[float, str]]:
-    """(exact match, threads) per (dataset, shot, shuffle) of one system's rows in a results file."""
-    with open(path, newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
-    return {(row["dataset"], int(row["shot"]), int(row["shuffle"])): (float(row["exact_match"]), row.get("threads") or "?")
-            for row in rows
-            if row["system"] == system and row["setting"] == setting and int(row["shuffle"]) in shuffles}
+def read_values(paths: str, system: str, setting: str, shuffles: Sequence[int]) -> Dict[Key, Tuple[float, str]]:
+    """
+    (exact match, threads) per (dataset, shot, shuffle) of one system's rows in a results file, or in
+    several separated by commas (the first file that has a split gives its value).
+    """
+    values: Dict[Key, Tuple[float, str]] = {}
+    for path in paths.split(","):
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+        for row in rows:
+            key = (row["dataset"], int(row["shot"]), int(row["shuffle"]))
+            if row["system"] == system and row["setting"] == setting and key[2] in shuffles and key not in values:
+                values[key] = (float(row["exact_match"]), row.get("threads") or "?")
+    return values
 
 
 def query_size(dataset: str, shot: int, shuffle: int, data_dir: Optional[str]) -> int:
@@ -76,8 +86,8 @@ def noise_table(first: Dict[Key, Tuple[float, str]], second: Dict[Key, Tuple[flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("first", help="results CSV of one thread count (or machine)")
-    parser.add_argument("second", help="results CSV of the other")
+    parser.add_argument("first", help="results CSV of one thread count (or machine); several: a.csv,b.csv")
+    parser.add_argument("second", help="results CSV of the other (same form)")
     parser.add_argument("--system", default="ProtoParser", help="the rows' system (default ProtoParser)")
     parser.add_argument("--setting", default="", help="the rows' setting (default: none, the faithful row)")
     parser.add_argument("--shuffles", nargs="*", type=int, default=[1, 2, 3, 4, 5])

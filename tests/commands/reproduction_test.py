@@ -168,3 +168,11 @@ def test_thread_noise_table_per_column(tmp_path):
     assert "| max abs. difference (points) | 0.00 | 0.95 |" in table
     assert "| max abs. difference (queries) | 0.00 | 2.00 |" in table
     assert "| splits identical / compared | 1 / 1 | 1 / 2 |" in table
+
+
+def test_thread_noise_side_gathers_several_files_first_file_first(tmp_path):
+    benchmark = load_benchmark("thread_noise")
+    one = write_csv(tmp_path / "one.csv", [row(1, 3.32, threads=1)])
+    other = write_csv(tmp_path / "other.csv", [row(1, 9.99, threads=1), row(2, 10.43, threads=1)])
+    values = benchmark.read_values(f"{one},{other}", "ProtoParser", "", [1, 2, 3, 4, 5])
+    assert values == {("geo", 1, 1): (3.32, "1"), ("geo", 1, 2): (10.43, "1")}
