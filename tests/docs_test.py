@@ -155,6 +155,8 @@ def is_placeholder(token: str) -> bool:
 
 def path_problems(token: str) -> List[str]:
     token = token.strip("'\"`()[],;")
+    if "," in token.strip(","):  # a list of paths (`a.csv,b.csv`): each must exist
+        return [problem for part in token.split(",") for problem in path_problems(part)]
     token = token.split("=")[-1].split("::")[0]
     token = re.sub(r":\d+(-\d+)?$", "", token).rstrip(".,;:)")
     if not token or token.startswith(OUTSIDE_REPOSITORY) or PLACEHOLDER_CHARACTERS & set(token):
