@@ -20,6 +20,9 @@ class LegacyModelName:
     config (`translate_legacy_config`) and builds the parser it names.
     """
 
+    # What AllenNLP reads from a registered model class besides `from_params`: the parser's predictor.
+    default_predictor = ProtoParser.default_predictor
+
     def __init__(self, name: str) -> None:
         self.name = name
         self.__doc__ = f"The old model name {name!r}, built as `translate_legacy_config` says (legacy_names.py)."

@@ -86,3 +86,22 @@ class TestLegacyNames(ModelTestCase):
         assert not result.missing_keys and not result.unexpected_keys
         assert torch.equal(loaded.decoding_scorers[0]._evidence_words, trained.decoding_scorers[0]._evidence_words)
         assert loaded.forward_on_instances(self.instances) == trained.forward_on_instances(self.instances)
+
+
+
+def test_a_predictor_is_found_for_an_archive_that_names_an_old_model(tmp_path):
+    """`allennlp predict` looks up the registered class's `default_predictor`: an old name must answer it
+    (the best row's pre-trained archives name `irnet_parser`)."""
+    from allennlp.commands.train import train_model
+    from allennlp.models.archival import load_archive
+    from allennlp.predictors import Predictor
+
+    for name in ["irnet_parser"] + LEGACY_MODEL_NAMES:
+        assert Model.resolve_class_name(name)[0].default_predictor == ProtoParser.default_predictor, name
+    old = next(name for name in LEGACY_MODEL_NAMES if not name.startswith("irnet_parser"))
+    config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))
+    config["model"]["type"] = old
+    config["trainer"]["num_epochs"] = 1
+    train_model(Params(config), str(tmp_path / "run"))
+    predictor = Predictor.from_archive(load_archive(str(tmp_path / "run" / "model.tar.gz")))
+    assert type(predictor._model) is ProtoParser
