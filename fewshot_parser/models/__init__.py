@@ -4,6 +4,7 @@ from fewshot_parser.models.seq2seq import FewShotSeq2Seq
 from fewshot_parser.models.coarse2fine import Coarse2Fine
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
+from fewshot_parser.models.known_fallback import KnownFallback
 from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
 from fewshot_parser.models.authors_parser import AuthorsProtoParser
 from fewshot_parser.models.example_loss import ExampleLossProtoParser

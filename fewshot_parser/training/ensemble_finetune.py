@@ -109,6 +109,11 @@ class EnsembleFinetune(PretrainFinetune):
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
         members, combine = ensemble_members(model)
+        replacing = [type(method).__name__ for method in (lazy.construct() for lazy in retention or [])
+                     if type(method).final_model is not RetentionMethod.final_model]
+        if replacing:
+            raise ConfigurationError(f"retention {', '.join(replacing)} replaces the fine-tuned model; it works with one "
+                                     "fine-tuned parser, not a fewshot_ensemble")
         if finetune_seed is None:
             raise ConfigurationError("a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)")
         if parallel_members < 1:

@@ -12,6 +12,7 @@ import os
 import shutil
 from typing import Any, Dict, List, Optional
 
+import torch
 from allennlp.commands.train import TrainModel, train_model
 from allennlp.common import Lazy, Params, cached_transformers
 from allennlp.common.checks import ConfigurationError
@@ -24,6 +25,7 @@ from allennlp.training import Trainer
 from fewshot_parser.common.archives import check_archive, extracted_archive_dir
 from fewshot_parser.common.phases import phase
 from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics, old_spelling
+from fewshot_parser.common.safe_io import atomic_open
 from fewshot_parser.training.retention import RetentionContext, RetentionMethod, attach_retention, check_optimizer
 
 logger = logging.getLogger(__name__)
@@ -152,9 +154,32 @@ class PretrainFinetune(TrainModel):
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
 
+    # Set by `from_partial_objects`: the retention methods and the fine-tuned model's `model` config.
+    _retention: List[RetentionMethod] = []
+    _model_config: Dict[str, Any] = {}
+
     def run(self) -> Dict[str, Any]:
         with phase("training"):
-            return self.trainer.train()
+            metrics = self.trainer.train()
+        for method in self._retention:
+            replaced = method.final_model(self.model, self._model_config)
+            if replaced is not None:
+                self.replace_final_model(replaced["model"], replaced["config"])
+        return metrics
+
+    def replace_final_model(self, model: Model, config: Dict[str, Any]) -> None:
+        """
+        Makes `model` the one evaluated and archived: its weights become `best.th` and its config the
+        `model` of the run's `config.json`, which `allennlp train` archives with them.
+        """
+        self.model = model
+        torch.save(model.state_dict(), os.path.join(self.serialization_dir, "best.th"))
+        path = os.path.join(self.serialization_dir, "config.json")
+        with open(path) as handle:
+            run_config = json.load(handle)
+        run_config["model"] = config
+        with atomic_open(path, "w") as handle:
+            json.dump(run_config, handle, indent=4)
 
     def finish(self, metrics: Dict[str, Any]) -> None:
         with phase("decoding the query set"):
@@ -207,6 +232,7 @@ class PretrainFinetune(TrainModel):
             support = list(dataset_reader.read(train_data_path))
         vocab.extend_from_instances(support)
         pretrained.extend_embedder_vocab()
+        model_config = copy.deepcopy(model._params.as_dict(quiet=True)) if isinstance(getattr(model, "_params", None), Params) else {}
         with phase("building the model"):
             final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
             missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
@@ -226,7 +252,8 @@ class PretrainFinetune(TrainModel):
             # teach` does) the one the archive's own config trained on.
             training_data = (pretraining or {}).get("train_data_path") or archive.config.get("train_data_path", None)
             context = RetentionContext(final_model, pretrained, pretrained_shapes, dataset_reader, training_data,
-                                       13 if finetune_seed is None else finetune_seed)
+                                       13 if finetune_seed is None else finetune_seed,
+                                       pretrained_config=archive.config.as_dict(quiet=True).get("model"))
             training_reader = attach_retention(methods, context, train_data_path)
         with phase("reading the support set"):
             loader = data_loader.construct(reader=training_reader, data_path=train_data_path)
@@ -242,10 +269,12 @@ class PretrainFinetune(TrainModel):
         if methods:
             check_optimizer(methods, built.optimizer)  # type: ignore[attr-defined]
         del archive, pretrained
-        return cls(
+        run = cls(
             serialization_dir=serialization_dir,
             model=final_model,
             trainer=built,
             evaluation_data_loader=evaluation_loader,
             evaluate_on_test=evaluate_on_test,
         )
+        run._retention, run._model_config = methods, model_config
+        return run

@@ -12,13 +12,14 @@ from allennlp.commands.train import TrainModel, train_model
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import prepare_environment
-from allennlp.data import DatasetReader
+from allennlp.data import DatasetReader, Vocabulary
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import GradientDescentTrainer
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.commands.run_grid import SYSTEMS
+from fewshot_parser.models.known_fallback import EXCLUDED, KnownFallback
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.retention import Distillation, Replay, RetentionContext, RetentionMethod
 from fewshot_parser.training.retention.distillation import known_action_kl
@@ -296,6 +297,95 @@ def test_freezing_refuses_weight_decay(tmp_path, pretrained):
     config["trainer"]["optimizer"]["weight_decay"] = 0.1
     with pytest.raises(ConfigurationError, match="weight_decay"):
         built(config, tmp_path / "decay")
+
+
+# -- fallback to the pre-trained parser ----------------------------------------------------------------
+
+
+def predictions(archive: str, path: str) -> List[Dict[str, Any]]:
+    from allennlp.predictors import Predictor
+
+    predictor = Predictor.from_archive(load_archive(archive), dataset_reader_to_load="validation")
+    return [predictor.predict_instance(instance) for instance in predictor._dataset_reader.read(path)]
+
+
+def test_the_fallback_keeps_the_fine_tuned_parser_and_answers_known_utterances_with_the_pretrained_one(
+        tmp_path, monkeypatch, pretrained):
+    """Fine-tuning is untouched (same losses, same fine-tuned weights); the archive routes each utterance:
+    an answer with a new action is the fine-tuned parser's, any other the pre-trained parser's, which
+    never applies a new action."""
+    plain = fine_tune(tmp_path / "plain", experiment(pretrained), monkeypatch)
+    routed = fine_tune(tmp_path / "fallback", experiment(pretrained, [{"type": "pretrained_fallback"}]), monkeypatch)
+    assert plain and routed == plain
+    model = load_archive(str(tmp_path / "fallback" / "model.tar.gz")).model
+    assert type(model).__name__ == "KnownFallback"
+    fine_tuned = weights(tmp_path / "plain")
+    assert all(torch.equal(value, model.parser.state_dict()[name]) for name, value in fine_tuned.items())
+    before = load_archive(pretrained).model.state_dict()
+    grown = model.pretrained.state_dict()
+    assert all(torch.equal(pretrained_block(grown[name], value.shape), value) for name, value in before.items())
+    new = model.new_actions()
+    assert new, "the support set adds actions"
+    alone, answers = [], []
+    for path in (fixture_split("geo", "query"), fixture_split("geo", "train")):  # new and known predicates
+        alone += predictions(str(tmp_path / "plain" / "model.tar.gz"), path)
+        answers += predictions(str(tmp_path / "fallback" / "model.tar.gz"), path)
+    for single, answer in zip(alone, answers):
+        uses_new = any(action in new for action in single["predicted_actions"])
+        if uses_new:
+            assert answer["logical_form"] == single["logical_form"] and answer["answered_by"] == "fine-tuned"
+        else:
+            assert answer["answered_by"] == "pre-trained"
+            assert not any(action in new for action in answer["predicted_actions"])
+    assert model.pretrained.new_action_bias == EXCLUDED  # it cannot choose a new action
+    metrics = json.load(open(tmp_path / "fallback" / "metrics.json"))
+    assert {"test_exact_match", "test_finetuned_exact_match", "test_pretrained_share"} <= set(metrics)
+
+
+class Scripted(Model):
+    """A stand-in parser whose answers are given: per utterance, its actions (the LF is their join)."""
+
+    def __init__(self, vocab: Vocabulary, answers: List[List[str]], new: List[bool]) -> None:
+        super().__init__(vocab)
+        self.answers, self.calls, self.new_action_bias = answers, 0, 0.0
+        self.register_buffer("_new_action_mask", torch.tensor(new))
+
+    def forward(self, **inputs: Any) -> Dict[str, Any]:  # type: ignore
+        self.calls += 1
+        return {"logical_form": [" ".join(a) if a else None for a in self.answers],
+                "predicted_actions": self.answers, "score": [-1.0] * len(self.answers)}
+
+
+def test_the_fallback_routes_each_utterance_by_the_fine_tuned_answer():
+    from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
+
+    vocab = Vocabulary()
+    for action in ("old", "new"):
+        vocab.add_token_to_namespace(action, ACTION_NAMESPACE)
+    new = [vocab.get_token_from_index(i, ACTION_NAMESPACE) == "new" for i in range(vocab.get_vocab_size(ACTION_NAMESPACE))]
+    fine_tuned = Scripted(vocab, [["old", "new"], ["old"], []], new)
+    pretrained = Scripted(vocab, [["old"], ["old", "old"], ["old"]], new)
+    model = KnownFallback(vocab, fine_tuned, pretrained).eval()
+    metadata = [{"logical_form": form, "formalism": "lambda"} for form in ("old new", "old", "old")]
+    output = model(metadata=metadata)
+    assert output["logical_form"] == ["old new", "old old", "old"]
+    assert output["answered_by"] == ["fine-tuned", "pre-trained", "pre-trained"]
+    metrics = model.get_metrics(reset=True)
+    assert metrics["exact_match"] == pytest.approx(2 / 3) and metrics["finetuned_exact_match"] == pytest.approx(2 / 3)
+    assert metrics["pretrained_share"] == pytest.approx(2 / 3)
+    assert pretrained.new_action_bias == EXCLUDED
+    only_new = KnownFallback(vocab, Scripted(vocab, [["new"]], new), pretrained).eval()
+    calls = pretrained.calls
+    only_new()
+    assert pretrained.calls == calls  # nothing to route: the pre-trained parser does not decode
+
+
+def test_the_fallback_refuses_an_ensemble(tmp_path, pretrained):
+    config = experiment(pretrained, [{"type": "pretrained_fallback"}])
+    config["model"] = {"type": "fewshot_ensemble", "members": [config["model"]] * 2, "combine": "vote"}
+    config["type"] = "fewshot_ensemble_finetune"
+    with pytest.raises(ConfigurationError, match="not a fewshot_ensemble"):
+        built(config, tmp_path / "ensemble")
 
 
 # -- configuration ---------------------------------------------------------------------------------------

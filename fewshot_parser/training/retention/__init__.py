@@ -8,4 +8,5 @@ from fewshot_parser.training.retention.replay import Replay
 from fewshot_parser.training.retention.distillation import Distillation
 from fewshot_parser.training.retention.anchoring import WeightAnchoring
 from fewshot_parser.training.retention.freezing import Freezing
+from fewshot_parser.training.retention.fallback import PretrainedFallback
 from fewshot_parser.training.retention.attach import attach_retention, check_optimizer

@@ -3,7 +3,8 @@ The abstraction of a retention method: something fine-tuning does so that the pa
 knew before the support set (issue 57), listed under the `retention` key of a
 `fewshot_pretrain_finetune` config. Each method is bound to one fine-tuning by `prepare`, before the
 data loader and the trainer are built, and may then give extra training instances (replay), a term
-added to every training loss (distillation, anchoring) or leave parameters out of training (freezing).
+added to every training loss (distillation, anchoring), leave parameters out of training (freezing),
+or, after fine-tuning, replace the model to archive (fallback to the pre-trained parser).
 """
 import logging
 import random
@@ -42,6 +43,8 @@ class RetentionContext:
         The pre-training file (the `pretraining` config's `train_data_path`).
     seed : `int`
         The default seed of the methods' draws (the experiment's `finetune_seed`, else 13).
+    pretrained_config : `Dict[str, Any]`, optional
+        The `model` config of the pre-trained archive (what builds `teacher` again from an archive).
     """
 
     def __init__(
@@ -52,8 +55,10 @@ class RetentionContext:
         reader: DatasetReader,
         training_data_path: Optional[str],
         seed: int = 13,
+        pretrained_config: Optional[Dict[str, Any]] = None,
     ) -> None:
         self.model = model
+        self.pretrained_config = pretrained_config
         self.teacher = teacher
         self.pretrained_shapes = dict(pretrained_shapes)
         self.reader = reader
@@ -121,3 +126,10 @@ class RetentionMethod(Registrable):
 
     def check_optimizer(self, optimizer: torch.optim.Optimizer) -> None:
         """Refuses an optimizer the method cannot work with (raise `ConfigurationError`)."""
+
+    def final_model(self, model: Model, model_config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
+        """
+        After fine-tuning: `{"model": ..., "config": ...}`, a model to evaluate and archive instead of
+        the fine-tuned `model` (whose `model` config is `model_config`) with its config, or None.
+        """
+        return None
