@@ -45,7 +45,8 @@ class KnownFallback(Model):
     vocab : `Vocabulary`
         The fine-tuned vocabulary (the pre-trained one extended with the support set).
     parser : `Model`
-        The fine-tuned parser (`proto_parser` or a subclass; it marks its new actions).
+        The fine-tuned parser (`proto_parser` or a subclass; it marks its new actions), or a
+        `fewshot_ensemble` of them (routed by the ensemble's answer).
     pretrained : `Model`
         The pre-trained parser, grown to the same vocabulary; it is never trained.
     """
@@ -54,11 +55,11 @@ class KnownFallback(Model):
 
     def __init__(self, vocab: Vocabulary, parser: Model, pretrained: Model, **kwargs: Any) -> None:
         super().__init__(vocab, **kwargs)
-        for name, member in (("parser", parser), ("pretrained", pretrained)):
+        for name, member in (("parser", marking(parser)), ("pretrained", pretrained)):
             if not hasattr(member, "_new_action_mask") or not hasattr(member, "new_action_bias"):
-                raise ConfigurationError(f"fewshot_known_fallback: its {name} must be a proto_parser "
-                                         f"(one that marks its new actions), not {type(member).__name__}")
-            member.vocab = vocab
+                raise ConfigurationError(f"fewshot_known_fallback: its {name} must be a proto_parser (one that marks "
+                                         f"its new actions) or an ensemble of them, not {type(member).__name__}")
+        parser.vocab = pretrained.vocab = vocab
         self.parser = parser
         self.pretrained = pretrained
         self.pretrained.new_action_bias = EXCLUDED
@@ -71,7 +72,7 @@ class KnownFallback(Model):
     def new_actions(self) -> FrozenSet[str]:
         """The actions the fine-tuned parser has and the pre-trained one had not, by name."""
         if self._new_actions is None:
-            rows = self.parser._new_action_mask.nonzero().squeeze(-1).tolist()  # type: ignore[union-attr]
+            rows = marking(self.parser)._new_action_mask.nonzero().squeeze(-1).tolist()  # type: ignore[union-attr]
             self._new_actions = frozenset(self.vocab.get_token_from_index(i, ACTION_NAMESPACE) for i in rows)
         return self._new_actions
 
@@ -112,6 +113,12 @@ class KnownFallback(Model):
         metrics["finetuned_exact_match"] = self._finetuned_exact_match.get_metric(reset).get("exact_match", 0.0)
         metrics["pretrained_share"] = self._pretrained_share.get_metric(reset)
         return metrics
+
+
+def marking(parser: Model) -> Model:
+    """The parser that marks the new actions: `parser` itself, or the first member of an ensemble."""
+    members = getattr(parser, "members", None)
+    return members[0] if members is not None and len(members) else parser
 
 
 def fallback_config(parser_config: Dict[str, Any], pretrained_config: Dict[str, Any]) -> Dict[str, Any]:

@@ -82,6 +82,11 @@ class EnsembleFinetune(PretrainFinetune):
         self.model = FewShotEnsemble(members[0].vocab, members, self._combine)
         # The weights `allennlp train` archives with the config (whose `model` is this ensemble).
         torch.save(self.model.state_dict(), os.path.join(self.serialization_dir, "best.th"))
+        # A retention method may replace the final model (member 0's methods, bound to its fine-tuning).
+        for method in self._retention:
+            replaced = method.final_model(self.model, self._model_config)
+            if replaced is not None:
+                self.replace_final_model(replaced["model"], replaced["config"])
         combined: Dict[str, Any] = {"ensemble_size": len(members)}
         for index, values in enumerate(member_metrics):
             combined.update({f"member_{index}_{key}": value for key, value in values.items()})
@@ -108,12 +113,8 @@ class EnsembleFinetune(PretrainFinetune):
         parallel_members: int = 1,
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
+        ensemble_config = copy.deepcopy(model._params.as_dict(quiet=True))  # type: ignore[attr-defined]
         members, combine = ensemble_members(model)
-        replacing = [type(method).__name__ for method in (lazy.construct() for lazy in retention or [])
-                     if type(method).final_model is not RetentionMethod.final_model]
-        if replacing:
-            raise ConfigurationError(f"retention {', '.join(replacing)} replaces the fine-tuned model; it works with one "
-                                     "fine-tuned parser, not a fewshot_ensemble")
         if finetune_seed is None:
             raise ConfigurationError("a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)")
         if parallel_members < 1:
@@ -137,7 +138,7 @@ class EnsembleFinetune(PretrainFinetune):
         # vocabulary with the same support set).
         first.model.vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
         shutil.copyfile(os.path.join(serialization_dir, "member_0", PROVENANCE), os.path.join(serialization_dir, PROVENANCE))
-        return cls(
+        run = cls(
             serialization_dir=serialization_dir,
             model=first.model,
             trainer=first.trainer,
@@ -147,6 +148,8 @@ class EnsembleFinetune(PretrainFinetune):
             combine=combine,
             parallel_members=parallel_members,
         )
+        run._retention, run._model_config = first._retention, ensemble_config
+        return run
 
 
 def ensemble_members(model: Lazy[Model]) -> Tuple[List[Lazy[Model]], str]:

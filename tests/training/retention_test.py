@@ -380,12 +380,16 @@ def test_the_fallback_routes_each_utterance_by_the_fine_tuned_answer():
     assert pretrained.calls == calls  # nothing to route: the pre-trained parser does not decode
 
 
-def test_the_fallback_refuses_an_ensemble(tmp_path, pretrained):
+def test_the_fallback_routes_an_ensembles_answer(tmp_path, monkeypatch, pretrained):
+    """With an ensemble, the archive is the fallback of the whole ensemble (its members as without the method)."""
     config = experiment(pretrained, [{"type": "pretrained_fallback"}])
     config["model"] = {"type": "fewshot_ensemble", "members": [config["model"]] * 2, "combine": "vote"}
     config["type"] = "fewshot_ensemble_finetune"
-    with pytest.raises(ConfigurationError, match="not a fewshot_ensemble"):
-        built(config, tmp_path / "ensemble")
+    fine_tune(tmp_path / "ensemble", config, monkeypatch)
+    model = load_archive(str(tmp_path / "ensemble" / "model.tar.gz")).model
+    assert type(model).__name__ == "KnownFallback" and type(model.parser).__name__ == "FewShotEnsemble"
+    assert len(model.parser.members) == 2 and model.new_actions()
+    assert "test_pretrained_share" in json.load(open(tmp_path / "ensemble" / "metrics.json"))
 
 
 # -- configuration ---------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ class PretrainedFallback(RetentionMethod):
     parser's answer uses no new action (`models/known_fallback.py`). Fine-tuning itself is left as it
     is, so the fine-tuned parser is the same as without the method, and so is exact match on queries
     that need a new predicate; the method acts on the final model only: the archive holds a
-    `fewshot_known_fallback` of both parsers.
+    `fewshot_known_fallback` of both parsers. With an ensemble, the ensemble's answer is routed.
 
     Registered as a `RetentionMethod` with name "pretrained_fallback". It takes no parameters.
     """
