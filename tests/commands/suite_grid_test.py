@@ -87,7 +87,7 @@ def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
                              "exact_match": em, "seconds": 1.0, "known_pretrained": before, "known_finetuned": after})
     text = write_suite_report([str(results)], str(tmp_path / "out"), "dev")
     # mean 30, standard error 10 / sqrt(3); retention 90 -> 70, a drop of 20 points
-    assert "| ProtoParser | – | 30.00 ± 5.77 (n=3) |" in text and "| 90.00 | 70.00 | -20.00 |" in text
+    assert "| ProtoParser | – | 30.00 ± 5.77 (n=3) |" in text and "| 90.00 | 70.00 | -20.00 | geo -20.00 |" in text
     assert (tmp_path / "out" / "table.md").read_text().count("ProtoParser") == 1
     rows = list(csv.DictReader(open(tmp_path / "out" / "table.csv")))
     assert rows[0]["standard_error"] == "5.77" and rows[0]["known_drop"] == "-20.00"
@@ -185,3 +185,14 @@ def test_table_1_gives_each_row_its_retention_on_training_examples():
     lines, csv_rows = table_lines([("ProtoParser", ""), ("IRNet", "cb")], table, paper_numbers(), 2, None, kept)
     assert lines[2].endswith("| 100.0 → 75.0 (-25.0, n=2) |") and lines[3].endswith("| – |")
     assert csv_rows[0][-2:] == ["known_pretrained", "known_finetuned"] and csv_rows[1][-2:] == ["100.00", "75.00"]
+
+
+def test_the_retention_drop_is_also_given_per_dataset():
+    from fewshot_parser.commands.suite_report import drop_by_dataset
+
+    def run(before, after):
+        return {"known_pretrained": str(before), "known_finetuned": str(after)}
+
+    columns = {("geo", 1): [run(90, 80)], ("geo", 2): [run(100, 100)], ("jobs", 2): [run(90, 95)], ("atis", 1): [{}]}
+    assert drop_by_dataset(columns) == "jobs +5.00, geo -5.00"
+    assert drop_by_dataset({("geo", 1): [{}]}) == "–"
