@@ -5,9 +5,10 @@ shares, so the fine-tuned parser forgets some of what it knew. The pre-trained p
 nothing, but cannot use a new predicate. This model keeps both and routes each utterance by the
 fine-tuned parser's answer:
 
-* the answer applies an action the support set added (a new predicate, or a new template around
-  one): it is kept, since only the fine-tuned parser can give it;
-* otherwise the pre-trained parser's answer is given, decoded with the new actions excluded.
+* the answer uses a new predicate (an action the support set added that produces a predicate no
+  known action produces): it is kept, since only the fine-tuned parser can give it;
+* otherwise the pre-trained parser's answer is given, decoded with every action the support set
+  added excluded.
 
 On an utterance whose logical form needs a new predicate, a fine-tuned answer without one is wrong,
 and so is any answer of the pre-trained parser: exact match on new-predicate queries is the
@@ -24,6 +25,7 @@ from allennlp.models import Model
 from allennlp.training.metrics import Average
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
+from fewshot_parser.logical_forms.transition_system import Action
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 # Added to the pre-trained parser's score of every new action: it never chooses one.
@@ -70,10 +72,19 @@ class KnownFallback(Model):
         self._pretrained_share = Average()
 
     def new_actions(self) -> FrozenSet[str]:
-        """The actions the fine-tuned parser has and the pre-trained one had not, by name."""
+        """
+        The actions that produce a new predicate (one no action of the pre-trained parser produced), by
+        name. An action the support set added for a known predicate (a known predicate in a new
+        template, an `and` of three) does not count: only the fine-tuned parser can use a new
+        predicate, while a known one is the pre-trained parser's to answer with.
+        """
         if self._new_actions is None:
-            rows = marking(self.parser)._new_action_mask.nonzero().squeeze(-1).tolist()  # type: ignore[union-attr]
-            self._new_actions = frozenset(self.vocab.get_token_from_index(i, ACTION_NAMESPACE) for i in rows)
+            mask = marking(self.parser)._new_action_mask.tolist()  # type: ignore[union-attr]
+            names = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) for i in range(len(mask))]
+            produced = [() if name.startswith("@@") else Action.from_string(name).predicates for name in names]
+            known = {predicate for added, predicates in zip(mask, produced) if not added for predicate in predicates}
+            self._new_actions = frozenset(name for added, name, predicates in zip(mask, names, produced)
+                                          if added and any(p not in known for p in predicates))
         return self._new_actions
 
     def extend_embedder_vocab(self, embedding_sources_mapping: Optional[Dict[str, str]] = None) -> None:
@@ -83,7 +94,7 @@ class KnownFallback(Model):
         self._new_actions = None
 
     def forward(self, **inputs: Any) -> Dict[str, Any]:  # type: ignore
-        """In training, the fine-tuned parser's output; otherwise both decode and each example is routed."""
+        """In training, the fine-tuned parser's output; otherwise each example is routed by its fine-tuned answer."""
         finetuned = self.parser(**inputs)
         if self.training or "logical_form" not in finetuned:
             return finetuned

@@ -357,24 +357,30 @@ class Scripted(Model):
 
 
 def test_the_fallback_routes_each_utterance_by_the_fine_tuned_answer():
+    """Kept: answers with a new predicate. Routed: the others, also those that use an action the support set
+    added for a known predicate (here an `and` of three)."""
     from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 
+    state, area, and2, and3 = ("GEN ( state:t <e:s> )", "GEN ( area:i <e:s> )",
+                               "REDUCE ( and <NT> <NT> )", "REDUCE ( and <NT> <NT> <NT> )")
     vocab = Vocabulary()
-    for action in ("old", "new"):
+    for action in (state, and2, area, and3):
         vocab.add_token_to_namespace(action, ACTION_NAMESPACE)
-    new = [vocab.get_token_from_index(i, ACTION_NAMESPACE) == "new" for i in range(vocab.get_vocab_size(ACTION_NAMESPACE))]
-    fine_tuned = Scripted(vocab, [["old", "new"], ["old"], []], new)
-    pretrained = Scripted(vocab, [["old"], ["old", "old"], ["old"]], new)
+    added = [vocab.get_token_from_index(i, ACTION_NAMESPACE) in (area, and3)
+             for i in range(vocab.get_vocab_size(ACTION_NAMESPACE))]
+    fine_tuned = Scripted(vocab, [[area], [state], [state, and3], []], added)
+    pretrained = Scripted(vocab, [[state], [state, state], [state], [state]], added)
     model = KnownFallback(vocab, fine_tuned, pretrained).eval()
-    metadata = [{"logical_form": form, "formalism": "lambda"} for form in ("old new", "old", "old")]
-    output = model(metadata=metadata)
-    assert output["logical_form"] == ["old new", "old old", "old"]
-    assert output["answered_by"] == ["fine-tuned", "pre-trained", "pre-trained"]
+    assert model.new_actions() == {area}
+    gold = [area, state, state, state]
+    output = model(metadata=[{"logical_form": form, "formalism": "lambda"} for form in gold])
+    assert output["logical_form"] == [area, f"{state} {state}", state, state]
+    assert output["answered_by"] == ["fine-tuned", "pre-trained", "pre-trained", "pre-trained"]
     metrics = model.get_metrics(reset=True)
-    assert metrics["exact_match"] == pytest.approx(2 / 3) and metrics["finetuned_exact_match"] == pytest.approx(2 / 3)
-    assert metrics["pretrained_share"] == pytest.approx(2 / 3)
+    assert metrics["exact_match"] == pytest.approx(3 / 4) and metrics["finetuned_exact_match"] == pytest.approx(2 / 4)
+    assert metrics["pretrained_share"] == pytest.approx(3 / 4)
     assert pretrained.new_action_bias == EXCLUDED
-    only_new = KnownFallback(vocab, Scripted(vocab, [["new"]], new), pretrained).eval()
+    only_new = KnownFallback(vocab, Scripted(vocab, [[area]], added), pretrained).eval()
     calls = pretrained.calls
     only_new()
     assert pretrained.calls == calls  # nothing to route: the pre-trained parser does not decode

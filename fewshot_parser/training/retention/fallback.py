@@ -11,7 +11,7 @@ from fewshot_parser.training.retention.method import RetentionContext, Retention
 class PretrainedFallback(RetentionMethod):
     """
     Keeps the pre-trained parser beside the fine-tuned one and answers with it whenever the fine-tuned
-    parser's answer uses no new action (`models/known_fallback.py`). Fine-tuning itself is left as it
+    parser's answer uses no new predicate (`models/known_fallback.py`). Fine-tuning itself is left as it
     is, so the fine-tuned parser is the same as without the method, and so is exact match on queries
     that need a new predicate; the method acts on the final model only: the archive holds a
     `fewshot_known_fallback` of both parsers. With an ensemble, the ensemble's answer is routed.
