@@ -26,7 +26,7 @@ import re
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
 from fewshot_parser.common.errors import UserError
-from fewshot_parser.common.provenance import PROJECT_ROOT
+from fewshot_parser.common.provenance import PROJECT_ROOT, old_spelling
 from fewshot_parser.data.paths import data_root
 
 # Tried first, in this order, when no row is named: the faithful row and the best row.
@@ -129,8 +129,16 @@ def row_recipe(system: str, dataset: str, shot: int, seed: int, pretraining: Opt
     if kind not in FINETUNING_TYPES or not isinstance(config.get("pretraining"), dict):
         raise UserError(f"row {system} does not fine-tune a pre-trained archive (its experiment is {kind or 'an ordinary training'}); "
                         "teach runs rows of type fewshot_pretrain_finetune or fewshot_ensemble_finetune")
-    exact = pretraining is not None and plain(config["pretraining"]) == plain(pretraining)
+    exact = pretraining is not None and same_pretraining(config["pretraining"], pretraining)
     return Recipe(system, path, dataset, shot, seed, config, exact)
+
+
+def same_pretraining(row: Any, archive: Any) -> bool:
+    """
+    Whether two pre-training configs are the same experiment, in either spelling of their components
+    (an archive made before a component existed names the old model, e.g. `irnet_parser`).
+    """
+    return old_spelling(plain(row)) == old_spelling(plain(archive))
 
 
 def pretraining_configs(systems: Sequence[str], dataset: str, shot: int, seed: int) -> Dict[str, Any]:
@@ -195,9 +203,8 @@ def find_recipe(archive: str, pretraining: Dict[str, Any], shot: int = 1, system
     others = [name for name in SYSTEMS if name not in HEADLINE_SYSTEMS]
     say(f"the archive is not the pre-training of {' or '.join(HEADLINE_SYSTEMS)}; "
         f"comparing it with the other {len(others)} rows of the grid")
-    target = plain(pretraining)
     matches = [name for name, value in pretraining_configs(others, dataset, shot, seed).items()
-               if plain(value) == target]
+               if same_pretraining(value, pretraining)]
     if not matches:
         raise UserError(f"{archive}: no row of the grid pre-trains this archive (its config.json is the pre-training "
                         f"of no system for {dataset} with seed {seed}); name the row whose recipe to use with "

@@ -31,6 +31,7 @@ from fewshot_parser.commands.recipes import Recipe, innermost_reader
 from fewshot_parser.commands.run_grid import SYSTEMS
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.phases import format_phases, take_phases
+from fewshot_parser.common.provenance import old_spelling
 from fewshot_parser.common.threads import available_cores
 
 # What teach reads from the pre-trained archive.
@@ -175,7 +176,7 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     report(f"recipe: row {recipe.system} ({os.path.relpath(recipe.path)}), {recipe.dataset} {recipe.shot}-shot"
            + ("" if shot else f" (read off the support file; --shot {3 - recipe.shot} for the other)"))
     if not recipe.exact:
-        difference = recipes.first_difference(recipe.config.get("pretraining"), pretraining)
+        difference = recipes.first_difference(old_spelling(recipe.config.get("pretraining")), old_spelling(pretraining))
         report(f"warning: the archive was not pre-trained with the pre-training config of row {recipe.system} "
                f"(they differ at {difference}); fine-tuning it with that row's recipe as asked")
     new = ", ".join(found.new_predicates) if found.new_predicates else "(not checked: no action vocabulary)"

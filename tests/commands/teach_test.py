@@ -155,6 +155,22 @@ def test_the_faithful_and_the_best_archive_get_their_rows_recipe(dataset, system
     assert recipes.teaching_config(recipe, "/a/model.tar.gz", train, "/s/support.txt", None)["test_data_path"] is None
 
 
+@pytest.mark.parametrize("dataset", ["geo", "jobs"])
+def test_an_archive_in_the_old_spelling_gets_its_rows_recipe(dataset):
+    """The best row's archives made before schema encoding became a component name `irnet_parser`; they
+    are still the best row's pre-training, so teach finds its recipe and calls it exact."""
+    from fewshot_parser.common.provenance import old_spelling
+
+    variables = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    path = os.path.join(PROJECT_ROOT, run_grid.SYSTEMS["reshaped40-ens5"][2].format(dataset=dataset, shot=1))
+    pretraining = json.loads(_jsonnet.evaluate_file(path, ext_vars=variables))["pretraining"]
+    old = old_spelling(pretraining)
+    assert old["model"]["type"] == "irnet_parser" and old != pretraining
+    recipe = recipes.find_recipe("archive", old)
+    assert (recipe.system, recipe.exact) == ("reshaped40-ens5", True)
+    assert recipes.row_recipe("chosen", dataset, 1, 13, old).exact
+
+
 def test_rows_sharing_a_pre_training_and_a_named_row(split, pretrained, tmp_path, monkeypatch):
     with tarfile.open(pretrained) as archive:
         config = json.loads(archive.extractfile("config.json").read())
