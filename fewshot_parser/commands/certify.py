@@ -154,6 +154,7 @@ def certify_from_args(args: argparse.Namespace) -> None:
     systems = args.systems or readme_systems()
     data_dir = os.path.abspath(os.environ.get("FEWSHOT_DATA_DIR", "data"))
     rows = [(s, d, k) for s in systems for d in args.datasets for k in args.shots]
+    expected = stamp(commit, data_dir)  # what computes the base fingerprints this time
     print(f"certifying {len(rows)} row(s): code {version[:12]} against base {commit[:12]} (shuffle {args.shuffle}, one thread)")
     verdicts = []
     for system, dataset, shot in rows:
@@ -163,7 +164,6 @@ def certify_from_args(args: argparse.Namespace) -> None:
         for label, root in (("base", tree), ("current", PROJECT_ROOT)):
             work = os.path.abspath(os.path.join(args.work, label if label == "current" else commit[:12], name))
             # The base commit's code is fixed, so its fingerprint is computed once per machine and data.
-            expected = stamp(commit, data_dir)
             result = stored_fingerprint(work, expected) if label == "base" else None
             if result is not None:
                 print(f"  {name}: the base fingerprint computed before is reused ({work})")

@@ -138,7 +138,7 @@ def same_pretraining(row: Any, archive: Any) -> bool:
     Whether two pre-training configs are the same experiment, in either spelling of their components
     (an archive made before a component existed names the old model, e.g. `irnet_parser`).
     """
-    return old_spelling(plain(row)) == old_spelling(plain(archive))
+    return old_spelling(row) == old_spelling(archive)  # old_spelling reads its input back as JSON, as `plain`
 
 
 def pretraining_configs(systems: Sequence[str], dataset: str, shot: int, seed: int) -> Dict[str, Any]:
