@@ -101,7 +101,7 @@ class KnownFallback(Model):
         new = self.new_actions()
         keep = [form is not None and any(action in new for action in actions)
                 for form, actions in zip(finetuned["logical_form"], finetuned["predicted_actions"])]
-        result: Dict[str, Any] = {"loss": finetuned["loss"]} if "loss" in finetuned else {}
+        result: Dict[str, Any] = {key: finetuned[key] for key in ("loss",) if key in finetuned}
         fallback = self.pretrained(**inputs) if not all(keep) else finetuned
         for key in ("logical_form", "predicted_actions", "score"):
             result[key] = [f if k else p for f, p, k in zip(finetuned[key], fallback[key], keep)]

@@ -25,7 +25,7 @@ from allennlp.training import Trainer
 from fewshot_parser.common.phases import phase
 from fewshot_parser.modules.token_embedders.packaged_transformer import PackagedTransformerMismatchedEmbedder
 from fewshot_parser.models.ensemble import FewShotEnsemble, check_ensemble
-from fewshot_parser.training.pretrain_finetune import PROVENANCE, PretrainFinetune, lazy_config
+from fewshot_parser.training.pretrain_finetune import PROVENANCE, PretrainFinetune
 from fewshot_parser.training.retention import RetentionMethod
 
 logger = logging.getLogger(__name__)
@@ -82,7 +82,11 @@ class EnsembleFinetune(PretrainFinetune):
         self.model = FewShotEnsemble(members[0].vocab, members, self._combine)
         # The weights `allennlp train` archives with the config (whose `model` is this ensemble).
         torch.save(self.model.state_dict(), os.path.join(self.serialization_dir, "best.th"))
-        self.apply_final_models()  # member 0's retention methods, bound to its fine-tuning
+        # A retention method may replace the final model (member 0's methods, bound to its fine-tuning).
+        for method in self._retention:
+            replaced = method.final_model(self.model, self._model_config)
+            if replaced is not None:
+                self.replace_final_model(replaced["model"], replaced["config"])
         combined: Dict[str, Any] = {"ensemble_size": len(members)}
         for index, values in enumerate(member_metrics):
             combined.update({f"member_{index}_{key}": value for key, value in values.items()})
@@ -109,7 +113,7 @@ class EnsembleFinetune(PretrainFinetune):
         parallel_members: int = 1,
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
-        ensemble_config = lazy_config(model)
+        ensemble_config = copy.deepcopy(model._params.as_dict(quiet=True))  # type: ignore[attr-defined]
         members, combine = ensemble_members(model)
         if finetune_seed is None:
             raise ConfigurationError("a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)")

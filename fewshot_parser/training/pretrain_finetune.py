@@ -87,12 +87,6 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
 PROVENANCE = "provenance.json"
 
 
-def lazy_config(lazy: Lazy) -> Dict[str, Any]:
-    """The config a `Lazy` built from a config will construct from (empty for one built otherwise)."""
-    params = getattr(lazy, "_params", None)  # where AllenNLP 2.10 keeps it
-    return copy.deepcopy(params.as_dict(quiet=True)) if isinstance(params, Params) else {}
-
-
 def write_provenance(directory: str, config: Optional[Dict[str, Any]], **extra: Any) -> Dict[str, Any]:
     """
     Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents,
@@ -167,27 +161,25 @@ class PretrainFinetune(TrainModel):
     def run(self) -> Dict[str, Any]:
         with phase("training"):
             metrics = self.trainer.train()
-        self.apply_final_models()
-        return metrics
-
-    def apply_final_models(self) -> None:
-        """
-        Lets each retention method replace the trained model (`RetentionMethod.final_model`). A
-        replacement becomes the model evaluated and archived: its weights are `best.th` and its config
-        the `model` of the run's `config.json`, which `allennlp train` archives with them.
-        """
         for method in self._retention:
             replaced = method.final_model(self.model, self._model_config)
-            if replaced is None:
-                continue
-            self.model, self._model_config = replaced.model, replaced.config
-            torch.save(self.model.state_dict(), os.path.join(self.serialization_dir, "best.th"))
-            path = os.path.join(self.serialization_dir, "config.json")
-            with open(path) as handle:
-                run_config = json.load(handle)
-            run_config["model"] = replaced.config
-            with atomic_open(path, "w") as handle:
-                json.dump(run_config, handle, indent=4)
+            if replaced is not None:
+                self.replace_final_model(replaced["model"], replaced["config"])
+        return metrics
+
+    def replace_final_model(self, model: Model, config: Dict[str, Any]) -> None:
+        """
+        Makes `model` the one evaluated and archived: its weights become `best.th` and its config the
+        `model` of the run's `config.json`, which `allennlp train` archives with them.
+        """
+        self.model = model
+        torch.save(model.state_dict(), os.path.join(self.serialization_dir, "best.th"))
+        path = os.path.join(self.serialization_dir, "config.json")
+        with open(path) as handle:
+            run_config = json.load(handle)
+        run_config["model"] = config
+        with atomic_open(path, "w") as handle:
+            json.dump(run_config, handle, indent=4)
 
     def finish(self, metrics: Dict[str, Any]) -> None:
         with phase("decoding the query set"):
@@ -240,7 +232,7 @@ class PretrainFinetune(TrainModel):
             support = list(dataset_reader.read(train_data_path))
         vocab.extend_from_instances(support)
         pretrained.extend_embedder_vocab()
-        model_config = lazy_config(model)
+        model_config = copy.deepcopy(model._params.as_dict(quiet=True)) if isinstance(getattr(model, "_params", None), Params) else {}
         with phase("building the model"):
             final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
             missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)

@@ -4,7 +4,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.models import Model
 
 from fewshot_parser.models.known_fallback import KnownFallback, fallback_config
-from fewshot_parser.training.retention.method import FinalModel, RetentionContext, RetentionMethod
+from fewshot_parser.training.retention.method import RetentionContext, RetentionMethod
 
 
 @RetentionMethod.register("pretrained_fallback")
@@ -29,9 +29,9 @@ class PretrainedFallback(RetentionMethod):
         self._pretrained = context.teacher
         self._pretrained_config = context.pretrained_config
 
-    def final_model(self, model: Model, model_config: Dict[str, Any]) -> Optional[FinalModel]:
+    def final_model(self, model: Model, model_config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         """The routing model of the fine-tuned `model` and the pre-trained parser, and its `model` config."""
         if self._pretrained is None or self._pretrained_config is None:
             raise ConfigurationError("retention 'pretrained_fallback' was not prepared")
-        return FinalModel(KnownFallback(model.vocab, model, self._pretrained),
-                          fallback_config(model_config, self._pretrained_config))
+        return {"model": KnownFallback(model.vocab, model, self._pretrained),
+                "config": fallback_config(model_config, self._pretrained_config)}

@@ -8,7 +8,7 @@ or, after fine-tuning, replace the model to archive (fallback to the pre-trained
 """
 import logging
 import random
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import torch
 from allennlp.common import Registrable
@@ -103,13 +103,6 @@ class RetentionContext:
         return util.move_to_device(batch.as_tensor_dict(), device)
 
 
-class FinalModel(NamedTuple):
-    """A model that replaces the fine-tuned one in the archive, and its `model` config."""
-
-    model: Model
-    config: Dict[str, Any]
-
-
 class RetentionMethod(Registrable):
     """
     A way to keep the pre-trained parser's knowledge of known predicates while fine-tuning teaches it
@@ -134,9 +127,9 @@ class RetentionMethod(Registrable):
     def check_optimizer(self, optimizer: torch.optim.Optimizer) -> None:
         """Refuses an optimizer the method cannot work with (raise `ConfigurationError`)."""
 
-    def final_model(self, model: Model, model_config: Dict[str, Any]) -> Optional[FinalModel]:
+    def final_model(self, model: Model, model_config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         """
-        After fine-tuning: a model to evaluate and archive instead of the fine-tuned `model` (whose
-        `model` config is `model_config`), with its config; None keeps `model`.
+        After fine-tuning: `{"model": ..., "config": ...}`, a model to evaluate and archive instead of
+        the fine-tuned `model` (whose `model` config is `model_config`) with its config, or None.
         """
         return None
