@@ -26,7 +26,7 @@ import re
 import subprocess
 import sys
 import time
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -54,9 +54,9 @@ def split_files(dataset: str, shot: int, split: int) -> Tuple[str, str]:
     return os.path.join(folder, "support.txt"), os.path.join(folder, "query.txt")
 
 
-def teach(system: str, archive: str, support: str, query: str, out: str, threads: int) -> Dict[str, object]:
-    """Runs `allennlp teach` in a fresh process; its phases, total seconds and exact match."""
-    command = [sys.executable, "-m", "allennlp", "teach", archive, support, "-s", out, "--query", query,
+def teach(system: str, archive: str, support: str, query: Optional[str], out: str, threads: int) -> Dict[str, object]:
+    """Runs `allennlp teach` in a fresh process; its phases, total seconds and exact match (0 without `query`)."""
+    command = [sys.executable, "-m", "allennlp", "teach", archive, support, "-s", out] + (["--query", query] if query else []) + [
                "--system", system, "--threads", str(threads), "--force", "--include-package", "fewshot_parser"]
     started = time.time()
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
