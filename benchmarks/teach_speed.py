@@ -5,7 +5,7 @@ decoding throughput of each fine-tuned archive on the split's query set (utteran
 faithful archive decodes greedily; the best row's decodes with a beam for entity coverage, and its
 pre-trained parser answers where no new predicate is used).
 
-    python benchmarks/teach_speed.py [--datasets geo jobs] [--shot 1] [--split 1] [--threads 1] \\
+    python benchmarks/teach_speed.py [--datasets geo jobs atis] [--shot 1] [--split 1] [--threads 1] \\
         [--out results/speed]
 
 Each teaching runs in its own process (`allennlp teach ... --threads N`), from the row's pre-trained
@@ -100,7 +100,7 @@ def throughput(archive: str, query: str, threads: int) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--datasets", nargs="+", default=["geo", "jobs"], choices=["jobs", "geo", "atis"])
+    parser.add_argument("--datasets", nargs="+", default=["geo", "jobs", "atis"], choices=["jobs", "geo", "atis"])
     parser.add_argument("--shot", type=int, default=1, choices=[1, 2])
     parser.add_argument("--split", type=int, default=1)
     parser.add_argument("--threads", type=int, default=1)
