@@ -84,12 +84,18 @@ def test_options_beyond_the_paper_change_only_what_they_name():
 @pytest.mark.parametrize("dataset,shot", [(d, k) for d in ("jobs", "geo", "atis") for k in (1, 2)])
 def test_the_best_rows_own_file_renders_its_chain_of_variants(dataset, shot):
     """experiments/<dataset>_<k>shot_best.jsonnet lists every setting of the best row in one file; it
-    must stay the row that the chain of variants it was chosen through renders (reshaped40_ens5.libsonnet,
-    which the lab's variants of the best row build on)."""
+    must stay the row that the chain of variants it was chosen through renders (chosen/chosen.libsonnet,
+    chosen on the development suite, with retention/fallback.libsonnet). The former best row's own files
+    (reshaped/reshaped40_ens5_*.jsonnet) likewise stay reshaped40_ens5.libsonnet's row."""
     own = evaluate(f"{dataset}_{shot}shot_best.jsonnet")
     chain = evaluate_snippet(f"(import 'common/fewshot.libsonnet').experiment('{dataset}', {shot}, "
-                             "import 'reshaped/reshaped40_ens5.libsonnet')")
+                             "(import 'chosen/chosen.libsonnet') + import 'retention/fallback.libsonnet')")
     assert own == chain
+    assert own["retention"] == [{"type": "pretrained_fallback"}]
+    former = evaluate(f"reshaped/reshaped40_ens5_{dataset}_{shot}shot.jsonnet")
+    chain = evaluate_snippet(f"(import 'common/fewshot.libsonnet').experiment('{dataset}', {shot}, "
+                             "import 'reshaped/reshaped40_ens5.libsonnet')")
+    assert former == chain
 
 
 def test_faithful_configs_are_defaults_plus_the_authors_behaviours():
@@ -205,7 +211,7 @@ def test_slot_type_variant_changes_only_the_fine_tuned_models_decoding():
 
 def test_scoped_variant_adds_only_the_variable_scoping_reranker():
     """scoped-ens5: the best row's members with `variable_scoping` before `entity_coverage`."""
-    scoped, base = evaluate("reshaped/scoped_ens5_geo_1shot.jsonnet"), evaluate("geo_1shot_best.jsonnet")
+    scoped, base = evaluate("reshaped/scoped_ens5_geo_1shot.jsonnet"), evaluate("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
     for member, plain in zip(scoped["model"]["members"], base["model"]["members"]):
         assert member.pop("rerankers") == [{"type": "variable_scoping"}] + plain.pop("rerankers")
     assert scoped == base

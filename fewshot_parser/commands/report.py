@@ -317,7 +317,7 @@ def best_of(table, keys: Sequence[Tuple[str, str]], shuffles: Sequence[int]) -> 
 
 
 def headline_best_key() -> Optional[Tuple[str, str]]:
-    """The (system, setting) row of the project's best row, `reshaped40-ens5` (None without the grid table)."""
+    """The (system, setting) row of the project's best row, `recipes.HEADLINE_SYSTEMS[1]` (None without the grid table)."""
     from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
     from fewshot_parser.commands.systems import read_systems
 

@@ -21,7 +21,8 @@ class ProtoParserPredictor(Predictor):
 
     Output: `{"utterance", "logical_form", "actions", "score"}`, plus `n_best` (LFs with scores, best
     first) when the model decodes with a beam, and for a `fewshot_ensemble` `votes` (how many members
-    predicted the LF) and `member_logical_forms` (each member's LF). A bad line (not JSON, no
+    predicted the LF) and `member_logical_forms` (each member's LF), and for a `fewshot_known_fallback`
+    `answered_by` (`"fine-tuned"` or `"pre-trained"`, the parser whose answer it is). A bad line (not JSON, no
     `utterance`, not a string, empty) gives `{"error": "...", "line_input": ...}` for that line, and
     the other lines of the same `allennlp predict` run are still predicted.
 
@@ -84,7 +85,7 @@ class ProtoParserPredictor(Predictor):
             # -inf, which JSON cannot hold: the line says null for both.
             "score": output["score"] if math.isfinite(output["score"]) else None,
         }
-        for key in ("n_best", "votes", "member_logical_forms"):
+        for key in ("n_best", "votes", "member_logical_forms", "answered_by"):
             if key in output:
                 result[key] = output[key]
         return result

@@ -129,7 +129,7 @@ def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(tmp_path,
 
 
 @pytest.mark.parametrize("dataset", ["geo", "jobs"])
-@pytest.mark.parametrize("system, variant", [("ours", "ours"), ("reshaped40-ens5", "contextual-schema")])
+@pytest.mark.parametrize("system, variant", [("ours", "ours"), ("chosen-fallback", "contextual-schema")])
 def test_the_faithful_and_the_best_archive_get_their_rows_recipe(dataset, system, variant):
     """A pre-trained archive's config.json is its row's `pretraining`; the recipe is that row's
     experiment with the split's files replaced, and nothing else changed but the progress callback."""
@@ -143,7 +143,7 @@ def test_the_faithful_and_the_best_archive_get_their_rows_recipe(dataset, system
     train = row["pretraining"]["train_data_path"]
     config = recipes.teaching_config(recipe, "/a/model.tar.gz", train, "/s/support.txt", "/q/query.txt")
     callbacks = config["trainer"]["callbacks"]
-    members = 5 if system == "reshaped40-ens5" else 1
+    members = 1
     assert callbacks[-1] == {"type": "fewshot_progress", "members": members}
     del callbacks[-1]
     split_dir = f"{dataset}/lemma_data/shuffle_1_shot_1/"
@@ -167,7 +167,7 @@ def test_an_archive_in_the_old_spelling_gets_its_rows_recipe(dataset):
     old = old_spelling(pretraining)
     assert old["model"]["type"] == "irnet_parser" and old != pretraining
     recipe = recipes.find_recipe("archive", old)
-    assert (recipe.system, recipe.exact) == ("reshaped40-ens5", True)
+    assert (recipe.system, recipe.exact) == ("chosen-fallback", True)
     assert recipes.row_recipe("chosen", dataset, 1, 13, old).exact
 
 

@@ -15,6 +15,7 @@ from allennlp.common.util import prepare_environment
 from allennlp.data import DatasetReader, Vocabulary
 from allennlp.models import Model
 from allennlp.models.archival import load_archive
+from allennlp.predictors import Predictor
 from allennlp.training import GradientDescentTrainer
 
 import fewshot_parser  # noqa: F401
@@ -338,6 +339,12 @@ def test_the_fallback_keeps_the_fine_tuned_parser_and_answers_known_utterances_w
             assert answer["answered_by"] == "pre-trained"
             assert not any(action in new for action in answer["predicted_actions"])
     assert model.pretrained.new_action_bias == EXCLUDED  # it cannot choose a new action
+    # `allennlp predict` says which parser answered.
+    predictor = Predictor.from_path(str(tmp_path / "fallback" / "model.tar.gz"), "proto_parser")
+    line = fixture_split("geo", "train")
+    with open(line, encoding="utf-8") as handle:
+        utterance = handle.readline().split("\t")[0]
+    assert predictor.predict_json({"utterance": utterance})["answered_by"] in ("fine-tuned", "pre-trained")
     metrics = json.load(open(tmp_path / "fallback" / "metrics.json"))
     assert {"test_exact_match", "test_finetuned_exact_match", "test_pretrained_share"} <= set(metrics)
 

@@ -1,2 +1,0 @@
-// The row chosen on the development suite (chosen/chosen.libsonnet) answering with the pre-trained parser where the fine-tuned one uses no new predicate (fallback.libsonnet), jobs 2-shot.
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, (import '../chosen/chosen.libsonnet') + import 'fallback.libsonnet')
