@@ -41,7 +41,7 @@ import os
 import shutil
 import sys
 import time
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 from tqdm import tqdm
@@ -372,6 +372,20 @@ def retention(directory: str) -> Dict[str, str]:
     return cells
 
 
+def as_configured(run_config: Dict[str, Any]) -> Dict[str, Any]:
+    """
+    The experiment config a run was started with, from its config.json. Retention
+    `pretrained_fallback` rewrites the `model` there after fine-tuning, to the `fewshot_known_fallback`
+    that is archived around the configured model (its `parser`); that model is put back, so that the
+    run's hash is its experiment config's, as `staleness` renders it.
+    """
+    model = run_config.get("model")
+    routed = any(isinstance(m, dict) and m.get("type") == "pretrained_fallback" for m in run_config.get("retention") or [])
+    if routed and isinstance(model, dict) and model.get("type") == "fewshot_known_fallback" and "parser" in model:
+        return {**run_config, "model": model["parser"]}
+    return run_config
+
+
 def run_provenance(directory: str) -> Dict[str, str]:
     """
     The provenance columns of a finished run: its code version and pre-trained archive's (from the
@@ -383,7 +397,7 @@ def run_provenance(directory: str) -> Dict[str, str]:
     recorded = read_provenance(directory)
     try:
         with open(os.path.join(directory, "config.json")) as handle:
-            configured = experiment_hash(json.load(handle))
+            configured = experiment_hash(as_configured(json.load(handle)))
     except (OSError, ValueError):
         configured = "unknown"
     return {

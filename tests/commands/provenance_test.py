@@ -5,7 +5,7 @@ import os
 import _jsonnet
 
 from fewshot_parser.commands.report import REFERENCE, write_report
-from fewshot_parser.commands.run_grid import FIELDS, SYSTEMS
+from fewshot_parser.commands.run_grid import FIELDS, SYSTEMS, as_configured
 from fewshot_parser.commands.staleness import stale_reason
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, experiment_hash
 
@@ -27,6 +27,21 @@ def test_experiment_hash_ignores_the_archive_path_and_device_only():
     moved = {"pretrained_archive": "b/model.tar.gz", "trainer": {"cuda_device": 0, "num_epochs": 3}}
     assert experiment_hash(config) == experiment_hash(moved)
     assert experiment_hash(config) != experiment_hash({**config, "trainer": {"num_epochs": 4}})
+
+
+def test_a_run_whose_fallback_rewrote_its_config_hashes_as_its_experiment():
+    """Retention `pretrained_fallback` writes the archived `fewshot_known_fallback` into the run's
+    config.json; the run's recorded hash must still be its experiment's (the best row's config)."""
+    from fewshot_parser.models.known_fallback import fallback_config
+
+    experiment = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments/geo_1shot_best.jsonnet"),
+                                                   ext_vars=EXT_VARS))
+    assert experiment["retention"] == [{"type": "pretrained_fallback"}]
+    run = {**experiment, "model": fallback_config(experiment["model"], experiment["pretraining"]["model"])}
+    assert experiment_hash(run) != experiment_hash(experiment)
+    assert experiment_hash(as_configured(run)) == experiment_hash(experiment)
+    # Without the retention method, a changed model is a changed experiment.
+    assert as_configured({**run, "retention": []})["model"] == run["model"]
 
 
 def test_a_row_is_stale_without_provenance_or_with_another_config(monkeypatch):
