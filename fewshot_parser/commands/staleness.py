@@ -33,9 +33,9 @@ import hashlib
 import json
 import os
 import subprocess
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
-from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
+from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash, old_spelling
 
 # What a result depends on, besides its config: a change here may change its numbers.
 CODE_PATHS = (
@@ -263,7 +263,7 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
     pretraining = parsed.get("pretraining")
     archive_config = json.dumps(pretraining, sort_keys=True) if isinstance(pretraining, dict) else config
     if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config) \
-            and not certified(row, pretrained, config, pretraining=True):
+            and not certified(row, pretrained, archive_config, pretraining=True, systems=systems):
         return "pre-trained with older code"
     return None
 
@@ -278,7 +278,32 @@ def same_code(first: str, second: str, config_json: Optional[str], root: str = P
     return then is not None and then == code_fingerprint(commits[1], root, files)
 
 
-def certified(row: Dict[str, str], version: str, config_json: Optional[str], pretraining: bool = False) -> bool:
+def _pretraining_of(template: str, dataset: str, shot: int, shuffle: int) -> Optional[str]:
+    """A system's `pretraining` section for a dataset, shot and shuffle, in one spelling (None without one)."""
+    config = _rendered(os.path.join(PROJECT_ROOT, template.format(dataset=dataset, shot=shot)), shuffle)
+    section = json.loads(config).get("pretraining") if config is not None else None
+    return json.dumps(old_spelling(section), sort_keys=True) if isinstance(section, dict) else None
+
+
+def sharing_pretraining(row: Dict[str, str], config_json: Optional[str],
+                        systems: Dict[str, tuple]) -> List[Tuple[str, str]]:
+    """
+    The (system, setting) rows of `systems` whose config pre-trains exactly as `config_json` (this row's
+    config, or its `pretraining` section alone) does for its dataset, shot and shuffle: rows that share
+    its pre-trained archive.
+    """
+    parsed = json.loads(config_json) if config_json else None
+    section = parsed.get("pretraining", parsed) if isinstance(parsed, dict) else None
+    if not isinstance(section, dict):
+        return []
+    own = json.dumps(old_spelling(section), sort_keys=True)
+    dataset, shot, shuffle = row["dataset"], int(row["shot"]), int(row["shuffle"])
+    return [(system, setting) for system, setting, template in systems.values()
+            if _pretraining_of(template, dataset, shot, shuffle) == own]
+
+
+def certified(row: Dict[str, str], version: str, config_json: Optional[str], pretraining: bool = False,
+              systems: Optional[Dict[str, tuple]] = None) -> bool:
     """
     Whether certificates cover code `version` of this row: a chain of certificates of the same system,
     setting, dataset and shot, each with the same behaviour, the first with a base whose code equals
@@ -287,13 +312,19 @@ def certified(row: Dict[str, str], version: str, config_json: Optional[str], pre
     on). Equal behaviour is transitive, so two refactors certified one after the other cover a row
     made before both. With `pretraining`, the question is only whether the row's pre-trained archive
     would be made the same: a certificate also counts when the data and the pre-training losses agree
-    (`pretraining_same`) though fine-tuning or decoding changed.
+    (`pretraining_same`) though fine-tuning or decoding changed, and with `systems` a certificate of any
+    row that shares this row's pre-trained archive (`sharing_pretraining`) counts as this row's.
     """
-    key = [row["system"], row["setting"], row["dataset"], str(row["shot"])]
+    rows = {(row["system"], row["setting"])}
+    if pretraining and systems:
+        certified_rows = {(c.get("system"), c.get("setting")) for c in read_certifications()}
+        shared = sharing_pretraining(row, config_json, {k: v for k, v in systems.items() if v[:2] in certified_rows})
+        rows |= set(shared)
     agree = ("same", "pretraining_same") if pretraining else ("same",)
     certificates = [c for c in read_certifications()
                     if any(c.get(field) == "yes" for field in agree)
-                    and [c.get(k) for k in ("system", "setting", "dataset", "shot")] == key]
+                    and (c.get("system"), c.get("setting")) in rows
+                    and [c.get("dataset"), c.get("shot")] == [row["dataset"], str(row["shot"])]]
     reached, frontier = {version}, [version]
     while frontier:
         current = frontier.pop()

@@ -119,3 +119,27 @@ def test_a_stored_base_fingerprint_is_reused_only_when_its_stamp_matches(tmp_pat
     assert certify.stored_fingerprint(str(work), expected) == {"data": {}, "training": {}, "decoding": []}
     assert certify.stored_fingerprint(str(work), {**expected, "machine": "another CPU"}) is None
     assert certify.stored_fingerprint(str(work), {**expected, "commit": "b" * 40}) is None
+
+
+def test_a_pretraining_certificate_of_a_row_sharing_the_archive_counts(monkeypatch):
+    """Rows of one variant share a pre-trained archive, so a `pretraining_same` certificate of one of
+    them clears "pre-trained with older code" for the others; one of a row with another pre-training
+    does not."""
+    with open(os.path.join(PROJECT_ROOT, "results", "runs.csv"), newline="") as handle:
+        best = SYSTEMS["chosen-fallback"]
+        row = next(r for r in csv.DictReader(handle)
+                   if (r["system"], r["setting"], r["dataset"], r["shot"], r["shuffle"]) == (*best[:2], "geo", "1", "1"))
+    row = {**row, "pretrain_code_version": "pretrained-with"}
+    monkeypatch.setattr(staleness, "code_unchanged_since",
+                        lambda version, **_: version in (row["code_version"], "today"))
+    monkeypatch.setattr(staleness, "same_code", lambda first, second, config_json: first == second)
+    certificate = {"dataset": "geo", "shot": "1", "shuffle": "1", "base_version": "pretrained-with",
+                   "code_version": "today", "same": "no", "pretraining_same": "yes"}
+    other = SYSTEMS["ours"]  # the faithful row pre-trains another archive
+    monkeypatch.setattr(staleness, "read_certifications",
+                        lambda path=None: [{**certificate, "system": other[0], "setting": other[1]}])
+    assert staleness.stale_reason(row, SYSTEMS) == "pre-trained with older code"
+    sharing = SYSTEMS["reshaped40-ens5"]  # the former best row shares contextual-schema's archive
+    monkeypatch.setattr(staleness, "read_certifications",
+                        lambda path=None: [{**certificate, "system": sharing[0], "setting": sharing[1]}])
+    assert staleness.stale_reason(row, SYSTEMS) is None
