@@ -121,6 +121,7 @@ benchmarks: $(STAMP) data
 	$(BIN)/python benchmarks/representation_check.py
 	$(BIN)/python benchmarks/decoder_differential.py
 	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/teach_speed.py
+	FEWSHOT_DATA_DIR=$(DATA_DIR) $(BIN)/python benchmarks/walkthrough.py
 
 # Regenerate the lock from the current virtualenv (after a deliberate upgrade).
 # Lines of other Pythons (marked `; python_version ...`) stay as they are; lines of this Python are updated.
