@@ -27,7 +27,7 @@ SUPPORT = [
     ("which state have the highest population density", "( argmax $0 ( state:t $0 ) ( density:i $0 ) )"),
 ]
 QUESTIONS = ["what be the population density of s0", "what be the population of s0"]
-ROWS = {"ours": "faithful", "chosen-fallback": "best"}
+ROWS = teach_speed.ROWS  # the faithful and the best row
 
 
 def parse(archive: str, questions: List[str], out: str, threads: int) -> List[Dict[str, object]]:
@@ -77,9 +77,8 @@ def main() -> None:
         work = os.path.join(args.runs_dir, system)
         os.makedirs(work, exist_ok=True)
         before = f"{row}, pre-trained"
-        if before not in answers:
-            answers[before] = parse(archive, QUESTIONS, work, args.threads)
-            columns.append(before)
+        answers[before] = parse(archive, QUESTIONS, work, args.threads)
+        columns.append(before)
         taught = os.path.join(work, "taught")
         measured = teach_speed.teach(system, archive, support, None, taught, args.threads)
         seconds[row] = float(measured["teach_seconds"])

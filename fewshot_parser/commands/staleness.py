@@ -278,11 +278,16 @@ def same_code(first: str, second: str, config_json: Optional[str], root: str = P
     return then is not None and then == code_fingerprint(commits[1], root, files)
 
 
-def _pretraining_of(template: str, dataset: str, shot: int, shuffle: int) -> Optional[str]:
-    """A system's `pretraining` section for a dataset, shot and shuffle, in one spelling (None without one)."""
-    config = _rendered(os.path.join(PROJECT_ROOT, template.format(dataset=dataset, shot=shot)), shuffle)
-    section = json.loads(config).get("pretraining") if config is not None else None
+def _pretraining_key(section: Any) -> Optional[str]:
+    """A `pretraining` section in one spelling, as sorted JSON (None when there is none)."""
     return json.dumps(old_spelling(section), sort_keys=True) if isinstance(section, dict) else None
+
+
+@functools.lru_cache(maxsize=None)
+def _pretraining_of(template: str, dataset: str, shot: int, shuffle: int) -> Optional[str]:
+    """`_pretraining_key` of a system's config for a dataset, shot and shuffle."""
+    config = _rendered(os.path.join(PROJECT_ROOT, template.format(dataset=dataset, shot=shot)), shuffle)
+    return _pretraining_key(json.loads(config).get("pretraining")) if config is not None else None
 
 
 def sharing_pretraining(row: Dict[str, str], config_json: Optional[str],
@@ -293,10 +298,9 @@ def sharing_pretraining(row: Dict[str, str], config_json: Optional[str],
     its pre-trained archive.
     """
     parsed = json.loads(config_json) if config_json else None
-    section = parsed.get("pretraining", parsed) if isinstance(parsed, dict) else None
-    if not isinstance(section, dict):
+    own = _pretraining_key(parsed.get("pretraining", parsed)) if isinstance(parsed, dict) else None
+    if own is None:
         return []
-    own = json.dumps(old_spelling(section), sort_keys=True)
     dataset, shot, shuffle = row["dataset"], int(row["shot"]), int(row["shuffle"])
     return [(system, setting) for system, setting, template in systems.values()
             if _pretraining_of(template, dataset, shot, shuffle) == own]

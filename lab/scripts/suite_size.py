@@ -19,7 +19,7 @@ import os
 import statistics
 import sys
 from collections import defaultdict
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
@@ -70,7 +70,7 @@ def main() -> None:
     systems = read_systems()
     keys = {name: systems[name][:2] for name in args.systems}
     values: Dict[Tuple[str, str, int], Dict[int, float]] = defaultdict(dict)
-    seconds: Dict[Tuple[str, str], Dict[int, float]] = defaultdict(lambda: defaultdict(float))
+    draws: Dict[Tuple[str, str], Set[int]] = defaultdict(set)
     runtimes: Dict[Tuple[str, str], List[float]] = defaultdict(list)
     with open(os.path.join(ROOT, args.results), newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
@@ -78,7 +78,7 @@ def main() -> None:
                 if (row["system"], row["setting"]) == key:
                     draw = int(row["shuffle"])
                     values[(name, row["dataset"], int(row["shot"]))][draw] = float(row["exact_match"])
-                    seconds[(name, row["dataset"])][draw] += float(row["seconds"])
+                    draws[(name, row["dataset"])].add(draw)
                     runtimes[(name, row["dataset"])].append(float(row["seconds"]))
     lines = [
         "# Development-suite draws for a standard error of 2 points",
@@ -108,7 +108,7 @@ def main() -> None:
               "run's seconds (runs longer than half the pre-training left out) times two; pre-training, the `training_duration` of the "
               f"row's pre-trained archives under `{args.pretrain_dir}/dev/draw_<d>/`, mean over draws (shared by every "
               "row of the same variant).", ""]
-    for (name, dataset), per in sorted(seconds.items()):
+    for (name, dataset), per in sorted(draws.items()):
         variant = pretrained_variant(name, dataset)
         durations = [d for d in (pretraining_minutes(args.pretrain_dir, draw, variant) for draw in per) if d is not None]
         # A run that pre-trained lasted at least its pre-training; such runs are left out of the median.
