@@ -80,7 +80,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
 
     monkeypatch.chdir(PROJECT_ROOT)
     adjectives = fixtures.rendered_reader("reshaped/adjectives_ens5_geo_1shot.jsonnet")
-    reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
+    reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
     old_adjectives, old_reshaped = legacy_reader_spelling(adjectives), legacy_reader_spelling(reshaped)
     assert old_adjectives.pop("type") == "fewshot_augmented_adjectives"
     assert old_reshaped.pop("type") == "fewshot_augmented_reshaped" and old_adjectives == old_reshaped

@@ -94,7 +94,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
 
     monkeypatch.chdir(PROJECT_ROOT)
     new_subtrees = fixtures.rendered_reader("reshaped/adjectives_subtrees_ens5_geo_1shot.jsonnet")
-    new_reshaped = fixtures.rendered_reader("geo_1shot_best.jsonnet")
+    new_reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
     assert new_subtrees["generators"][1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}],
                                               [{"type": "subtrees", "pairs_per_example": 10}]]
     subtrees, reshaped = legacy_reader_spelling(new_subtrees), legacy_reader_spelling(new_reshaped)
