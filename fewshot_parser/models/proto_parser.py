@@ -301,6 +301,8 @@ class ProtoParser(Model):
         self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
+        if beam_size != 1 and any(reranker.greedy_only for reranker in self.rerankers):
+            raise ConfigurationError(f"proto_parser: a reranker reads the greedy path only; set beam_size to 1 (got {beam_size})")
         self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
@@ -456,17 +458,7 @@ class ProtoParser(Model):
         """
         decoded, _, _ = self.teacher_forced(support)
         prototypes, present = self.prototypes(decoded.projections, support["actions"])
-        share = self.predicate_dropout
-        if self.predicate_dropout_unit == "action":
-            # One draw per action row from the model's seeded generator, as ProtoDropout draws one per row;
-            # every predicate of the kept rows is then dropped, so exactly those rows take prototypes.
-            draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
-            present, share = present & (draws < self.predicate_dropout), 1.0
-        predicates = sorted({p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates})
-        dropped = set(self._random.sample(predicates, math.ceil(share * len(predicates)))) if predicates else set()
-        mask = torch.zeros_like(present)
-        mask[self.action_space.indices_with_predicates(dropped)] = True
-        mask = mask & present
+        mask = self.dropped_rows(present)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
         loss = self.action_loss(
@@ -487,6 +479,25 @@ class ProtoParser(Model):
                 query_decoded.attention, query["actions"], query["source_tokens"], source_mask
             )
         return loss
+
+    def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
+        """
+        `(num_actions,)`: the rows among `present` that take their prototypes in a meta batch: those of a
+        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with
+        `predicate_dropout_unit` "action" each row with probability `predicate_dropout`. Rows that use
+        no predicate keep their embedding.
+        """
+        share = self.predicate_dropout
+        if self.predicate_dropout_unit == "action":
+            # One draw per action row from the model's seeded generator, as ProtoDropout draws one per row;
+            # every predicate of the kept rows is then dropped, so exactly those rows take prototypes.
+            draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
+            present, share = present & (draws < self.predicate_dropout), 1.0
+        predicates = sorted({p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates})
+        dropped = set(self._random.sample(predicates, math.ceil(share * len(predicates)))) if predicates else set()
+        mask = torch.zeros_like(present)
+        mask[self.action_space.indices_with_predicates(dropped)] = True
+        return mask & present
 
     # -- lexicon ----------------------------------------------------------------------------------------
 

@@ -10,7 +10,6 @@ that step. An answer without a logical form counts as wrong.
 from typing import Any, List, Optional
 
 import torch
-from allennlp.common.checks import ConfigurationError
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.logical_forms.transition_system import teacher_forcing
@@ -28,9 +27,9 @@ class DeadEnds(Reranker):
     Registered as a `Reranker` with name "dead_ends".
     """
 
+    greedy_only = True
+
     def rerank(self, parser: Any, inputs: DecodingInputs, hypotheses: List[List[Hypothesis]]) -> List[List[Hypothesis]]:
-        if parser.beam_size != 1:
-            raise ConfigurationError(f"reranker 'dead_ends' checks greedy paths: set beam_size to 1 (got {parser.beam_size})")
         paths = [found[0].actions if found else [] for found in hypotheses]
         steps = first_inapplicable_choice(parser, inputs.encoded, inputs.source_mask, paths, inputs.source_tokens)
         return [found if step is None else [Hypothesis(None, found[0].actions[:step], float("-inf"))] + found[1:]
