@@ -241,9 +241,11 @@ class StackLSTMDecoder(nn.Module, Registrable):
             projections = [x[parent] for x in projections] + [projection[parent]]
             stack_states, stack_size, finished = stack_states[parent], stack_size[parent], finished[parent]
             history.append(action.masked_fill(finished, -1))
-            # Pop `arity` elements and push the new one (its state will be step + 2).
+            # Pop `arity` elements and push the new one (its state will be step + 2). A hypothesis with no
+            # finite score left (more beams than applicable paths) may hold an action its stack cannot take:
+            # it pops what there is, and is never output.
             arity = space["arity"][action].masked_fill(finished, 0)
-            bottom = stack_size - arity
+            bottom = (stack_size - arity).clamp(min=0)
             in_popped = (positions >= bottom.unsqueeze(1)) & (positions < stack_size.unsqueeze(1))
             width = int(arity.max().item()) if hypotheses else 0
             popped = torch.full((hypotheses, max(width, 1)), -1, dtype=torch.long, device=device)
