@@ -97,13 +97,15 @@ local words = import 'words.libsonnet';
     // Whether the action distribution is normalised over the actions the stack can take, in training
     // and in decoding (the paper's Eq. 2). The authors' code scores every action: its training softmax
     // runs over the whole vocabulary, and its decoder drops an example whose best action cannot be
-    // applied (docs/reproduction.md row 12; models/unrestricted.py; the faithful default, `authors`).
+    // applied (docs/reproduction.md row 12; model option `restrict_training: false` and the reranker
+    // `dead_ends`, modules/decoding/dead_ends.py; the faithful default, `authors`).
     // false for either needs the plain greedy parser (no schema encoding, coverage or beam).
     applicable_actions: { training: true, decoding: true },
     // Four more behaviours of the authors' code (docs/reproduction.md rows 7, 19, 22, 23), each with
     // the paper's reading as the default here and the authors' in `authors`:
     //   decoder: 'stack' (ours: input rows tied to the output rows, no input feeding) or 'authors'
-    //     (input feeding, a separate 128-d input table, 256-d output rows; modules/feeding_decoder.py);
+    //     (input feeding, a separate 128-d input table, 256-d output rows; the model's
+    //     `decoder: {type: 'authors'}`, modules/feeding_decoder.py);
     //   string_similarity: 'name' (the whole predicate name) or 'parts' (its `_` parts, expanded by
     //     the authors' part table; modules/predicate_parts.py);
     //   predicate_dropout_unit: 'predicate' (Algorithm 1) or 'action' (a Bernoulli draw per action row);
@@ -111,18 +113,18 @@ local words = import 'words.libsonnet';
     //     every template, a new one each epoch; data/data_loaders/template_walk.py) or 'continuing_walk'
     //     (the pass runs on across epochs, as the authors' does; data/data_loaders/continuing_walk.py;
     //     the faithful default, `restarting-walk` is 'walk' in the faithful row).
-    // Any non-default model switch makes the model `proto_parser_authors` (models/authors_parser.py).
+    // Each is an option of `proto_parser` (models/proto_parser.py) of the same name.
     decoder: 'stack',
     string_similarity: 'name',
     predicate_dropout_unit: 'predicate',
     meta_sampling: 'random',
     // How each loss term is normalised (docs/reproduction.md row 13): 'step', a mean over its steps
     // or slots (ours), or 'example', summed over each example's steps and averaged over the batch, as
-    // the authors' code does (model `proto_parser_example_loss`, models/example_loss.py; grid system
-    // `step-loss` is ours in the faithful row). Needs the plain greedy parser, like the switches above.
+    // the authors' code does (model option `loss_reduction`; grid system `step-loss` is ours in the
+    // faithful row). Needs the plain greedy parser, like the switches above.
     loss_reduction: 'step',
-    // Two details of the authors' decoder (docs/reproduction.md row 7, note 5), for `decoder: 'authors'`
-    // (parameters of `proto_parser_authors`, models/authors_parser.py; modules/reduce_input_decoder.py):
+    // Three details of the authors' decoder (docs/reproduction.md row 7, note 5), for `decoder: 'authors'`
+    // (parameters `reduce_input`, `initial_state`, `bias` of the model's decoder; modules/reduce_input_decoder.py):
     //   reduce_input: 'states' (a REDUCE reads the mean of its children's decoder states, ours) or
     //     'inputs' (a linear map of the mean of its children's inputs and its own, the authors');
     //   decoder_init: 'mean' (h_0 from the mean encoder output, ours) or 'last_cells' (from the
@@ -135,22 +137,21 @@ local words = import 'words.libsonnet';
     // How entity slots are filled (docs/reproduction.md rows 16 and 36): 'copy', a copy of an utterance
     // position (ours), or 'classified', a choice among the entity values of the training and support
     // sets, the copy distribution serving as the slot's attention and its loss as the entity attention
-    // loss, as the authors' code does (models/classified_entities.py, reader wrapper
-    // `fewshot_entity_values`; system `copy-entities` is ours in the faithful row). Needs one of the
-    // authors' models (loss_reduction 'example', or any non-paper decoder, similarity or dropout unit)
-    // and no unified slots.
+    // loss, as the authors' code does (the model's `slot_variant: {type: 'classified_entities'}`,
+    // modules/slot_variants/classified_entities.py, reader wrapper `fewshot_entity_values`; system
+    // `copy-entities` is ours in the faithful row). Needs no unified slots.
     entity_slots: 'copy',
     // For classified entity slots: 'own', the slots' attention key and attentional map are their own
     // (ours), or 'decoder', they are the template decoder's, as the authors' entity steps read out
-    // through the decoder's (models/classified_entities.py; system `own-entity-readout` is ours in the
+    // through the decoder's (the slot variant's `readout`; system `own-entity-readout` is ours in the
     // faithful row).
     entity_readout: 'own',
     // Where slot states come from (docs/reproduction.md note 3): 'ours', slot LSTMs started from the step's
     // attentional vector, reading the slot's type or position; 'authors', entity slots continue from the
     // decoder state of their step and variable slots form one chain per example, both reading out through
-    // the decoder (models/authors_slots.py; the faithful default, system `our-slot-states` is 'ours' in the
-    // faithful row). 'authors' needs the faithful model: the authors' decoder and classified entity slots
-    // reading out through it.
+    // the decoder (the model's `slot_variant: {type: 'authors'}`, modules/slot_variants/authors_slots.py;
+    // the faithful default, system `our-slot-states` is 'ours' in the faithful row). 'authors' needs the
+    // authors' decoder and classified entity slots reading out through it.
     slot_states: 'ours',
     // Atoms that are entity slots wherever they occur, in the utterance or not (docs/reproduction.md
     // row 4, note 3): null (ours: an anonymized atom is a slot only when the utterance holds it, other
@@ -282,7 +283,7 @@ local words = import 'words.libsonnet';
     // on across epochs (row 22, note 13; system `restarting-walk` starts a new pass each epoch).
     meta_sampling: 'continuing_walk',
     // dropout_few_shot_exp.py sums each loss term over an example's steps and averages over the batch
-    // (row 13; models/example_loss.py).
+    // (row 13; the model option `loss_reduction`).
     loss_reduction: 'example',
     // preprocess_data/utils.py counts every (action occurrence, word occurrence) pair for P(a | x),
     // normalised over actions (row 18; training/callbacks/occurrence_statistics.py).
@@ -299,14 +300,14 @@ local words = import 'words.libsonnet';
     // att_vec_linear and input_stack_reduce_linear have no bias (row 7, note 5).
     decoder_bias: false,
     // Entity slots name one of the entity values of the training and support sets, with the entity
-    // attention loss on the copy distribution (rows 16 and 36; models/classified_entities.py).
+    // attention loss on the copy distribution (rows 16 and 36; modules/slot_variants/classified_entities.py).
     entity_slots: 'classified',
     // Their entity steps attend with the decoder's key and read out through its att_vec_linear and
-    // dropout (rows 16, 36; models/classified_entities.py).
+    // dropout (rows 16, 36; the slot variant's `readout`).
     entity_readout: 'decoder',
     // few_shot_seq2seq.py: an entity slot's LSTM continues from the decoder state of its step, the
     // variable slots of an example form one chain, both read out through the decoder (note 3;
-    // models/authors_slots.py; system `our-slot-states` gives them our slot LSTMs).
+    // modules/slot_variants/authors_slots.py; system `our-slot-states` gives them our slot LSTMs).
     slot_states: 'authors',
   },
 
@@ -355,55 +356,42 @@ local words = import 'words.libsonnet';
     + (if s.new_action_bias != 0 && !pretraining then { new_action_bias: s.new_action_bias } else {})
     + (if pretraining then {} else $.decoding_components(s))
     + (local a = s.applicable_actions;
-       local paper = { decoder: 'stack', similarity: 'name', predicate_dropout_unit: 'predicate' };
-       local chosen = { decoder: s.decoder, similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
+       local paper = { similarity: 'name', predicate_dropout_unit: 'predicate' };
+       local chosen = { similarity: s.string_similarity, predicate_dropout_unit: s.predicate_dropout_unit };
        local changed = { [k]: chosen[k] for k in std.objectFields(chosen) if chosen[k] != paper[k] };
        assert std.member(['step', 'example'], s.loss_reduction) : 'loss_reduction must be \'step\' or \'example\', not ' + s.loss_reduction;
-       if a.training && a.decoding && changed == {} && s.loss_reduction == 'step' then {} else (
+       assert std.member(['stack', 'authors'], s.decoder) : 'decoder must be \'stack\' or \'authors\', not ' + s.decoder;
+       if a.training && a.decoding && changed == {} && s.decoder == 'stack' && s.loss_reduction == 'step' then {} else (
          assert !s.schema_encoding && s.entity_coverage == null && s.missing_evidence == null && s.slot_types == null && s.beam_size == 1 :
            'applicable_actions, decoder, string_similarity, predicate_dropout_unit, loss_reduction: the authors\' behaviours are for the plain greedy proto_parser';
-         { type: if s.loss_reduction == 'example' then 'proto_parser_example_loss'
-                 else if changed == {} then 'proto_parser_unrestricted' else 'proto_parser_authors',
-           restrict_training: a.training, restrict_decoding: a.decoding }
-         + changed + (if s.decoder == 'authors' then { action_dim: 256 } else {})))
+         changed
+         + (if a.training then {} else { restrict_training: false })
+         + (if a.decoding then {} else { rerankers: [{ type: 'dead_ends' }] })
+         + (if s.loss_reduction == 'example' then { loss_reduction: 'example' } else {})
+         + (if s.decoder == 'authors' then {
+              action_dim: 256,
+              decoder: { type: 'authors', reduce_input: s.reduce_input, initial_state: s.decoder_init, bias: s.decoder_bias },
+            } else {})))
     + (local w = if pretraining then s.supervised_attention.pretraining else s.supervised_attention.finetune[dataset];
        if w != 0 then { supervised_attention: w } else {})
     + (if pretraining && s.meta_regularization then { meta_regularization: true } else {})
     + (assert std.member(['states', 'inputs'], s.reduce_input) : 'reduce_input must be \'states\' or \'inputs\', not ' + s.reduce_input;
        assert std.member(['mean', 'last_cells'], s.decoder_init) : 'decoder_init must be \'mean\' or \'last_cells\', not ' + s.decoder_init;
        assert std.isBoolean(s.decoder_bias) : 'decoder_bias must be true or false';
-       if s.reduce_input == 'states' && s.decoder_init == 'mean' && s.decoder_bias then {} else (
-         assert s.decoder == 'authors' :
-           'reduce_input, decoder_init and decoder_bias are details of the authors\' decoder: they need decoder \'authors\'';
-         { reduce_input: s.reduce_input, decoder_init: s.decoder_init }
-         + (if s.decoder_bias then {} else { decoder_bias: false })))
+       assert s.decoder == 'authors' || (s.reduce_input == 'states' && s.decoder_init == 'mean' && s.decoder_bias) :
+         'reduce_input, decoder_init and decoder_bias are details of the authors\' decoder: they need decoder \'authors\'';
+       {})
     + (assert std.member(['copy', 'classified'], s.entity_slots) : 'entity_slots must be \'copy\' or \'classified\', not ' + s.entity_slots;
-       if s.entity_slots == 'copy' then {} else {
-         // The same model with classified entity slots (models/classified_entities.py).
-         local classified = {
-           proto_parser_example_loss: 'proto_parser_classified_entities',
-           proto_parser_authors: 'proto_parser_authors_classified_entities',
-         },
-         type: (
-           assert !s.unify_slots && std.objectHas(classified, super.type) :
-             'entity_slots \'classified\' needs one of the authors\' models (' + std.join(', ', std.objectFields(classified))
-             + ') and no unified slots, not ' + super.type + (if s.unify_slots then ' with unified slots' else '');
-           classified[super.type]
-         ),
-       })
-    + (assert std.member(['own', 'decoder'], s.entity_readout) : 'entity_readout must be \'own\' or \'decoder\', not ' + s.entity_readout;
-       if s.entity_readout == 'own' then {} else (
-         assert s.entity_slots == 'classified' : 'entity_readout \'decoder\' is for classified entity slots (entity_slots \'classified\')';
-         { entity_readout: 'decoder' }))
-    + (assert std.member(['ours', 'authors'], s.slot_states) : 'slot_states must be \'ours\' or \'authors\', not ' + s.slot_states;
-       if s.slot_states == 'ours' then {} else {
-         type: (
-           assert s.entity_readout == 'decoder' && super.type == 'proto_parser_classified_entities' && s.decoder == 'authors' :
-             'slot_states \'authors\' is for the faithful model (proto_parser_classified_entities with decoder \'authors\' and entity_readout \'decoder\'), not '
-             + super.type + ' with decoder \'' + s.decoder + '\' and entity_readout \'' + s.entity_readout + '\'';
-           'proto_parser_authors_slots'
-         ),
-       }) + {
+       assert std.member(['own', 'decoder'], s.entity_readout) : 'entity_readout must be \'own\' or \'decoder\', not ' + s.entity_readout;
+       assert std.member(['ours', 'authors'], s.slot_states) : 'slot_states must be \'ours\' or \'authors\', not ' + s.slot_states;
+       assert s.entity_slots == 'classified' || s.entity_readout == 'own' :
+         'entity_readout \'decoder\' is for classified entity slots (entity_slots \'classified\')';
+       assert s.slot_states == 'ours' || (s.entity_slots == 'classified' && s.entity_readout == 'decoder' && s.decoder == 'authors') :
+         'slot_states \'authors\' needs classified entity slots reading out through the decoder (entity_readout \'decoder\') and decoder \'authors\'';
+       assert s.entity_slots == 'copy' || !s.unify_slots : 'entity_slots \'classified\' needs typed or untyped slots, not unified ones';
+       if s.entity_slots == 'copy' then {}
+       else if s.slot_states == 'authors' then { slot_variant: { type: 'authors' } }
+       else { slot_variant: { type: 'classified_entities', readout: s.entity_readout } }) + {
     lexicon: if s.lexicon then dataset else null,
     lexical_linking: s.lexical_linking,
     link_pooling: s.link_pooling,

@@ -131,11 +131,107 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
 
 
 def legacy_spelling(config: Any) -> Any:
-    """`config` with every parser config that has decoding components written as its old name, where one says it."""
+    """
+    `config` with every parser config that has decoding components, or the authors' options, written as
+    its old name, where one says it.
+    """
     def old_way(config: Dict[str, Any]) -> Dict[str, Any]:
-        config = _irnet_spelling(config)
+        config = _irnet_spelling(_authors_spelling(config))
         if config.get("type") in _PARSERS and ("decoding_scorers" in config or "rerankers" in config):
             return _old_spelling(config) or config
         return config
 
     return rewrite_bottom_up(config, old_way)
+
+
+# The models that held the authors' behaviours before they became `proto_parser`'s options and
+# components (a chain of subclasses and mixins), with what each name added:
+#   proto_parser_unrestricted                 restrict_training / restrict_decoding (both false by default)
+#   proto_parser_authors                      + decoder, decoder_input_dim, reduce_input, decoder_init,
+#                                               decoder_bias, similarity, predicate_dropout_unit
+#   proto_parser_example_loss                 + per-example loss sums
+#   proto_parser_classified_entities          example loss + classified entity slots (entity_readout)
+#   proto_parser_authors_classified_entities  authors + classified entity slots (entity_readout)
+#   proto_parser_authors_slots                example loss + the authors' slot states
+# Their configs now say: restrict_training, rerankers [... , dead_ends] (restrict_decoding false),
+# decoder {type: authors, input_dim, reduce_input, initial_state, bias}, similarity, predicate_dropout_unit,
+# loss_reduction 'example', slot_variant {type: classified_entities, readout} or {type: authors}.
+AUTHORS_MODEL_NAMES = {
+    "proto_parser_unrestricted": (),
+    "proto_parser_authors": (),
+    "proto_parser_example_loss": ("example",),
+    "proto_parser_classified_entities": ("example", "classified"),
+    "proto_parser_authors_classified_entities": ("classified",),
+    "proto_parser_authors_slots": ("example", "slots"),
+}
+_OUR_DECODER_DETAILS = ("states", "mean", True)
+_PAPER_SWITCHES = {"similarity": "name", "predicate_dropout_unit": "predicate"}
+
+
+def translate_authors_model(name: str, config: Dict[str, Any]) -> Dict[str, Any]:
+    """The `proto_parser` config (with `type`) that the old model `name` of `AUTHORS_MODEL_NAMES` with `config` (no `type`) was."""
+    if name not in AUTHORS_MODEL_NAMES:
+        raise ValueError(f"{name!r} is not an old model of the authors' behaviours")
+    parts = AUTHORS_MODEL_NAMES[name]
+    config = dict(config)
+    restrict_training = config.pop("restrict_training", False)
+    restrict_decoding = config.pop("restrict_decoding", False)
+    kind = config.pop("decoder", "stack")
+    details = {"input_dim": config.pop("decoder_input_dim", 128), "reduce_input": config.pop("reduce_input", "states"),
+               "initial_state": config.pop("decoder_init", "mean"), "bias": config.pop("decoder_bias", True)}
+    readout = config.pop("entity_readout", "own")
+    translated: Dict[str, Any] = {"type": "proto_parser", **config}
+    if not restrict_training:
+        translated["restrict_training"] = False
+    if not restrict_decoding:
+        translated["rerankers"] = list(config.get("rerankers", [])) + [{"type": "dead_ends"}]
+    if kind == "authors":
+        translated["decoder"] = {"type": "authors", **details}
+    if "example" in parts:
+        translated["loss_reduction"] = "example"
+    if "classified" in parts:
+        translated["slot_variant"] = {"type": "classified_entities", "readout": readout}
+    if "slots" in parts:
+        translated["slot_variant"] = {"type": "authors"}
+    return translated
+
+
+def _authors_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
+    """A `proto_parser` config with the authors' options as the old model that held them (as its configs spelled it); others as they are."""
+    if config.get("type") != "proto_parser":
+        return config
+    rerankers = config.get("rerankers", [])
+    dead_ends = isinstance(rerankers, list) and {"type": "dead_ends"} in rerankers
+    decoder = config.get("decoder")
+    slots = config.get("slot_variant")
+    example = config.get("loss_reduction", "step") == "example"
+    switches = {key: config[key] for key in _PAPER_SWITCHES if key in config and config[key] != _PAPER_SWITCHES[key]}
+    if not (dead_ends or decoder or slots or example or switches or config.get("restrict_training", True) is False):
+        return config
+    old = {k: v for k, v in config.items()
+           if k not in ("type", "rerankers", "decoder", "slot_variant", "loss_reduction", "restrict_training", *_PAPER_SWITCHES)}
+    kept = [r for r in rerankers if r != {"type": "dead_ends"}]
+    if kept:
+        old["rerankers"] = kept
+    old["restrict_training"] = config.get("restrict_training", True)
+    old["restrict_decoding"] = not dead_ends
+    if decoder:
+        old["decoder"] = decoder["type"]
+        details = (decoder.get("reduce_input", "inputs"), decoder.get("initial_state", "last_cells"), decoder.get("bias", False))
+        if details != _OUR_DECODER_DETAILS:
+            old["reduce_input"], old["decoder_init"] = details[0], details[1]
+            if not details[2]:
+                old["decoder_bias"] = False
+        if decoder.get("input_dim", 128) != 128:
+            old["decoder_input_dim"] = decoder["input_dim"]
+    old.update(switches)
+    authors = bool(decoder) or bool(switches)
+    name = "proto_parser_example_loss" if example else "proto_parser_authors" if authors else "proto_parser_unrestricted"
+    if slots and slots.get("type") == "authors":
+        name = "proto_parser_authors_slots"
+        old["entity_readout"] = "decoder"
+    elif slots:
+        name = "proto_parser_classified_entities" if example else "proto_parser_authors_classified_entities"
+        if slots.get("readout", "own") != "own":
+            old["entity_readout"] = slots["readout"]
+    return {"type": name, **old}

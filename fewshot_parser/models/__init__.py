@@ -5,9 +5,4 @@ from fewshot_parser.models.coarse2fine import Coarse2Fine
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.known_fallback import KnownFallback
-from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
-from fewshot_parser.models.authors_parser import AuthorsProtoParser
-from fewshot_parser.models.example_loss import ExampleLossProtoParser
-from fewshot_parser.models.classified_entities import ClassifiedEntitiesProtoParser
-from fewshot_parser.models.authors_slots import AuthorsSlotsProtoParser
 from fewshot_parser.models.legacy_names import LEGACY_MODEL_NAMES, translate_legacy_config

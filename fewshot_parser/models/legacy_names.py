@@ -1,5 +1,6 @@
 """
-The model names of the old decoding mixins and of the old `irnet_parser` subclass, registered so that
+The model names of the old decoding mixins, of the old `irnet_parser` subclass and of the old models of
+the authors' behaviours (`proto_parser_authors_slots` and its kind), registered so that
 archives and configs that name them still build: each builds `proto_parser` with the components the
 name stood for (`fewshot_parser/common/legacy_model_names.py` has the translation). An archive's
 weights load as they are; `proto_parser` moves the evidence statistics under its `missing_evidence`
@@ -10,7 +11,13 @@ from typing import Any
 from allennlp.common import Params
 from allennlp.models import Model
 
-from fewshot_parser.common.legacy_model_names import LEGACY_MODEL_NAMES, translate_irnet_parser, translate_legacy_config
+from fewshot_parser.common.legacy_model_names import (
+    AUTHORS_MODEL_NAMES,
+    LEGACY_MODEL_NAMES,
+    translate_authors_model,
+    translate_irnet_parser,
+    translate_legacy_config,
+)
 from fewshot_parser.models.proto_parser import ProtoParser  # noqa: F401 (registers "proto_parser")
 
 
@@ -31,11 +38,16 @@ class LegacyModelName:
                     **extras: Any) -> Model:
         # `constructor_to_*` are what AllenNLP found on this builder: the parser's own are used instead.
         old = params.as_dict(quiet=True)
-        config = translate_irnet_parser(old) if self.name == "irnet_parser" else translate_legacy_config(self.name, old)
+        if self.name == "irnet_parser":
+            config = translate_irnet_parser(old)
+        elif self.name in AUTHORS_MODEL_NAMES:
+            config = translate_authors_model(self.name, old)
+        else:
+            config = translate_legacy_config(self.name, old)
         for key in list(params.keys()):  # consumed: the caller may check that nothing is left
             params.pop(key)
         return Model.from_params(params=Params(config), **extras)
 
 
-for _name in ["irnet_parser"] + LEGACY_MODEL_NAMES:
+for _name in ["irnet_parser", *AUTHORS_MODEL_NAMES] + LEGACY_MODEL_NAMES:
     Model.register(_name)(LegacyModelName(_name))  # type: ignore[arg-type]

@@ -4,6 +4,7 @@ import random
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import torch
+from allennlp.common import Lazy
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
@@ -26,7 +27,10 @@ from fewshot_parser.data.predicate_names import load_lexicon
 from fewshot_parser.modules.action_scorers import ActionScorer
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker, SlotFilling
+from fewshot_parser.modules.predicate_parts import part_similarity_matrix
+from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
+from fewshot_parser.modules.slot_variants import SlotVariant
 from fewshot_parser.modules.alignment import (
     attention_candidate_matrix,
     conditional_matrix,
@@ -49,6 +53,15 @@ def _sum(terms: List[Optional[torch.Tensor]]) -> Optional[torch.Tensor]:
         if term is not None:
             total = term if total is None else total + term
     return total
+
+
+def per_example(counts: torch.Tensor, over_examples_with_steps: bool = False) -> torch.Tensor:
+    """
+    The factor that turns a mean over the units counted in `counts` (`(batch,)`: units per example)
+    into a mean over examples of per-example sums: total units / examples (those with a unit, or all).
+    """
+    examples = (counts > 0).sum() if over_examples_with_steps else torch.tensor(counts.numel(), device=counts.device)
+    return counts.sum().float() / examples.clamp(min=1).float()
 
 
 @Model.register("proto_parser")
@@ -151,6 +164,34 @@ class ProtoParser(Model):
         Not in the paper. Terms added to the action scores at every step in training and decoding
         alike, in list order before the lexical-linking term, with their own parameters and word
         features (`fewshot_parser/modules/action_scorers/`: `schema_encoding`, IRNet's).
+
+    The authors' code differs from the paper in the behaviours below (docs/reproduction.md has a row
+    for each); the defaults are the paper's reading, the faithful configs set the authors'.
+
+    decoder : `Lazy[StackLSTMDecoder]`, optional (default = `None`: the paper's stack-LSTM decoder)
+        Another template decoder: `{"type": "authors"}`, input feeding and an input action table of its
+        own (`modules/feeding_decoder.py`, `modules/reduce_input_decoder.py`; row 7), greedy only. It is
+        built after the parser's other parameters; the paper's decoder is built first all the same, so
+        that every parameter draws from the random generator as the recorded rows did.
+    slot_variant : `Lazy[SlotVariant]`, optional (default = `None`: copy entities, name variables)
+        Another way of filling slots (`modules/slot_variants/`): `classified_entities` (rows 16, 36) or
+        `authors` (their slot states, note 3). Built last.
+    restrict_training : `bool`, optional (default = `True`)
+        True: the action loss normalises over the actions applicable to the stack (the paper's Eq. 2).
+        False: over every action of the vocabulary, as the authors' training softmax (row 12). Their
+        decoder's counterpart is the reranker `dead_ends`.
+    loss_reduction : `str`, optional (default = `"step"`)
+        `"step"`: each loss term is a mean over what it is made of (steps, slots). `"example"`: per-example
+        sums averaged over the batch, as the authors' code (row 13, note 9); the attention regularizer and
+        supervised attention average over the examples that have such a step.
+    similarity : `str`, optional (default = `"name"`)
+        The string-similarity feature compares a word with the whole predicate name (and `lexicon` words),
+        or with `"parts"`: the `_` parts of the name expanded by the authors' part table
+        (`modules/predicate_parts.py`, row 19; `lexicon` is then not used by the feature).
+    predicate_dropout_unit : `str`, optional (default = `"predicate"`)
+        `"predicate"`: Algorithm 1, a share `predicate_dropout` of the meta-support predicates takes
+        prototypes. `"action"`: each action row of the meta-support set takes its prototype with
+        probability `predicate_dropout`, independently, as the authors' `ProtoDropout` (row 23).
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -187,13 +228,25 @@ class ProtoParser(Model):
         decoding_scorers: Optional[List[DecodingScorer]] = None,
         rerankers: Optional[List[Reranker]] = None,
         action_scorers: Optional[List[ActionScorer]] = None,
+        decoder: Optional[Lazy[StackLSTMDecoder]] = None,
+        slot_variant: Optional[Lazy[SlotVariant]] = None,
+        restrict_training: bool = True,
+        loss_reduction: str = "step",
+        similarity: str = "name",
+        predicate_dropout_unit: str = "predicate",
         **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
         self._encoder = encoder
-        if dropout_placement not in ("all", "attentional"):
-            raise ConfigurationError(f"dropout_placement must be 'all' or 'attentional', not {dropout_placement!r}")
+        for name, value, allowed in (
+            ("dropout_placement", dropout_placement, ("all", "attentional")),
+            ("loss_reduction", loss_reduction, ("step", "example")),
+            ("similarity", similarity, ("name", "parts")),
+            ("predicate_dropout_unit", predicate_dropout_unit, ("predicate", "action")),
+        ):
+            if value not in allowed:
+                raise ConfigurationError(f"proto_parser: {name} must be one of {list(allowed)}, not {value!r}")
         self._dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
         self._label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
@@ -248,6 +301,8 @@ class ProtoParser(Model):
         self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
+        if beam_size != 1 and any(reranker.greedy_only for reranker in self.rerankers):
+            raise ConfigurationError(f"proto_parser: a reranker reads the greedy path only; set beam_size to 1 (got {beam_size})")
         self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
@@ -256,6 +311,22 @@ class ProtoParser(Model):
         self.action_scorers = torch.nn.ModuleList(action_scorers or [])
         for scorer in self.action_scorers:
             scorer.attach(self)
+        self.restrict_training = restrict_training
+        self.loss_reduction = loss_reduction
+        self.similarity = similarity
+        self.predicate_dropout_unit = predicate_dropout_unit
+        # The authors' decoder and slots come after every other parameter (initialisation order).
+        if decoder is not None:
+            if beam_size != 1:
+                raise ConfigurationError(f"proto_parser: the decoder given is greedy; set beam_size to 1 (got {beam_size})")
+            self._decoder = decoder.construct(
+                encoder_dim=encoder_dim, action_dim=action_dim, hidden_dim=decoder_dim, num_actions=num_actions,
+                dropout=dropout, input_dropout=dropout_placement == "all" and dropout > 0,
+            )
+            module = getattr(self._encoder, "_module", None)
+            if self._decoder.reads_encoder_cells and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
+                raise ConfigurationError("proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder")
+        self._slot_variant: Optional[SlotVariant] = None if slot_variant is None else slot_variant.construct(parser=self)
 
     # -- action space -----------------------------------------------------------------------------
 
@@ -302,6 +373,10 @@ class ProtoParser(Model):
                 for key in getattr(component, "legacy_state_keys", ()):
                     if prefix + key in state_dict:
                         state_dict[f"{prefix}{name}.{index}.{key}"] = state_dict.pop(prefix + key)
+        # Archives of the old slot models kept the slot variant's layers at the top of the model.
+        old_prefixes = () if self._slot_variant is None else self._slot_variant.legacy_state_prefixes
+        for key in [k for k in state_dict if any(k.startswith(prefix + old) for old in old_prefixes)]:
+            state_dict[f"{prefix}_slot_variant.{key[len(prefix):]}"] = state_dict.pop(key)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -336,6 +411,9 @@ class ProtoParser(Model):
         )
         for scorer in self.action_scorers:
             scorer.reset()
+        self._decoder.extend(num_actions)
+        if self._slot_variant is not None:
+            self._slot_variant.extend(self)
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
 
@@ -380,11 +458,7 @@ class ProtoParser(Model):
         """
         decoded, _, _ = self.teacher_forced(support)
         prototypes, present = self.prototypes(decoded.projections, support["actions"])
-        predicates = sorted({p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates})
-        dropped = set(self._random.sample(predicates, math.ceil(self.predicate_dropout * len(predicates)))) if predicates else set()
-        mask = torch.zeros_like(present)
-        mask[self.action_space.indices_with_predicates(dropped)] = True
-        mask = mask & present
+        mask = self.dropped_rows(present)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
         loss = self.action_loss(
@@ -394,7 +468,7 @@ class ProtoParser(Model):
         slot_loss, _ = self.slot_loss(
             query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
             query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
-            query["variable_values"],
+            query["variable_values"], query.get("entity_values"),
         )
         loss = loss + slot_loss
         if self.meta_regularization and self.attention_regularization > 0:
@@ -405,6 +479,25 @@ class ProtoParser(Model):
                 query_decoded.attention, query["actions"], query["source_tokens"], source_mask
             )
         return loss
+
+    def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
+        """
+        `(num_actions,)`: the rows among `present` that take their prototypes in a meta batch: those of a
+        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with
+        `predicate_dropout_unit` "action" each row with probability `predicate_dropout`. Rows that use
+        no predicate keep their embedding.
+        """
+        share = self.predicate_dropout
+        if self.predicate_dropout_unit == "action":
+            # One draw per action row from the model's seeded generator, as ProtoDropout draws one per row;
+            # every predicate of the kept rows is then dropped, so exactly those rows take prototypes.
+            draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
+            present, share = present & (draws < self.predicate_dropout), 1.0
+        predicates = sorted({p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates})
+        dropped = set(self._random.sample(predicates, math.ceil(share * len(predicates)))) if predicates else set()
+        mask = torch.zeros_like(present)
+        mask[self.action_space.indices_with_predicates(dropped)] = True
+        return mask & present
 
     # -- lexicon ----------------------------------------------------------------------------------------
 
@@ -440,10 +533,14 @@ class ProtoParser(Model):
         )
 
     def similarity_table(self) -> torch.Tensor:
+        """`(num_actions, num_tokens)`: the string-similarity feature of the regularizer (see `similarity`)."""
         if self._similarity_table is None:
             tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
             predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            self._similarity_table = string_similarity_matrix(predicates, tokens, self.lexicon())
+            if self.similarity == "parts":
+                self._similarity_table = part_similarity_matrix(predicates, tokens)
+            else:
+                self._similarity_table = string_similarity_matrix(predicates, tokens, self.lexicon())
         return self._similarity_table
 
     def attention_omega(
@@ -469,7 +566,27 @@ class ProtoParser(Model):
             gate = torch.full((batch_size, num_steps), 1.0 if self._conditional_feature else 0.0, device=device)
         space = self.space()
         step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
-        return regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
+        omega = regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
+        if self.loss_reduction == "example":
+            omega = omega * per_example(self.regularized_steps(actions, source_tokens, source_mask).sum(-1), True)
+        return omega
+
+    def regularized_steps(
+        self, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
+    ) -> torch.Tensor:
+        """`(batch, steps)`: the steps the attention regularizer averages over (a prior with mass)."""
+        gold = actions.clamp(min=0)
+        token_ids = self.word_ids(source_tokens)
+        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
+        has_prior = torch.zeros_like(gold, dtype=torch.bool)
+        tables = [self._conditional_table if self._conditional_feature else None,
+                  self.similarity_table() if self._similarity_feature else None]
+        for table in tables:
+            if table is not None:
+                prior = table.to(actions.device)[gold].gather(-1, index) * source_mask.unsqueeze(1)
+                has_prior = has_prior | (prior.sum(-1) > 0)
+        space = self.space()
+        return (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold] & has_prior
 
     def candidate_table(self) -> torch.Tensor:
         """`(num_actions, num_tokens)`: the words supervised attention points each action at."""
@@ -489,7 +606,12 @@ class ProtoParser(Model):
         index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
         candidates = self.candidate_table().to(actions.device)[gold].gather(-1, index)
         step_mask = (actions >= 0) & self.space()["valid"][gold]
-        return supervised_attention_loss(attention, candidates, source_mask, step_mask.float())
+        loss = supervised_attention_loss(attention, candidates, source_mask, step_mask.float())
+        if self.loss_reduction == "example":
+            # The mean is over every real step; the authors average over examples with a candidate word.
+            with_candidates = (step_mask & ((candidates * source_mask.unsqueeze(1)).sum(-1) > 0)).sum(-1)
+            loss = loss * (step_mask.sum().float() / (with_candidates > 0).sum().clamp(min=1).float())
+        return loss
 
     # -- lexical linking (not in the paper) -------------------------------------------------------------
 
@@ -564,9 +686,15 @@ class ProtoParser(Model):
 
     def encode(self, source_tokens: TextFieldTensors) -> Tuple[torch.Tensor, torch.Tensor]:
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
+        if self._slot_variant is not None:
+            self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
         embedded = _sum([self._source_embedder(source_tokens),
                          *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers)])
+        if self._decoder.reads_encoder_cells:
+            outputs, cells = encode_with_last_cells(self._encoder, self._dropout(embedded), mask)
+            self._decoder.encoder_cells = cells
+            return self._dropout(outputs), mask
         return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
@@ -583,6 +711,7 @@ class ProtoParser(Model):
         slot_is_variable: Optional[torch.Tensor] = None,
         entity_targets: Optional[torch.Tensor] = None,
         variable_values: Optional[torch.Tensor] = None,
+        entity_values: Optional[torch.Tensor] = None,
         meta_support: Optional[Dict[str, Any]] = None,
         meta_query: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
@@ -607,7 +736,7 @@ class ProtoParser(Model):
             )
             slot_loss, slot_correct = self.slot_loss(
                 decoded.projections, encoded, source_mask, source_entity_types, actions,
-                slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+                slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
             )
             output["loss"] = action_loss + slot_loss
             if self.training and self.attention_regularization > 0:
@@ -634,8 +763,15 @@ class ProtoParser(Model):
         self, projections: torch.Tensor, actions: torch.Tensor, stack_size: torch.Tensor,
         matrix: Optional[torch.Tensor] = None, bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
-        """Mean (label-smoothed) cross-entropy of the gold actions over the applicable ones."""
-        mask = applicable_mask(self.space(), stack_size)
+        """
+        Mean (label-smoothed) cross-entropy of the gold actions over the applicable ones (with
+        `restrict_training` false: over every valid action), reduced as `loss_reduction` says.
+        """
+        if self.restrict_training:
+            mask = applicable_mask(self.space(), stack_size)
+        else:
+            valid = self.space()["valid"]
+            mask = valid.expand(*stack_size.shape, valid.size(0))
         log_probs = self.action_log_probs(projections, mask, matrix, bonus)
         # Steps to learn from: real steps whose gold action is known (not padding or unknown).
         gold = actions.clamp(min=0)
@@ -644,9 +780,21 @@ class ProtoParser(Model):
         if self._label_smoothing > 0:
             uniform = -(log_probs * mask).sum(-1) / mask.sum(-1).clamp(min=1)
             nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
-        return (nll * step_mask).sum() / step_mask.sum().clamp(min=1)
+        loss = (nll * step_mask).sum() / step_mask.sum().clamp(min=1)
+        if self.loss_reduction == "example":
+            loss = loss * per_example(step_mask.sum(-1))
+        return loss
 
     def _entity_rows(
+        self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
+        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+    ) -> torch.Tensor:
+        """Log attention `(rows, slots, source_length)` of the entity slots of the steps `keys` (= b * steps + t)."""
+        if self._slot_variant is not None:
+            return self._slot_variant.entity_rows(self, keys, num_steps, actions, projections, encoded, source_mask, source_types)
+        return self.copy_entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types)
+
+    def copy_entity_rows(
         self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
         encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
     ) -> torch.Tensor:
@@ -660,12 +808,40 @@ class ProtoParser(Model):
 
     def slot_loss(
         self, projections, encoded, source_mask, source_types, actions,
+        slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values=None,
+    ) -> Tuple[torch.Tensor, List[bool]]:
+        """The slot loss of a teacher-forced batch (the `slot_variant`'s, if any) and, when not training, which slots were right."""
+        if self._slot_variant is not None:
+            return self._slot_variant.slot_loss(
+                self, projections, encoded, source_mask, source_types, actions,
+                slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
+            )
+        return self.copy_slot_loss(
+            projections, encoded, source_mask, source_types, actions,
+            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+        )
+
+    def copy_slot_loss(
+        self, projections, encoded, source_mask, source_types, actions,
         slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
-        Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions;
-        only decoder steps that have slots are run through the slot decoders.
+        Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions,
+        reduced as `loss_reduction` says; only decoder steps that have slots are run through the slot decoders.
         """
+        loss, correct = self._copy_slot_loss(
+            projections, encoded, source_mask, source_types, actions,
+            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+        )
+        if self.loss_reduction == "example":
+            loss = loss * per_example((slot_step >= 0).sum(-1))
+        return loss, correct
+
+    def _copy_slot_loss(
+        self, projections, encoded, source_mask, source_types, actions,
+        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+    ) -> Tuple[torch.Tensor, List[bool]]:
+        """`copy_slot_loss` as a mean over slots."""
         gold = actions.clamp(min=0)
         num_steps = actions.size(1)
         batch_index, slot_index = (slot_step >= 0).nonzero(as_tuple=True)
@@ -752,6 +928,8 @@ class ProtoParser(Model):
         (or a reranker that lists its candidates) the n-best LFs. `source_tokens` gives the score
         terms of `decoding_bonus` (lexical linking, schema encoding) and of the `decoding_scorers`.
         """
+        if self._slot_variant is not None:
+            self._slot_variant.start_run(self)
         inputs = DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens)
         hypotheses = self.search(inputs, self.beam_size)
         for reranker in self.rerankers:
@@ -835,6 +1013,8 @@ class ProtoParser(Model):
         entity_choice: Dict[Tuple[int, int], List[int]], variable_choice: Dict[Tuple[int, int], List[int]],
     ) -> List[Step]:
         """Actions with their predicted slot values, up to STOP."""
+        if self._slot_variant is not None:
+            utterance, entity_choice = self._slot_variant.slot_words(self, utterance, entity_choice)
         steps = []
         for t, index in enumerate(sequence):
             action = self.action_space.actions[index] if index >= 0 else None
@@ -865,6 +1045,16 @@ class ProtoParser(Model):
 
     @torch.no_grad()
     def _predict_slots(
+        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
+        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+    ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
+        """The entity and variable choices of the decoded `actions` (the `slot_variant`'s, if any), by (b, t)."""
+        if self._slot_variant is not None:
+            return self._slot_variant.predict_slots(self, actions, real, projections, encoded, source_mask, source_types)
+        return self.copy_predict_slots(actions, real, projections, encoded, source_mask, source_types)
+
+    @torch.no_grad()
+    def copy_predict_slots(
         self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
         encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
     ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:

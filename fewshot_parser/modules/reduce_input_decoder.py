@@ -14,13 +14,20 @@ The two details of the authors' template decoder that `InputFeedingStackDecoder`
 
 Decoding stays greedy, as for `InputFeedingStackDecoder`: the children's inputs are kept per decoder
 state, in the same order as the states, which one hypothesis per example never reorders.
+
+`ReduceInputStackDecoder.authors` builds the decoder `proto_parser` gets as `decoder: {type: "authors"}`
+(registered as a `StackLSTMDecoder` with name "authors").
 """
 from typing import List, Optional, Tuple
 
 import torch
+from allennlp.common.checks import ConfigurationError
+from allennlp.modules.seq2seq_encoders import PytorchSeq2SeqWrapper
 from torch import nn
+from torch.nn.utils.rnn import pad_packed_sequence
 
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
+from fewshot_parser.modules.stack_decoder import StackLSTMDecoder
 
 
 class ReduceInputStackDecoder(InputFeedingStackDecoder):
@@ -49,6 +56,7 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
                 raise ValueError(f"{name} must be one of {list(allowed)}, not {value!r}")
         self.reduce_input = reduce_input
         self.initial_kind = initial_state
+        self.reads_encoder_cells = initial_state == "last_cells"
         if reduce_input == "inputs":
             width = input_dim + action_dim
             self.cell = nn.LSTMCell(width, hidden_dim)
@@ -60,6 +68,29 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         self.encoder_cells: Optional[torch.Tensor] = None
         # While a batch is decoded: the LSTM input of every decoder state so far (state 0: zeros).
         self._inputs: Optional[List[torch.Tensor]] = None
+
+    @classmethod
+    def authors(
+        cls, encoder_dim: int, action_dim: int, hidden_dim: int, num_actions: int, dropout: float = 0.0,
+        input_dropout: bool = True, input_dim: int = 128, reduce_input: str = "inputs",
+        initial_state: str = "last_cells", bias: bool = False,
+    ) -> InputFeedingStackDecoder:
+        """
+        The authors' template decoder, as `proto_parser`'s `decoder: {type: "authors"}` builds it (the
+        defaults are the authors'): `InputFeedingStackDecoder` when `reduce_input` is "states",
+        `initial_state` "mean" and `bias` true (ours), this decoder otherwise. Greedy decoding only.
+        """
+        for name, value, allowed in (("reduce_input", reduce_input, ("inputs", "states")),
+                                     ("initial_state", initial_state, ("last_cells", "mean"))):
+            if value not in allowed:
+                raise ConfigurationError(f"decoder 'authors': {name} must be one of {list(allowed)}, not {value!r}")
+        feeding = InputFeedingStackDecoder(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
+        if (reduce_input, initial_state, bias) == ("states", "mean", True):
+            return feeding
+        # Built after the input-feeding decoder, not instead of it: every parameter then draws from the
+        # random generator in the order the recorded faithful rows were made with.
+        return cls(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout,
+                   reduce_input, initial_state, bias)
 
     def initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         self._inputs = None  # a new batch starts here, in `forward` and in `search`
@@ -87,3 +118,26 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         x = torch.where(present.any(1, keepdim=True), reduced, x)
         self._inputs.append(x)
         return self.input_dropout(x)
+
+
+
+StackLSTMDecoder.register("authors", constructor="authors")(ReduceInputStackDecoder)
+
+
+def encode_with_last_cells(encoder: PytorchSeq2SeqWrapper, inputs: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    """
+    The outputs of a single-layer LSTM `encoder` (as its `forward` gives them) and its last memory
+    cells, both directions concatenated: `(batch, length, out)` and `(batch, directions * hidden)`.
+    """
+    batch_size, length = mask.size()
+    packed, (_, cells), restoration = encoder.sort_and_run_forward(encoder._module, inputs, mask)
+    outputs, _ = pad_packed_sequence(packed, batch_first=True)
+    # shape: (valid rows, directions * hidden), rows in sorted order
+    cells = torch.cat(list(cells), dim=-1)
+    valid = outputs.size(0)
+    if valid < batch_size:  # all-padding rows: zero outputs and cells, as the wrapper gives
+        outputs = torch.cat([outputs, outputs.new_zeros(batch_size - valid, *outputs.shape[1:])], 0)
+        cells = torch.cat([cells, cells.new_zeros(batch_size - valid, cells.size(-1))], 0)
+    if outputs.size(1) < length:
+        outputs = torch.cat([outputs, outputs.new_zeros(batch_size, length - outputs.size(1), outputs.size(-1))], 1)
+    return outputs.index_select(0, restoration), cells.index_select(0, restoration)

@@ -14,6 +14,7 @@ beam search (greedy = beam 1) keeps the stacks as tensors, so it is batched over
 from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import torch
+from allennlp.common import Registrable
 from torch import nn
 
 from fewshot_parser.modules.action_space import ActionSpace
@@ -47,8 +48,13 @@ def applicable_mask(space: Dict[str, torch.Tensor], stack_size: torch.Tensor) ->
     return mask & (~space["is_stop"] | stop_ok)
 
 
-class StackLSTMDecoder(nn.Module):
+class StackLSTMDecoder(nn.Module, Registrable):
     """
+    The paper's template decoder, and the base of its alternatives (`proto_parser`'s `decoder`).
+
+    Registered as a `StackLSTMDecoder` with name "stack" (the default); the authors' decoder is
+    "authors" (`modules/feeding_decoder.py`).
+
     # Parameters
 
     encoder_dim : `int`
@@ -76,6 +82,13 @@ class StackLSTMDecoder(nn.Module):
         self.output = nn.Linear(hidden_dim + encoder_dim, action_dim)
         self.dropout = nn.Dropout(dropout)
         self.input_dropout = nn.Dropout(dropout if input_dropout else 0.0)
+
+    default_implementation = "stack"
+    # Whether the model must hand over the encoder's last memory cells (`encoder_cells`) before each run.
+    reads_encoder_cells = False
+
+    def extend(self, num_actions: int) -> None:
+        """After the action vocabulary grew: this decoder reads the model's action rows, so nothing to add."""
 
     def initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         # shape: (batch_size, encoder_dim)
@@ -228,9 +241,11 @@ class StackLSTMDecoder(nn.Module):
             projections = [x[parent] for x in projections] + [projection[parent]]
             stack_states, stack_size, finished = stack_states[parent], stack_size[parent], finished[parent]
             history.append(action.masked_fill(finished, -1))
-            # Pop `arity` elements and push the new one (its state will be step + 2).
+            # Pop `arity` elements and push the new one (its state will be step + 2). A hypothesis with no
+            # finite score left (more beams than applicable paths) may hold an action its stack cannot take:
+            # it pops what there is, and is never output.
             arity = space["arity"][action].masked_fill(finished, 0)
-            bottom = stack_size - arity
+            bottom = (stack_size - arity).clamp(min=0)
             in_popped = (positions >= bottom.unsqueeze(1)) & (positions < stack_size.unsqueeze(1))
             width = int(arity.max().item()) if hypotheses else 0
             popped = torch.full((hypotheses, max(width, 1)), -1, dtype=torch.long, device=device)
@@ -249,3 +264,6 @@ class StackLSTMDecoder(nn.Module):
         actions = torch.stack(history, 1).reshape(batch_size, beams, -1)
         steps_h = torch.stack(projections, 1).reshape(batch_size, beams, len(projections), -1)
         return actions, beam_scores, steps_h
+
+
+StackLSTMDecoder.register("stack")(StackLSTMDecoder)

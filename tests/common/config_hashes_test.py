@@ -9,6 +9,11 @@ from fewshot_parser.commands.run_grid import SYSTEMS
 from tests import FIXTURES_ROOT
 
 SCRIPT = os.path.join(FIXTURES_ROOT, "config_hashes", "make_config_hashes.py")
+# Systems whose config changed on purpose since the base commit, and why (their rows were already stale).
+CHANGED_ON_PURPOSE = {
+    "stack-decoder": "entity slots read out through their own layers (stop 65): with our decoder's 128-d action rows "
+                     "the decoder's readout could not build",
+}
 
 
 def hashes_script():
@@ -25,7 +30,8 @@ def test_every_grid_config_keeps_the_hash_of_the_base_commit(rendering):
     script = hashes_script()
     with open(os.path.join(FIXTURES_ROOT, "config_hashes", "base.json"), encoding="utf-8") as handle:
         base = {key: value for key, value in json.load(handle).items() if key.endswith(f"| {rendering}")}
-    kept = {name: spec for name, spec in SYSTEMS.items() if any(key.startswith(f"{name} |") for key in base)}
+    kept = {name: spec for name, spec in SYSTEMS.items()
+            if any(key.startswith(f"{name} |") for key in base) and name not in CHANGED_ON_PURPOSE}
     assert {"ours", "augmented", "reshaped40-ens5", "subtrees-ens5"} <= set(kept)
     now = script.rendered_hashes(kept, rendering)
     changed = sorted(key for key, value in now.items() if value != base[key])

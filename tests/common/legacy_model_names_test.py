@@ -1,7 +1,12 @@
-"""The two spellings of a parser with decoding components: old model names and component lists."""
+"""The two spellings of a parser with decoding components or the authors' behaviours: old model names and component lists."""
 import pytest
 
-from fewshot_parser.common.legacy_model_names import LEGACY_MODEL_NAMES, legacy_spelling, translate_legacy_config
+from fewshot_parser.common.legacy_model_names import (
+    LEGACY_MODEL_NAMES,
+    legacy_spelling,
+    translate_authors_model,
+    translate_legacy_config,
+)
 from fewshot_parser.common.provenance import experiment_hash
 
 FLAT = {"coverage_weight": 5, "beam_size": 10, "evidence_weight": 4, "evidence_share": 0.7, "evidence_lift": 2,
@@ -41,3 +46,37 @@ def test_a_parser_with_schema_encoding_alone_is_spelled_as_irnet_parser():
     assert experiment_hash({"model": new}) == experiment_hash({"model": old})
     for other in ([{"type": "schema_encoding"}, {"type": "schema_encoding"}], [{"type": "schema_encoding", "x": 1}]):
         assert legacy_spelling({"type": "proto_parser", "action_scorers": other})["type"] == "proto_parser"
+
+
+# An old config of each model of the authors' behaviours, as the faithful configs and their switch systems spelled it.
+_AUTHORS_DECODER = {"decoder": "authors", "action_dim": 256, "reduce_input": "inputs", "decoder_init": "last_cells",
+                    "decoder_bias": False, "similarity": "parts", "predicate_dropout_unit": "action"}
+OLD_AUTHORS_CONFIGS = [
+    {"type": "proto_parser_unrestricted", "restrict_training": True, "restrict_decoding": False},
+    {"type": "proto_parser_authors", "restrict_training": False, "restrict_decoding": False, "similarity": "parts"},
+    {"type": "proto_parser_example_loss", "restrict_training": False, "restrict_decoding": False, **_AUTHORS_DECODER},
+    {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False,
+     "decoder": "authors", "action_dim": 256, "entity_readout": "decoder"},
+    {"type": "proto_parser_authors_classified_entities", "restrict_training": False, "restrict_decoding": False,
+     **_AUTHORS_DECODER, "entity_readout": "decoder"},
+    {"type": "proto_parser_authors_slots", "restrict_training": False, "restrict_decoding": False, **_AUTHORS_DECODER,
+     "entity_readout": "decoder"},
+]
+
+
+@pytest.mark.parametrize("old", OLD_AUTHORS_CONFIGS, ids=[c["type"] for c in OLD_AUTHORS_CONFIGS])
+def test_the_old_models_of_the_authors_behaviours_translate_and_hash_as_before(old):
+    config = dict(old)
+    new = translate_authors_model(config.pop("type"), config)
+    assert new["type"] == "proto_parser" and not any(key in new for key in ("restrict_decoding", "entity_readout", "decoder_init"))
+    assert legacy_spelling(new) == old
+    assert experiment_hash({"model": new}) == experiment_hash({"model": old})
+
+
+def test_the_faithful_model_is_spelled_with_components():
+    old = dict(OLD_AUTHORS_CONFIGS[-1])
+    new = translate_authors_model(old.pop("type"), old)
+    assert new == {"type": "proto_parser", "restrict_training": False, "rerankers": [{"type": "dead_ends"}],
+                   "decoder": {"type": "authors", "input_dim": 128, "reduce_input": "inputs", "initial_state": "last_cells", "bias": False},
+                   "action_dim": 256, "similarity": "parts", "predicate_dropout_unit": "action", "loss_reduction": "example",
+                   "slot_variant": {"type": "authors"}}

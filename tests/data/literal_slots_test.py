@@ -78,9 +78,9 @@ class TestLiteralSlotsModel(ModelTestCase):
             "type": "fewshot_literal_slots", "literal_pattern": "e",
             "reader": {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2,
                        "typed_entities": False}}}
-        model = {"type": "proto_parser_authors_slots", "decoder": "authors", "decoder_input_dim": 6,
-                 "reduce_input": "inputs", "decoder_init": "last_cells", "decoder_bias": False,
-                 "entity_readout": "decoder", "decoder_dim": 8, "restrict_training": False, "restrict_decoding": False}
+        model = {"decoder": {"type": "authors", "input_dim": 6, "reduce_input": "inputs", "initial_state": "last_cells", "bias": False},
+                 "slot_variant": {"type": "authors"}, "loss_reduction": "example", "decoder_dim": 8,
+                 "restrict_training": False, "rerankers": [{"type": "dead_ends"}]}
         self.config_path = fixture_model_config(str(self.TEST_DIR), "literal_slots.json", model, reader)
         os.chdir(PROJECT_ROOT)
         self.set_up_model(self.config_path, fixture_split("geo", "train"))
@@ -89,4 +89,4 @@ class TestLiteralSlotsModel(ModelTestCase):
         lambdas = [i for i in self.instances if "e" in [v for step in i["metadata"]["slot_values"] for v in step]]
         assert lambdas, "the fixture has lambda LFs whose `e` is now a slot"
         self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={
-            "_gate.weight", "_gate.bias", "_slot_states.variable_embedding.weight"})
+            "_gate.weight", "_gate.bias", "_slot_variant._slot_states.variable_embedding.weight"})

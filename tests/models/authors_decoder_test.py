@@ -1,4 +1,5 @@
-"""The authors' REDUCE input and initial decoder state (proto_parser_authors's reduce_input and decoder_init, ReduceInputStackDecoder)."""
+"""The authors' REDUCE input and initial decoder state (the `reduce_input`, `initial_state` and `bias` of `decoder: {type: authors}`, ReduceInputStackDecoder)."""
+import copy
 import json
 import os
 
@@ -14,13 +15,12 @@ from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
-from fewshot_parser.models.authors_parser import encode_with_last_cells
-from fewshot_parser.modules.reduce_input_decoder import ReduceInputStackDecoder
+from fewshot_parser.modules.reduce_input_decoder import ReduceInputStackDecoder, encode_with_last_cells
 from tests import FIXTURES_ROOT, fixture_split, indexed_tensors, rendered_experiment, train_fixture_experiment
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
-SWITCHES = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6,
-            "reduce_input": "inputs", "decoder_init": "last_cells", "decoder_bias": False}
+DECODER = {"type": "authors", "input_dim": 6, "reduce_input": "inputs", "initial_state": "last_cells", "bias": False}
+SWITCHES = {"restrict_training": False, "rerankers": [{"type": "dead_ends"}], "decoder": DECODER}
 
 
 def test_encoder_outputs_are_the_wrappers_and_cells_are_each_examples_last_cells():
@@ -46,11 +46,11 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
         super().setup_method()
         self.set_up_model(CONFIG, fixture_split("geo", "train"))
 
-    def parser(self, **switches) -> Model:
+    def parser(self, **details) -> Model:
         config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
-        config.update({"restrict_training": False, "restrict_decoding": False, **SWITCHES, **switches})
+        config.update({**SWITCHES, "decoder": {**DECODER, **details}})
         torch.manual_seed(0)
-        return Model.from_params(vocab=self.vocab, params=Params(config)).eval()
+        return Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config))).eval()
 
     def tensors(self):
         return indexed_tensors(self.instances, self.vocab)
@@ -62,10 +62,10 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
             gradients_to_ignore={"_gate.weight", "_gate.bias"},
         )
 
-    @pytest.mark.parametrize("reduce_input,decoder_init", [("inputs", "last_cells"), ("states", "last_cells"), ("inputs", "mean")])
-    def test_search_along_the_gold_path_repeats_teacher_forcing(self, reduce_input, decoder_init):
+    @pytest.mark.parametrize("reduce_input,initial_state", [("inputs", "last_cells"), ("states", "last_cells"), ("inputs", "mean")])
+    def test_search_along_the_gold_path_repeats_teacher_forcing(self, reduce_input, initial_state):
         """The search's stack bookkeeping (children's inputs, cells) gives the teacher-forced h_t at every step."""
-        model = self.parser(reduce_input=reduce_input, decoder_init=decoder_init)
+        model = self.parser(reduce_input=reduce_input, initial_state=initial_state)
         tensors = self.tensors()
         actions = tensors["actions"]
         arity = model.space()["arity"][actions.clamp(min=0)]
@@ -129,7 +129,7 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
         tensors = self.tensors()
         results = {}
         for details in [("inputs", "last_cells"), ("states", "last_cells"), ("inputs", "mean"), ("states", "mean")]:
-            model = self.parser(reduce_input=details[0], decoder_init=details[1])
+            model = self.parser(reduce_input=details[0], initial_state=details[1])
             torch.manual_seed(1)
             for parameter in model._decoder.parameters():  # the same values wherever the shapes agree
                 torch.nn.init.uniform_(parameter, -0.3, 0.3)
@@ -141,7 +141,7 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
                 assert not torch.allclose(first, projections, atol=1e-4), details
 
     def test_the_authors_maps_have_no_bias_and_ours_have_one(self):
-        authors, ours = self.parser(), self.parser(decoder_bias=True)
+        authors, ours = self.parser(), self.parser(bias=True)
         assert authors._decoder.output.bias is None and authors._decoder.reduce.bias is None
         assert ours._decoder.output.bias is not None and ours._decoder.reduce.bias is not None
         # The same parameters otherwise, in the same order.
@@ -157,8 +157,8 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
             assert not torch.allclose(authors.teacher_forced(tensors)[0].projections, ours.teacher_forced(tensors)[0].projections, atol=1e-3)
 
     def test_wrong_settings_are_configuration_errors(self):
-        with pytest.raises(ConfigurationError, match="details of decoder 'authors'"):
-            self.parser(decoder="stack")
+        with pytest.raises(ConfigurationError, match="reduce_input"):  # our decoder has no such details
+            self.parser(type="stack")
         with pytest.raises(ConfigurationError, match="reduce_input"):
             self.parser(reduce_input="children")
         with pytest.raises(RuntimeError, match="last cells"):
@@ -169,8 +169,7 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
 
 
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
-    switches = {**SWITCHES, "restrict_training": False, "restrict_decoding": False}
-    overrides = {f"{prefix}model.{key}": value for prefix in ("", "pretraining.") for key, value in switches.items()}
+    overrides = {f"{prefix}model.{key}": value for prefix in ("", "pretraining.") for key, value in SWITCHES.items()}
     pretrained = train_fixture_experiment(tmp_path, monkeypatch, overrides)
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
     for archive in (pretrained, str(tmp_path / "run" / "model.tar.gz")):
@@ -184,15 +183,16 @@ def test_the_faithful_config_is_the_switch_system_with_only_the_three_details_ad
     assert switched.pop("pretrained_archive") == "p/geo-our-decoder-details/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        details = (config.pop("reduce_input"), config.pop("decoder_init"), config.pop("decoder_bias"))
-        assert details == ("inputs", "last_cells", False)
+        assert config.pop("decoder") == {"type": "authors", "reduce_input": "inputs", "initial_state": "last_cells", "bias": False}
+    for config in (switched["model"], switched["pretraining"]["model"]):
+        assert config.pop("decoder") == {"type": "authors", "reduce_input": "states", "initial_state": "mean", "bias": True}
     assert switched == faithful
 
 
 def test_our_stack_decoder_switch_also_takes_back_the_details():
     config = rendered_experiment("experiments/switches/stack_decoder_geo_2shot.jsonnet")["model"]
-    assert config["type"] == "proto_parser_classified_entities" and "decoder" not in config
-    assert "reduce_input" not in config and "decoder_init" not in config and "decoder_bias" not in config
+    assert config["type"] == "proto_parser" and "decoder" not in config and config["action_dim"] != 256
+    assert config["slot_variant"]["type"] == "classified_entities"
 
 
 def test_the_decoder_computes_what_the_authors_decoder_computes_on_the_same_weights():

@@ -1,4 +1,5 @@
-"""The authors' decoder, string similarity, predicate dropout and meta-batch walk (proto_parser_authors)."""
+"""The authors' decoder, string similarity, predicate dropout and meta-batch walk (options of proto_parser)."""
+import copy
 import json
 import random
 from collections import Counter
@@ -12,27 +13,28 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.models.authors_parser import AuthorsProtoParser
+from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.decoding.dead_ends import first_inapplicable_choice
 from fewshot_parser.modules.alignment import string_similarity_matrix
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix, predicate_parts
 from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split, indexed_tensors
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
-ALL_ON = {"type": "proto_parser_authors", "decoder": "authors", "decoder_input_dim": 6, "similarity": "parts",
-          "predicate_dropout_unit": "action", "restrict_training": True, "restrict_decoding": True}
+AUTHORS_DECODER = {"type": "authors", "input_dim": 6, "reduce_input": "states", "initial_state": "mean", "bias": True}
+ALL_ON = {"decoder": AUTHORS_DECODER, "similarity": "parts", "predicate_dropout_unit": "action"}
 
 
-class TestAuthorsProtoParser(ModelTestCase):
+class TestTheAuthorsOptions(ModelTestCase):
     def setup_method(self):
         super().setup_method()
         self.set_up_model(CONFIG, fixture_split("geo", "train"))
 
-    def authors(self, **switches) -> AuthorsProtoParser:
+    def authors(self, **switches) -> ProtoParser:
         config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
-        config.update({"type": "proto_parser_authors", "restrict_training": True, "restrict_decoding": True, **switches})
+        config.update(switches)
         torch.manual_seed(0)
-        return Model.from_params(vocab=self.vocab, params=Params(config))
+        return Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
 
     def tensors(self):
         return indexed_tensors(self.instances, self.vocab)
@@ -43,15 +45,15 @@ class TestAuthorsProtoParser(ModelTestCase):
             gradients_to_ignore={"_gate.weight", "_gate.bias"},
         )
 
-    def test_with_every_switch_off_it_is_proto_parser(self):
-        model = self.authors()
+    def test_with_every_option_at_the_papers_reading_it_is_proto_parser(self):
+        model = self.authors(similarity="name", predicate_dropout_unit="predicate", loss_reduction="step", restrict_training=True)
         model.load_state_dict(self.model.state_dict())
         tensors = self.tensors()
         self.model.eval(), model.eval()
         assert torch.allclose(model(**tensors)["loss"], self.model(**tensors)["loss"])
 
     def test_feeding_decoder_teacher_forcing_follows_its_own_greedy_search(self):
-        model = self.authors(decoder="authors", decoder_input_dim=6).eval()
+        model = self.authors(decoder=AUTHORS_DECODER).eval()
         assert isinstance(model._decoder, InputFeedingStackDecoder)
         tensors = self.tensors()
         output = model(**tensors)
@@ -63,7 +65,7 @@ class TestAuthorsProtoParser(ModelTestCase):
             encoded, mask, model.action_matrix(), model.space(), model._max_decoding_steps,
             lambda projection, attention: torch.matmul(projection, model.action_matrix().t()), 1,
         )
-        assert model.first_inapplicable_choice(encoded, mask, output["predicted_actions"]) == [None] * len(sequences)
+        assert first_inapplicable_choice(model, encoded, mask, output["predicted_actions"]) == [None] * len(sequences)
         from fewshot_parser.logical_forms.transition_system import teacher_forcing
         row = 0
         steps = len(sequences[row])
@@ -79,8 +81,8 @@ class TestAuthorsProtoParser(ModelTestCase):
 
     def test_feeding_decoder_inputs_do_not_depend_on_the_output_rows(self):
         tensors = self.tensors()
-        for decoder, same in (("authors", True), ("stack", False)):
-            model = self.authors(decoder=decoder, decoder_input_dim=6).eval()
+        for decoder, same in ((AUTHORS_DECODER, True), ({"type": "stack"}, False)):
+            model = self.authors(decoder=decoder).eval()
             encoded, mask = model.encode(tensors["source_tokens"])
             args = (tensors["actions"], tensors["previous_state"], tensors["popped_states"])
             before = model._decoder(encoded, mask, model.action_matrix(), *args).states
@@ -88,7 +90,7 @@ class TestAuthorsProtoParser(ModelTestCase):
             assert torch.allclose(before, after) == same
 
     def test_vocabulary_extension_grows_the_input_table(self):
-        model = self.authors(decoder="authors", decoder_input_dim=6)
+        model = self.authors(decoder=AUTHORS_DECODER)
         rows = model._decoder.input_embedding.size(0)
         model.vocab.add_token_to_namespace("GEN ( brand_new_predicate:t <v> )", "actions")
         model.extend_embedder_vocab()
@@ -96,7 +98,7 @@ class TestAuthorsProtoParser(ModelTestCase):
 
     def test_feeding_decoder_refuses_a_beam(self):
         with pytest.raises(ConfigurationError, match="greedy"):
-            self.authors(decoder="authors", beam_size=3)
+            self.authors(decoder=AUTHORS_DECODER, beam_size=3)
         with pytest.raises(ConfigurationError, match="similarity"):
             self.authors(similarity="whole")
 
@@ -105,16 +107,16 @@ class TestAuthorsProtoParser(ModelTestCase):
         tensors = self.tensors()
         decoded, _, _ = model.teacher_forced(tensors)
         _, present = model.prototypes(decoded.projections, tensors["actions"])
-        model._row_rate = 0.5
         kept = Counter()
         for _ in range(200):
-            kept.update(model.prototypes(decoded.projections, tensors["actions"])[1].nonzero().squeeze(-1).tolist())
-        model._row_rate = None
-        rows = present.nonzero().squeeze(-1).tolist()
-        assert set(kept) <= set(rows)
+            kept.update(model.dropped_rows(present).nonzero().squeeze(-1).tolist())
+        rows = [r for r in present.nonzero().squeeze(-1).tolist() if model.action_space.actions[r].predicates]
+        assert set(kept) == set(rows)  # rows without a predicate keep their embedding
         assert all(60 < kept[r] < 140 for r in rows)  # each row about half the time, independently
+        counts = [int(model.dropped_rows(present).sum()) for _ in range(50)]
+        assert len(set(counts)) > 1  # not a fixed share, as Algorithm 1 drops
         loss = model.meta_loss(tensors, tensors)
-        assert loss.requires_grad and model.predicate_dropout == 0.5 and model._row_rate is None
+        assert loss.requires_grad and model.predicate_dropout == 0.5
 
 
 def test_part_similarity_splits_names_and_expands_the_authors_part_words():
@@ -190,16 +192,16 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
     faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))
     model = faithful["pretraining"]["model"]
-    assert model["type"] == "proto_parser_authors_slots" and model["action_dim"] == 256
-    assert (model["decoder"], model["similarity"], model["predicate_dropout_unit"]) == ("authors", "parts", "action")
+    assert model["type"] == "proto_parser" and model["slot_variant"] == {"type": "authors"} and model["action_dim"] == 256
+    assert (model["decoder"]["type"], model["similarity"], model["predicate_dropout_unit"]) == ("authors", "parts", "action")
     assert faithful["pretraining"]["data_loader"]["type"] == "fewshot_continuing_template_walk"
     best = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/words/contextual_geo_1shot.jsonnet", ext_vars=ext))
-    assert best["pretraining"]["model"]["type"] == "proto_parser"
+    assert best["pretraining"]["model"]["type"] == "proto_parser" and "decoder" not in best["pretraining"]["model"]
     assert best["pretraining"]["data_loader"]["type"] == "fewshot_episodes"
 
 
 @pytest.mark.parametrize("system, changed", [
-    ("stack_decoder", {"decoder": None, "action_dim": None, "reduce_input": None, "decoder_init": None, "decoder_bias": None}),
+    ("stack_decoder", {"decoder": None, "action_dim": None, "slot_variant": None}),
     ("name_strsim", {"similarity": None}),
     ("predicate_dropout", {"predicate_dropout_unit": None}),
     ("random_meta", {}),
@@ -212,15 +214,14 @@ def test_each_switch_system_changes_only_its_behaviour(system, changed):
     assert switched.pop("pretrained_archive") == f"p/jobs-{system.replace('_', '-')}/model.tar.gz"
     faithful.pop("pretrained_archive")
     # Our stack decoder cannot carry the authors' slot states, so that switch has ours too.
-    model_type = "proto_parser_classified_entities" if system == "stack_decoder" else "proto_parser_authors_slots"
+    slots = {"type": "classified_entities", "readout": "own"} if system == "stack_decoder" else None
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_authors_slots"
         for key in changed:
             config.pop(key)
     for config in (switched["model"], switched["pretraining"]["model"]):
-        assert config.pop("type") == model_type
         for key in changed:
-            assert config.pop(key, 128) == 128  # only action_dim is rendered by both (ours: 128)
+            # action_dim is rendered by both (ours: 128); the slot variant is the classified entities'
+            assert config.pop(key, 128) in (128, slots)
     loaders = {"random_meta": "fewshot_episodes", "restarting_walk": "fewshot_template_walk"}
     if system in loaders:
         assert switched["pretraining"]["data_loader"].pop("type") == loaders[system]

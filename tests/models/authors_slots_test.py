@@ -1,5 +1,5 @@
 """
-The authors' slot states (proto_parser_authors_slots, modules/authors_slot_states.py): entity slots start
+The authors' slot states (the slot variant `authors`, modules/authors_slot_states.py): entity slots start
 from the decoder state of their step, variable slots form one chain per example; both read out through
 the decoder.
 """
@@ -22,14 +22,14 @@ from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_te
 
 READER = {"type": "fewshot_entity_values",
           "reader": {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}}
-SWITCH = {"type": "proto_parser_authors_slots", "decoder": "authors", "decoder_input_dim": 6,
-          "reduce_input": "inputs", "decoder_init": "last_cells", "decoder_bias": False, "entity_readout": "decoder",
-          "decoder_dim": 8, "restrict_training": False, "restrict_decoding": False}
+DECODER = {"type": "authors", "input_dim": 6, "reduce_input": "inputs", "initial_state": "last_cells", "bias": False}
+SWITCH = {"decoder": DECODER, "slot_variant": {"type": "authors"}, "loss_reduction": "example", "decoder_dim": 8,
+          "restrict_training": False, "rerankers": [{"type": "dead_ends"}]}
 
 
 def model_config() -> dict:
     config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-    config.update(SWITCH)
+    config.update(copy.deepcopy(SWITCH))
     return config
 
 
@@ -48,13 +48,30 @@ class TestAuthorsSlots(ModelTestCase):
         # The variable embeddings feed only the second and later variable slots of an action, which the
         # fixture's validation file (the gradient check's batch) does not have.
         self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={
-            "_gate.weight", "_gate.bias", "_slot_states.variable_embedding.weight"})
+            "_gate.weight", "_gate.bias", "_slot_variant._slot_states.variable_embedding.weight"})
+
+    def test_an_archive_of_the_old_model_loads_its_weights_under_the_slot_variant(self):
+        """`proto_parser_authors_slots` kept the classifier and slot states at the top of the model."""
+        old = {key.replace("_slot_variant.", "", 1): value for key, value in self.model.state_dict().items()}
+        assert any(key.startswith("_entity_classifier.") for key in old) and any(key.startswith("_slot_states.") for key in old)
+        legacy = {"type": "proto_parser_authors_slots", "decoder": "authors", "decoder_input_dim": 6, "reduce_input": "inputs",
+                  "decoder_init": "last_cells", "decoder_bias": False, "entity_readout": "decoder", "decoder_dim": 8,
+                  "restrict_training": False, "restrict_decoding": False}
+        config = {**model_config(), **legacy}
+        for key in SWITCH:
+            if key not in legacy:
+                config.pop(key)
+        model = Model.from_params(vocab=self.vocab, params=Params(config))
+        assert type(model._slot_variant).__name__ == "AuthorsSlots" and model.rerankers[-1].greedy_only
+        model.load_state_dict(old)
+        for name, parameter in self.model.state_dict().items():
+            assert torch.equal(model.state_dict()[name], parameter), name
 
     def test_our_slot_decoders_are_kept_but_not_trained(self):
         names = {name for name, p in self.model.named_parameters() if not p.requires_grad}
         assert "_slot_filler.entity_decoder.lstm.weight_ih_l0" in names
         assert "_slot_filler.variable_output.weight" in names
-        assert any(name.startswith("_slot_states.variable_lstm") for name, _ in self.model.named_parameters())
+        assert any(name.startswith("_slot_variant._slot_states.variable_lstm") for name, _ in self.model.named_parameters())
 
     def test_entity_states_start_from_the_decoder_state_of_their_step(self):
         model = self.model.eval()
@@ -62,18 +79,18 @@ class TestAuthorsSlots(ModelTestCase):
         with torch.no_grad():
             decoded, encoded, mask = model.teacher_forced(tensors)
             actions = tensors["actions"].clamp(min=0)
-            h, c = model._step_states(decoded.projections)
+            h, c = model._slot_variant._step_states(model, decoded.projections)
             assert h.shape[:2] == actions.shape
             # The recorded h_t are the decoder's own states.
             assert torch.allclose(h, decoded.states)
             steps = (model.space()["entity_types"][actions, 0] != 0) & (tensors["actions"] >= 0)
             keys = steps.flatten().nonzero().squeeze(-1)
             assert keys.numel() > 0
-            states, log_attention = model._authors_entities(keys, actions.size(1), actions, decoded.projections, encoded, mask)
+            states, log_attention = model._slot_variant._authors_entities(model, keys, actions.size(1), actions, decoded.projections, encoded, mask)
             b, t = keys // actions.size(1), keys % actions.size(1)
             x = torch.cat([model._decoder.input_embedding[actions[b, t]], decoded.projections[b, t]], -1)
             cell = torch.nn.LSTMCell(x.size(-1), h.size(-1))
-            lstm = model._slot_states.entity_lstm
+            lstm = model._slot_variant._slot_states.entity_lstm
             cell.weight_ih.copy_(lstm.weight_ih_l0), cell.weight_hh.copy_(lstm.weight_hh_l0)
             cell.bias_ih.copy_(lstm.bias_ih_l0), cell.bias_hh.copy_(lstm.bias_hh_l0)
             first, _ = cell(x, (h[b, t], c[b, t]))
@@ -89,7 +106,7 @@ class TestAuthorsSlots(ModelTestCase):
         is_variable = (tensors["slot_step"] >= 0) & (tensors["slot_is_variable"] == 1)
         b, s = is_variable.nonzero(as_tuple=True)
         steps, order = tensors["slot_step"][b, s], tensors["slot_order"][b, s]
-        scores, _ = model._variable_chain_scores(projections, encoded, mask, b, steps, order, tensors["variable_values"][b, s].clamp(min=0))
+        scores, _ = model._slot_variant._variable_chain_scores(model, projections, encoded, mask, b, steps, order, tensors["variable_values"][b, s].clamp(min=0))
         ranked = ((b * 1000 + steps) * 10 + order).argsort()
         return decoded.projections, scores, b[ranked], steps[ranked]
 
@@ -164,7 +181,7 @@ class TestAuthorsSlots(ModelTestCase):
         with torch.no_grad():
             decoded, _, _ = model.teacher_forced(tensors)
         with pytest.raises(RuntimeError, match="recorded decoder run"):
-            model._step_states(decoded.projections[:, :-1])
+            model._slot_variant._step_states(model, decoded.projections[:, :-1])
 
 
 def test_the_variable_layers_grow_keeping_trained_rows():
@@ -180,24 +197,22 @@ def test_the_switch_refuses_settings_it_is_not_built_for():
 
     reader = DatasetReader.from_params(Params(copy.deepcopy(READER)))
     vocab = Vocabulary.from_instances(reader.read(fixture_split("geo", "train")))
-    with pytest.raises(ConfigurationError, match="entity_readout 'decoder'"):
-        Model.from_params(vocab=vocab, params=Params({**model_config(), "entity_readout": "own"}))
+    with pytest.raises(ConfigurationError, match="Extra parameters"):  # it always reads out through the decoder
+        Model.from_params(vocab=vocab, params=Params({**model_config(), "slot_variant": {"type": "authors", "readout": "own"}}))
     config = model_config()
-    for key in ("decoder_input_dim", "reduce_input", "decoder_init", "decoder_bias"):
-        config.pop(key)
-    with pytest.raises(ConfigurationError):
-        Model.from_params(vocab=vocab, params=Params({**config, "decoder": "stack"}))
+    with pytest.raises(ConfigurationError, match="needs the authors' decoder"):
+        Model.from_params(vocab=vocab, params=Params({**config, "decoder": {"type": "stack"}}))
 
 
-def test_the_faithful_config_has_the_authors_slot_states_and_our_slot_states_is_the_same_but_the_model_type():
+def test_the_faithful_config_has_the_authors_slot_states_and_our_slot_states_is_the_same_but_the_slot_variant():
     faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
     switched = rendered_experiment("experiments/switches/our_slot_states_geo_2shot.jsonnet")
     assert switched.pop("pretrained_archive") == "p/geo-our-slot-states/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_authors_slots"
+        assert config.pop("slot_variant") == {"type": "authors"}
     for config in (switched["model"], switched["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_classified_entities"
+        assert config.pop("slot_variant") == {"type": "classified_entities", "readout": "decoder"}
     assert switched == faithful
 
 
@@ -218,12 +233,13 @@ def test_a_tiny_experiment_pretrains_with_meta_batches_and_finetunes_with_grown_
     assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
     model = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
     size = model.vocab.get_vocab_size("variables")
-    assert model._slot_states.variable_readout.out_features == model._slot_states.variable_embedding.num_embeddings == size
+    states = model._slot_variant._slot_states
+    assert states.variable_readout.out_features == states.variable_embedding.num_embeddings == size
     assert not model._slot_filler.variable_output.weight.requires_grad
 
 
 @pytest.mark.parametrize("setting,message", [
-    ("entity_readout: 'own'", "is for the faithful model"),
+    ("entity_readout: 'own'", "needs classified entity slots reading out through the decoder"),
     ("slot_states: 'theirs'", "slot_states must be 'ours' or 'authors'"),
 ])
 def test_the_jsonnet_switch_names_what_it_needs(setting, message):

@@ -1,6 +1,6 @@
 """
-Entity slots classified over known values (ClassifiedEntities on the faithful model and on
-proto_parser_authors, also with the authors' decoder details; fewshot_entity_values; EntityClassifier).
+Entity slots classified over known values (the slot variant `classified_entities` with per-example and
+per-step losses, also on the authors' decoder with its details; fewshot_entity_values; EntityClassifier).
 """
 import copy
 import json
@@ -23,13 +23,14 @@ from fewshot_parser.modules.entity_classifier import EntityClassifier
 from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
-SWITCH = {"type": "proto_parser_classified_entities", "restrict_training": False, "restrict_decoding": False}
-# The same behaviour on the model of system `step-loss`, and with the authors' decoder, its three details and
-# the decoder's readout for entity slots (faithful defaults).
-STEP_SWITCH = {"type": "proto_parser_authors_classified_entities", "restrict_training": False, "restrict_decoding": False}
-DECODER_SWITCH = {"type": "proto_parser_classified_entities", "decoder": "authors", "decoder_input_dim": 6,
-                  "reduce_input": "inputs", "decoder_init": "last_cells", "decoder_bias": False, "entity_readout": "decoder", "decoder_dim": 8,
-                  "restrict_training": False, "restrict_decoding": False}
+AUTHORS_SCORING = {"restrict_training": False, "rerankers": [{"type": "dead_ends"}]}
+SWITCH = {**AUTHORS_SCORING, "loss_reduction": "example", "slot_variant": {"type": "classified_entities"}}
+# The same behaviour with per-step loss means (system `step-loss`), and with the authors' decoder, its three
+# details and the decoder's readout for entity slots (faithful defaults).
+STEP_SWITCH = {**AUTHORS_SCORING, "slot_variant": {"type": "classified_entities"}}
+DECODER_SWITCH = {**SWITCH, "decoder": {"type": "authors", "input_dim": 6, "reduce_input": "inputs", "initial_state": "last_cells",
+                                        "bias": False},
+                  "slot_variant": {"type": "classified_entities", "readout": "decoder"}, "decoder_dim": 8}
 
 
 def wrapped(reader: dict) -> dict:
@@ -146,7 +147,7 @@ class TestClassifiedEntitiesOnPerStepMeans(TestClassifiedEntitiesProtoParser):
         """The loss the value cross-entropy adds, on the fixture batch, for a model of `switch`'s type."""
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
         torch.manual_seed(0)
-        model = Model.from_params(vocab=self.vocab, params=Params({**config, **switch})).eval()
+        model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy({**config, **switch}))).eval()
         tensors = self.tensors()
         with torch.no_grad():
             with_values = model(**tensors)["loss"].item()
@@ -166,11 +167,12 @@ class TestClassifiedEntitiesOnTheAuthorsDecoder(TestClassifiedEntitiesProtoParse
 
     def test_entity_slots_read_out_through_the_decoders_layers(self):
         model = self.model
-        assert model._entity_classifier.attentional is model._decoder.output
-        assert model._entity_classifier.dropout is model._decoder.dropout
+        classifier = model._slot_variant._entity_classifier
+        assert classifier.attentional is model._decoder.output
+        assert classifier.dropout is model._decoder.dropout
         assert model._slot_filler.copy_key is model._decoder.attention_key
         names = [name for name, _ in model.named_parameters()]
-        assert not any(n.startswith("_entity_classifier.attentional") or n.startswith("_slot_filler.copy_key") for n in names)
+        assert not any(n.startswith("_slot_variant._entity_classifier.attentional") or n.startswith("_slot_filler.copy_key") for n in names)
         # A change of the decoder's map changes the entity values' scores.
         tensors = self.tensors()
         model.eval()
@@ -181,12 +183,12 @@ class TestClassifiedEntitiesOnTheAuthorsDecoder(TestClassifiedEntitiesProtoParse
 
     def test_own_readout_keeps_layers_of_its_own(self):
         config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update({**DECODER_SWITCH, "entity_readout": "own"})
+        config.update({**DECODER_SWITCH, "slot_variant": {"type": "classified_entities", "readout": "own"}})
         model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
-        assert model._entity_classifier.attentional is not model._decoder.output
+        assert model._slot_variant._entity_classifier.attentional is not model._decoder.output
         assert model._slot_filler.copy_key is not model._decoder.attention_key
-        with pytest.raises(ConfigurationError, match="entity_readout must be one of"):
-            Model.from_params(vocab=self.vocab, params=Params({**config, "entity_readout": "shared"}))
+        with pytest.raises(ConfigurationError, match="readout must be one of"):
+            Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy({**config, "slot_variant": {"type": "classified_entities", "readout": "shared"}})))
 
 
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):
@@ -207,25 +209,23 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
     after = load_archive(str(tmp_path / "run" / "model.tar.gz")).model
     for model in (before, after):
         size = model.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
-        assert model._entity_classifier.readout.out_features == size > 2
+        assert model._slot_variant._entity_classifier.readout.out_features == size > 2
     support_values = {v for line in open(fixture_split("geo", "support")) for v in line.split("\t")[1].split() if v[-1:].isdigit() and v[:-1].isalpha() and len(v) <= 3}
     assert support_values <= set(after.vocab.get_token_to_index_vocabulary(ENTITY_VALUE_NAMESPACE))
 
 
-def test_the_faithful_config_is_the_copy_switch_with_only_the_model_type_and_reader_wrapper_added():
+def test_the_faithful_config_is_the_copy_switch_with_only_the_slot_variant_and_reader_wrapper_added():
     faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
     copied = rendered_experiment("experiments/switches/copy_entities_geo_1shot.jsonnet")
     assert copied.pop("pretrained_archive") == "p/geo-copy-entities/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful, faithful["pretraining"]):
-        assert config["model"].pop("type") == "proto_parser_authors_slots"
+        assert config["model"].pop("slot_variant") == {"type": "authors"}
         reader = config.pop("dataset_reader")
         assert reader["type"] == "fewshot_entity_values"
         config["dataset_reader"] = reader["reader"]
     for config in (copied["model"], copied["pretraining"]["model"]):
-        assert config.pop("type") == "proto_parser_example_loss"
-    for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("entity_readout") == "decoder"
+        assert "slot_variant" not in config and config["loss_reduction"] == "example"
     assert copied == faithful
 
 
@@ -235,32 +235,34 @@ def test_the_faithful_config_is_the_own_readout_switch_with_only_the_readout_add
     assert own.pop("pretrained_archive") == "p/geo-own-entity-readout/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config.pop("entity_readout") == "decoder"
-        assert config.pop("type") == "proto_parser_authors_slots"
+        assert config.pop("slot_variant") == {"type": "authors"}
     for config in (own["model"], own["pretraining"]["model"]):  # the authors' slot states need the decoder's readout
-        assert config.pop("type") == "proto_parser_classified_entities"
+        assert config.pop("slot_variant") == {"type": "classified_entities", "readout": "own"}
     assert own == faithful
 
 
-@pytest.mark.parametrize("system,model_type", [
-    ("step_loss", "proto_parser_authors_classified_entities"),
-    ("our_decoder_details", "proto_parser_authors_slots"),
-    ("own_entity_readout", "proto_parser_classified_entities"),
+@pytest.mark.parametrize("system,slot_variant", [
+    ("step_loss", {"type": "classified_entities", "readout": "decoder"}),
+    ("our_decoder_details", {"type": "authors"}),
+    ("own_entity_readout", {"type": "classified_entities", "readout": "own"}),
 ])
-def test_switch_systems_of_the_faithful_row_keep_classified_slots_on_their_own_model(system, model_type):
+def test_switch_systems_of_the_faithful_row_keep_classified_slots(system, slot_variant):
     config = rendered_experiment(f"experiments/switches/{system}_jobs_2shot.jsonnet")
     for part in (config, config["pretraining"]):
-        assert part["model"]["type"] == model_type
+        assert part["model"]["type"] == "proto_parser" and part["model"]["slot_variant"] == slot_variant
         assert part["dataset_reader"]["type"] == "fewshot_entity_values"
 
 
 def test_classified_slots_refuse_settings_they_are_not_built_for():
     fewshot = os.path.join(PROJECT_ROOT, "experiments/common/fewshot.libsonnet")
-    # The paper's plain model (no authors' behaviour), and unified slots, are refused.
-    for settings in ("{ entity_slots: 'classified' }", "f.authors + { unify_slots: true }"):
-        snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, {settings})"
-        with pytest.raises(RuntimeError, match="entity_slots 'classified' needs one of the authors' models"):
-            _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
+    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    # Unified slots are refused; the paper's plain model takes the slot variant as any other.
+    snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ unify_slots: true }})"
+    with pytest.raises(RuntimeError, match="entity_slots 'classified' needs typed or untyped slots"):
+        _jsonnet.evaluate_snippet("t", snippet, ext_vars=ext_vars)
+    plain = json.loads(_jsonnet.evaluate_snippet("t", f"local f = import '{fewshot}'; f.experiment('geo', 1, {{ entity_slots: 'classified' }})",
+                                                 ext_vars=ext_vars))
+    assert plain["model"]["slot_variant"] == {"type": "classified_entities", "readout": "own"} and "loss_reduction" not in plain["model"]
     snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ entity_slots: 'typed' }})"
     with pytest.raises(RuntimeError, match="entity_slots must be"):
         _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})

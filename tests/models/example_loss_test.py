@@ -1,4 +1,5 @@
-"""The authors' loss normalisation: per-example sums averaged over the batch (proto_parser_example_loss)."""
+"""The authors' loss normalisation: per-example sums averaged over the batch (proto_parser's loss_reduction "example")."""
+import copy
 import json
 
 import _jsonnet
@@ -10,23 +11,23 @@ from allennlp.data import Batch
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.models.example_loss import ExampleLossProtoParser, per_example
+from fewshot_parser.models.proto_parser import per_example
 from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 
 
-class TestExampleLossProtoParser(ModelTestCase):
+class TestPerExampleLoss(ModelTestCase):
     def setup_method(self):
         super().setup_method()
         self.set_up_model(CONFIG, fixture_split("geo", "train"))
 
-    def parser(self, kind: str, **switches) -> Model:
+    def parser(self, loss_reduction: str, **switches) -> Model:
         config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
-        config.update({"type": kind, "restrict_training": True, "restrict_decoding": True,
-                       "attention_regularization": 1.0, "supervised_attention": 1.0, **switches})
+        config.update({"loss_reduction": loss_reduction, "attention_regularization": 1.0, "supervised_attention": 1.0,
+                       **switches})
         torch.manual_seed(0)
-        model = Model.from_params(vocab=self.vocab, params=Params(config))
+        model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
         model.set_alignment_statistics([
             ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"]) for i in self.instances
         ])
@@ -38,29 +39,29 @@ class TestExampleLossProtoParser(ModelTestCase):
         return batch.as_tensor_dict()
 
     def test_model_can_train_save_and_load(self):
-        overrides = {"model.type": "proto_parser_example_loss", "model.attention_regularization": 1.0,
-                     "model.supervised_attention": 1.0, "model.decoder": "authors", "model.decoder_input_dim": 6}
+        overrides = {"model.loss_reduction": "example", "model.attention_regularization": 1.0,
+                     "model.supervised_attention": 1.0, "model.decoder": {"type": "authors", "input_dim": 6}}
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps(overrides),
             gradients_to_ignore={"_gate.weight", "_gate.bias"},
         )
 
     def test_batch_loss_is_the_mean_of_the_examples_losses(self):
-        model = self.parser("proto_parser_example_loss").eval()
+        model = self.parser("example").eval()
         steps = [len(i["metadata"].metadata["actions"]) for i in self.instances]
         assert len(set(steps)) > 1  # examples of different lengths, or any normalisation would pass
         batch = model(**self.tensors(self.instances))["loss"]
         alone = torch.stack([model(**self.tensors([i]))["loss"] for i in self.instances])
         assert torch.allclose(batch, alone.mean(), atol=1e-5)
         # Per-step means weigh the examples by their lengths instead.
-        steps_model = self.parser("proto_parser_authors").eval()
+        steps_model = self.parser("step").eval()
         steps_model.load_state_dict(model.state_dict())
         batch = steps_model(**self.tensors(self.instances))["loss"]
         alone = torch.stack([steps_model(**self.tensors([i]))["loss"] for i in self.instances])
         assert not torch.allclose(batch, alone.mean(), atol=1e-3)
 
     def test_attention_terms_are_averaged_over_the_examples_that_have_them(self):
-        model = self.parser("proto_parser_example_loss")
+        model = self.parser("example")
         model.eval()  # no dropout: one example alone is decoded as in the batch
         terms = []
         for instances in [self.instances] + [[i] for i in self.instances]:
@@ -80,16 +81,16 @@ class TestExampleLossProtoParser(ModelTestCase):
         assert per_example(counts, over_examples_with_steps=True).item() == 4.0
         assert per_example(torch.tensor([0, 0]), over_examples_with_steps=True).item() == 0.0
 
-    def test_faithful_config_sums_per_example_and_the_switch_system_only_changes_the_model_type(self):
+    def test_faithful_config_sums_per_example_and_the_switch_system_only_changes_that_and_the_slot_states(self):
         ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
         faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_2shot.jsonnet", ext_vars=ext))
         switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/step_loss_geo_2shot.jsonnet", ext_vars=ext))
         assert switched.pop("pretrained_archive") == "p/geo-step-loss/model.tar.gz"
         faithful.pop("pretrained_archive")
-        # Both keep the authors' classified entity slots, each on its own model (the switch with our slot states).
+        # Both keep the authors' classified entity slots (the switch with our slot states).
         for config in (faithful["model"], faithful["pretraining"]["model"]):
-            assert config.pop("type") == "proto_parser_authors_slots"
+            assert config.pop("loss_reduction") == "example" and config.pop("slot_variant") == {"type": "authors"}
         for config in (switched["model"], switched["pretraining"]["model"]):
-            assert config.pop("type") == "proto_parser_authors_classified_entities"
+            assert "loss_reduction" not in config
+            assert config.pop("slot_variant") == {"type": "classified_entities", "readout": "decoder"}
         assert switched == faithful
-        assert issubclass(ExampleLossProtoParser, Model.by_name("proto_parser_authors"))

@@ -193,6 +193,16 @@ class TestProtoParserBeamSearch(ModelTestCase):
             assert best["score"] >= first["score"] - 1e-5
 
 
+    def test_a_beam_wider_than_the_applicable_paths_keeps_only_finite_hypotheses(self):
+        """More beams than paths: the search fills the rest with dead hypotheses (-inf), which must neither
+        crash the stack bookkeeping (a dead hypothesis may hold an action the stack cannot take) nor be output."""
+        self.model.eval()
+        self.model.beam_size = self.model.action_embedding.size(0) + 3
+        self.model._max_decoding_steps = 3
+        for output in self.model.forward_on_instances(self.instances):
+            assert output["n_best"] and all(h["score"] > float("-inf") for h in output["n_best"])
+
+
 class TestProtoParserUnifiedSlots(ModelTestCase):
     """The model with unified slots (`dataset_reader.unify_slots`): one slot decoder for both kinds."""
 

@@ -1,4 +1,5 @@
-"""The authors' action scoring: every action in the training softmax, and decoding that can fail."""
+"""The authors' action scoring: every action in the training softmax (restrict_training false), and decoding that can fail (reranker dead_ends)."""
+import copy
 import json
 
 import _jsonnet
@@ -10,22 +11,23 @@ from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.models.unrestricted import UnrestrictedProtoParser
+from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.decoding.dead_ends import first_inapplicable_choice
 from fewshot_parser.modules.stack_decoder import applicable_mask
 from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, indexed_tensors
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 
 
-class TestUnrestrictedProtoParser(ModelTestCase):
+class TestTheAuthorsActionScoring(ModelTestCase):
     def setup_method(self):
         super().setup_method()
         self.set_up_model(CONFIG, fixture_split("geo", "train"))
 
-    def unrestricted(self, training: bool = False, decoding: bool = False) -> UnrestrictedProtoParser:
+    def unrestricted(self, training: bool = False, decoding: bool = False) -> ProtoParser:
         config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
-        config.update(type="proto_parser_unrestricted", restrict_training=training, restrict_decoding=decoding)
-        model = Model.from_params(vocab=self.vocab, params=Params(config))
+        config.update(restrict_training=training, rerankers=[] if decoding else [{"type": "dead_ends"}])
+        model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
         model.load_state_dict(self.model.state_dict())
         return model
 
@@ -33,7 +35,7 @@ class TestUnrestrictedProtoParser(ModelTestCase):
         return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load(self):
-        overrides = json.dumps({"model.type": "proto_parser_unrestricted"})
+        overrides = json.dumps({"model.restrict_training": False, "model.rerankers": [{"type": "dead_ends"}]})
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore={"_gate.weight", "_gate.bias"}
         )
@@ -74,7 +76,7 @@ class TestUnrestrictedProtoParser(ModelTestCase):
         # Without the bias the check agrees with a step-by-step reading of the scores.
         model.new_action_bias = 0.0
         plain = model(**tensors)
-        first = model.first_inapplicable_choice(*model.encode(tensors["source_tokens"]), ours["predicted_actions"])
+        first = first_inapplicable_choice(model, *model.encode(tensors["source_tokens"]), ours["predicted_actions"])
         for row, step in enumerate(first):
             if step is None:
                 assert plain["logical_form"][row] == ours["logical_form"][row]
@@ -87,7 +89,7 @@ class TestUnrestrictedProtoParser(ModelTestCase):
         model = self.unrestricted(training=True).eval()
         encoded, mask = model.encode(tensors["source_tokens"])
         gold = [instance["metadata"]["actions"] for instance in self.instances]
-        first = model.first_inapplicable_choice(encoded, mask, gold)
+        first = first_inapplicable_choice(model, encoded, mask, gold)
         with torch.no_grad():
             decoded, _, _ = model.teacher_forced(tensors)
             scores = torch.matmul(decoded.projections, model.action_matrix().t())
@@ -100,9 +102,9 @@ class TestUnrestrictedProtoParser(ModelTestCase):
 
     def test_unrestricted_decoding_is_greedy_only(self):
         config = json.loads(_jsonnet.evaluate_file(CONFIG))["model"]
-        config.update(type="proto_parser_unrestricted", beam_size=3)
+        config.update(rerankers=[{"type": "dead_ends"}], beam_size=3)
         with pytest.raises(ConfigurationError, match="greedy"):
-            Model.from_params(vocab=self.vocab, params=Params(config))
+            Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
 
 
 def test_the_faithful_configs_score_every_action_and_applicable_only_changes_only_that():
@@ -114,10 +116,10 @@ def test_the_faithful_configs_score_every_action_and_applicable_only_changes_onl
 
     faithful, switched = render("geo_1shot.jsonnet"), render("switches/applicable_only_geo_1shot.jsonnet")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
-        assert config["type"] == "proto_parser_authors_slots"  # the faithful model (per-example loss sums)
-        assert config.pop("restrict_training") is False and config.pop("restrict_decoding") is False
+        assert config["type"] == "proto_parser" and config["slot_variant"] == {"type": "authors"}  # the faithful model
+        assert config.pop("restrict_training") is False and config.pop("rerankers") == [{"type": "dead_ends"}]
     for config in (switched["model"], switched["pretraining"]["model"]):
-        assert config.pop("restrict_training") is True and config.pop("restrict_decoding") is True
+        assert "restrict_training" not in config and "rerankers" not in config
     assert faithful.pop("pretrained_archive") == "p/geo-ours/model.tar.gz"
     assert switched.pop("pretrained_archive") == "p/geo-applicable-only/model.tar.gz"
     assert switched == faithful

@@ -78,7 +78,7 @@ def test_faithful_config_has_the_callback_and_the_switch_system_only_removes_it(
 def test_the_faithful_config_combines_the_four_authors_behaviours():
     config = rendered_experiment("experiments/geo_2shot.jsonnet")
     assert config["pretrained_archive"] == "p/geo-ours/model.tar.gz"
-    assert config["model"]["type"] == config["pretraining"]["model"]["type"] == "proto_parser_authors_slots"
+    assert config["model"]["slot_variant"] == config["pretraining"]["model"]["slot_variant"] == {"type": "authors"}
     pretraining = [c["type"] for c in config["pretraining"]["trainer"]["callbacks"]]
     finetuning = [c["type"] for c in config["trainer"]["callbacks"]]
     for callbacks in (pretraining, finetuning):

@@ -473,7 +473,7 @@ def test_the_faithful_model_fine_tunes_with_every_method(tmp_path, monkeypatch):
     """The faithful row's model (the authors' decoder with its own input table, classified entities, the
     authors' slot states) takes every method; freezing keeps each of its pre-trained coordinates."""
     config = faithful_on_the_fixture(str(tmp_path / "pretrain"))
-    assert config["model"]["type"] == "proto_parser_authors_slots"
+    assert config["model"]["slot_variant"] == {"type": "authors"} and config["model"]["decoder"]["type"] == "authors"
     plain = fine_tune(tmp_path / "plain", config, monkeypatch)
     replay = [{"type": "replay", "examples": 5}]
     ewc = {"type": "anchoring", "fisher": True, "fisher_batches": 2, "fisher_batch_size": 4}

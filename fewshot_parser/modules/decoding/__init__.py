@@ -5,8 +5,10 @@ prediction only, so training, and any pre-trained archive, are the same with or 
 * `DecodingScorer`s add a term to every action's score at every step of the template search
   (`slot_type_check`, `missing_evidence`).
 * `Reranker`s choose among decoded alternatives (`entity_coverage` among templates,
-  `variable_scoping` among namings of a template's variables).
+  `variable_scoping` among namings of a template's variables); `dead_ends` drops an answer the
+  authors' decoder would have no answer for (their code; the faithful row).
 """
+from fewshot_parser.modules.decoding.dead_ends import DeadEnds
 from fewshot_parser.modules.decoding.decoding_scorer import DecodingScorer
 from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis, SlotFilling

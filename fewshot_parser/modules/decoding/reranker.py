@@ -21,6 +21,8 @@ class Reranker(Registrable):
     # Whether the parser's output lists the hypotheses this reranker chose among (`n_best`), even
     # with a beam of 1.
     lists_candidates: bool = False
+    # Whether it reads the greedy path only (the parser then refuses a beam).
+    greedy_only: bool = False
 
     def revise(self, parser: Any, filling: SlotFilling) -> None:
         """Replaces entries of `filling.steps` in place (`parser`: the `ProtoParser` decoding)."""
