@@ -954,20 +954,12 @@ class ProtoParser(Model):
         bonus = self.decoding_bonus(source_tokens, beams)
         terms = [term.repeat_interleave(beams, 0) for term in (s.scores(self, inputs) for s in self.decoding_scorers)
                  if term is not None]
-        prior = None
-        if self.new_action_bias:
-            prior = self._new_action_mask.to(matrix.dtype) * self.new_action_bias
 
         def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
-            logits = torch.matmul(projection, matrix.t())
             added = None if bonus is None else bonus(projection, attention)
             for term in terms:
                 added = term if added is None else added + term
-            if added is not None:
-                logits = logits + added
-            if prior is not None:
-                logits = logits + prior
-            return logits
+            return self.action_scores(projection, matrix, added)
 
         predicted, scores, projections = self._decoder.search(
             encoded, source_mask, matrix, self.space(), self._max_decoding_steps, score, beams,
@@ -996,6 +988,20 @@ class ProtoParser(Model):
                                             [str(s.action) for s in steps], float(scores[b, row - b * beams])))
             hypotheses.append(found)
         return hypotheses
+
+    def action_scores(self, projections: torch.Tensor, matrix: torch.Tensor, added: Optional[torch.Tensor]) -> torch.Tensor:
+        """
+        The score of every action as decoding sees it: the action rows `matrix` against the decoder's
+        `projections` (`(..., dim)`), plus the `added` terms (bonuses and decoding scorers; None for
+        none), plus `new_action_bias` on the actions added after pre-training. The search and the
+        `dead_ends` reranker both score through here.
+        """
+        logits = torch.matmul(projections, matrix.t())
+        if added is not None:
+            logits = logits + added
+        if self.new_action_bias:
+            logits = logits + self._new_action_mask.to(matrix.dtype) * self.new_action_bias
+        return logits
 
     def hypothesis_steps(
         self, filling: SlotFilling, row: int, variable_choice: Dict[Tuple[int, int], List[int]]

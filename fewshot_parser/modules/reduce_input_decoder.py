@@ -53,7 +53,7 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         for name, value, allowed in (("reduce_input", reduce_input, ("inputs", "states")),
                                      ("initial_state", initial_state, ("last_cells", "mean"))):
             if value not in allowed:
-                raise ValueError(f"{name} must be one of {list(allowed)}, not {value!r}")
+                raise ConfigurationError(f"decoder 'authors': {name} must be one of {list(allowed)}, not {value!r}")
         self.reduce_input = reduce_input
         self.initial_kind = initial_state
         self.reads_encoder_cells = initial_state == "last_cells"
@@ -79,11 +79,8 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         The authors' template decoder, as `proto_parser`'s `decoder: {type: "authors"}` builds it (the
         defaults are the authors'): `InputFeedingStackDecoder` when `reduce_input` is "states",
         `initial_state` "mean" and `bias` true (ours), this decoder otherwise. Greedy decoding only.
+        `__init__` checks `reduce_input` and `initial_state` (any other combination than ours builds this class).
         """
-        for name, value, allowed in (("reduce_input", reduce_input, ("inputs", "states")),
-                                     ("initial_state", initial_state, ("last_cells", "mean"))):
-            if value not in allowed:
-                raise ConfigurationError(f"decoder 'authors': {name} must be one of {list(allowed)}, not {value!r}")
         feeding = InputFeedingStackDecoder(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
         if (reduce_input, initial_state, bias) == ("states", "mean", True):
             return feeding

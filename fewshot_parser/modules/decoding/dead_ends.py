@@ -43,7 +43,8 @@ def first_inapplicable_choice(
     """
     For each decoded path (action strings), the first step at which the best action of the whole
     vocabulary is not applicable to the stack, or None. The decoder is run once, teacher-forced along
-    the paths, with the scores the search used (action rows, decoding bonus, new-action bias).
+    the paths, with the scores the search used (`ProtoParser.action_scores`; decoding scorers are not
+    applied, as the authors' decoder has none).
     """
     vocab, space_actions = parser.vocab, parser.action_space.actions
     sequences = [[vocab.get_token_index(a, ACTION_NAMESPACE) for a in path] for path in paths]
@@ -69,13 +70,8 @@ def first_inapplicable_choice(
     actions, previous, stack_size, popped = (x.to(device) for x in (actions, previous, stack_size, popped))
     matrix = parser.action_matrix()
     decoded = parser._decoder(encoded, source_mask, matrix, actions, previous, popped)
-    scores = torch.matmul(decoded.projections, matrix.t())
-    if source_tokens is not None:
-        bonus = parser.action_bonus(decoded.projections, decoded.attention, source_tokens)
-        if bonus is not None:
-            scores = scores + bonus
-    if parser.new_action_bias:
-        scores = scores + parser._new_action_mask.to(scores.dtype) * parser.new_action_bias
+    bonus = None if source_tokens is None else parser.action_bonus(decoded.projections, decoded.attention, source_tokens)
+    scores = parser.action_scores(decoded.projections, matrix, bonus)
     space = parser.space()
     best = scores.masked_fill(~space["valid"], float("-inf")).argmax(-1)
     takeable = applicable_mask(space, stack_size).gather(-1, best.unsqueeze(-1)).squeeze(-1)
