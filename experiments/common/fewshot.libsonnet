@@ -219,6 +219,8 @@ local words = import 'words.libsonnet';
     //   subtree_pairs: pairs per support example whose LF denotes an entity, placed whole where a
     //     template has an entity, "where is <the highest point in s0>" (data/recombination/subtrees.py;
     //     0 makes none),
+    //   same_roles: forward pairs replace only a known predicate whose variables play the new
+    //     predicate's roles (typed by another one-argument predicate or not; data/recombination/forward.py),
     //   epochs, batch_size: fine-tuning's (null: the dataset's usual ones; epochs may be per dataset/shot).
     // `allennlp augment-data <config> --split 0` prints the synthetic pairs of a split.
     augmentation: null,
@@ -500,7 +502,7 @@ local words = import 'words.libsonnet';
   // The fine-tuning reader: the experiment's, wrapped by `fewshot_augmented` when `augmentation` is set.
   finetune_reader(dataset, shot, split, s):: $.entity_reader((
     local base = $.base_reader(dataset, s);
-    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0, adjectives: false, subtree_pairs: 0 }
+    local a = { pairs: 20, reverse_pairs: 10, support_repeat: 1, replay: 0, lexicon: false, balance: false, reshaped_pairs: 0, reparented_pairs: 0, adjectives: false, subtree_pairs: 0, same_roles: false }
               + (if s.augmentation == null then {} else s.augmentation);
     assert !a.adjectives || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.adjectives needs reshaped_pairs > 0 and no reparented_pairs';
     assert a.subtree_pairs == 0 || (a.reshaped_pairs > 0 && a.reparented_pairs == 0) : 'augmentation.subtree_pairs needs reshaped_pairs > 0 and no reparented_pairs';
@@ -511,7 +513,7 @@ local words = import 'words.libsonnet';
       training_data_path: data.train(dataset, shot, split),
       // Passes of pair generators (data/recombination/): forward and reverse pairs take turns per new
       // predicate, then each further kind of pair is a pass of its own.
-      generators: [[{ type: 'forward', pairs_per_predicate: a.pairs }, { type: 'reverse', pairs_per_predicate: a.reverse_pairs }]]
+      generators: [[{ type: 'forward', pairs_per_predicate: a.pairs } + (if a.same_roles then { same_roles: true } else {}), { type: 'reverse', pairs_per_predicate: a.reverse_pairs }]]
                   + (if a.reshaped_pairs > 0 then [[{ type: if a.adjectives then 'adjectives' else 'reshaped', pairs_per_predicate: a.reshaped_pairs }]] else [])
                   + (if a.reparented_pairs > 0 then [[{ type: 'reparented', pairs_per_predicate: a.reparented_pairs }]] else [])
                   + (if a.subtree_pairs > 0 then [[{ type: 'subtrees', pairs_per_example: a.subtree_pairs }]] else []),

@@ -8,6 +8,12 @@ predicate `p` (type suffix, arity, which arguments are variables or values, and 
 it), and whose utterance has `q`'s words: `q` becomes `p` in the LF, `q`'s words become `p`'s support
 words in the utterance, and `q`'s value arguments (entities, constants) become `p`'s. Candidates take
 turns over the replaced predicates, best first, so that many templates appear.
+
+With `same_roles`, `q` must also play `p`'s role in its LF: each variable argument is typed by
+another one-argument predicate in both LFs or in neither (`trees.Occurrence.roles`). Without it, a
+new modifier (`major:t` beside `city:t` in the support LF) replaces the only type of a training LF
+(`city:t` in "how many city in s0" becomes `major:t`, and the pair loses the type), and a relation to a
+number (`population:t $1 $0`) replaces a relation between typed entities (`loc:t`).
 """
 import collections
 from typing import Iterable, Sequence, Union, cast
@@ -32,10 +38,14 @@ class ForwardPairs(PairGenerator):
 
     pairs_per_predicate : `int`, optional (default = `20`)
         Forward pairs per new predicate (at most).
+    same_roles : `bool`, optional (default = `False`)
+        Replace only a known predicate whose variable arguments play the new predicate's roles (see
+        the module docstring).
     """
 
-    def __init__(self, pairs_per_predicate: int = 20) -> None:
+    def __init__(self, pairs_per_predicate: int = 20, same_roles: bool = False) -> None:
         super().__init__(pairs_per_predicate)
+        self.same_roles = same_roles
 
     def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
               earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
@@ -51,6 +61,8 @@ class ForwardPairs(PairGenerator):
                 occurrences = collections.Counter(o.label for o in atom_calls(example.tree, context.formalism))
                 for known in atom_calls(example.tree, context.formalism):
                     if known.signature != occurrence.signature or occurrences[known.label] != 1:
+                        continue
+                    if self.same_roles and known.roles != occurrence.roles:
                         continue
                     if sum(1 for call in example.tree.calls() if call.label == known.label) != 1:
                         continue

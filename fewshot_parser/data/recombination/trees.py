@@ -4,8 +4,9 @@ entities, constants) with their signatures and argument shapes, and the substitu
 synthetic LF. Only such calls are substituted; operators over formulas (`not`, `sum`, `argmax`) keep
 their place. Plain functions of trees.
 """
+import collections
 import re
-from typing import Dict, Iterable, NamedTuple, Set, Tuple
+from typing import Dict, Iterable, Mapping, NamedTuple, Set, Tuple
 
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN
 from fewshot_parser.logical_forms.tree import Tree
@@ -27,6 +28,10 @@ class Occurrence(NamedTuple):
     label: str
     signature: Tuple  # (type suffix, arity, "v"/"e" per argument, parent label)
     values: Tuple[Tuple[int, str], ...]  # (argument position, value atom) of non-variable arguments
+    # Per argument: "e" for a value; for a variable, "typed" when another one-argument condition of the
+    # LF applies to it (`city:t` beside `major:t` in `( and ( major:t $0 ) ( city:t $0 ) ... )`), else
+    # "bare" (a unary call that is its variable's only type, or a number such as `population:t`'s `$0`).
+    roles: Tuple[str, ...] = ()
 
 
 def is_variable(atom: str, formalism: str) -> bool:
@@ -36,14 +41,30 @@ def is_variable(atom: str, formalism: str) -> bool:
 
 def atom_calls(tree: Tree, formalism: str, parent: str = "") -> Iterable[Occurrence]:
     """The calls of `tree` whose arguments are all atoms, with their signatures, in pre-order."""
+    typing = collections.Counter(call.children[0].label for call in tree.calls()
+                                 if len(call.children) == 1 and call.children[0].is_leaf and _truth_valued(call.label))
+    yield from _atom_calls(tree, formalism, parent, typing)
+
+
+def _truth_valued(label: str) -> bool:
+    """Whether a call of `label` is a condition (`city:t`, prolog `job`), not a function of its argument
+    (`population:i`, `len:i`): only conditions type a variable."""
+    suffix = label.split(":", 1)[1] if ":" in label.strip(":") else ""
+    return suffix in ("", "t")
+
+
+def _atom_calls(tree: Tree, formalism: str, parent: str, typing: Mapping[str, int]) -> Iterable[Occurrence]:
     if tree.is_call:
         if tree.children and all(child.is_leaf for child in tree.children):
             kinds = tuple("v" if is_variable(child.label, formalism) else "e" for child in tree.children)
             suffix = tree.label.split(":", 1)[1] if ":" in tree.label.strip(":") else ""
             values = tuple((i, child.label) for i, child in enumerate(tree.children) if kinds[i] == "e")
-            yield Occurrence(tree.label, (suffix, len(tree.children), kinds, parent), values)
+            own = 1 if len(tree.children) == 1 and _truth_valued(tree.label) else 0
+            roles = tuple("e" if kind == "e" else "typed" if typing[child.label] - own > 0 else "bare"
+                          for kind, child in zip(kinds, tree.children))
+            yield Occurrence(tree.label, (suffix, len(tree.children), kinds, parent), values, roles)
         for child in tree.children:
-            yield from atom_calls(child, formalism, tree.label)
+            yield from _atom_calls(child, formalism, tree.label, typing)
 
 
 def call_labels(tree: Tree) -> Set[str]:

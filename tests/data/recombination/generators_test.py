@@ -5,6 +5,7 @@ from fewshot_parser.data.recombination import (
     AdjectivePairs, ForwardPairs, PairGenerator, RecombinationContext, ReparentedPairs, ReshapedPairs, ReversePairs,
     SubtreePairs, recombine,
 )
+from fewshot_parser.data.recombination.trees import atom_calls
 from tests.data import adjectives_test, reshaping_test as fixtures, subtrees_test
 
 
@@ -23,6 +24,36 @@ def test_forward_pairs_put_the_new_predicate_in_templates_of_a_known_one_with_it
         ("how how large in s0", "( area:i s0 )", "forward", "population:i"),
     ]
     assert made([[ForwardPairs(pairs_per_predicate=1)]], support=support) == made([[ForwardPairs()]], support=support)[:1]
+
+
+MODIFIER_TRAINING = [
+    ("how many city in s0", "( count $0 ( and ( city:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("how many river in s0", "( count $0 ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("what capital city border s0", "( lambda $0 e ( and ( capital:t $0 ) ( city:t $0 ) ( next_to:t $0 s0 ) ) )"),
+]
+MODIFIER_SUPPORT = [("what major city in s0", "( lambda $0 e ( and ( major:t $0 ) ( city:t $0 ) ( loc:t $0 s0 ) ) )")]
+
+
+def test_roles_say_whether_another_condition_types_each_variable():
+    tree = fixtures.examples(MODIFIER_SUPPORT)[0].tree
+    roles = {o.label: o.roles for o in atom_calls(tree, "lambda")}
+    assert roles == {"major:t": ("typed",), "city:t": ("typed",), "loc:t": ("typed", "e")}
+    tree = fixtures.examples([("x", "( lambda $0 e ( exists $1 ( and ( state:t $1 ) ( population:t $1 $0 ) ) ) )")])[0].tree
+    roles = {o.label: o.roles for o in atom_calls(tree, "lambda")}
+    assert roles == {"state:t": ("bare",), "population:t": ("typed", "bare")}
+    # A function of a variable (`population:i`) does not type it.
+    tree = fixtures.examples([("x", "( argmax $0 ( city:t $0 ) ( population:i $0 ) )")])[0].tree
+    assert {o.label: o.roles for o in atom_calls(tree, "lambda")}["city:t"] == ("bare",)
+
+
+def test_forward_pairs_with_same_roles_keep_a_new_modifier_out_of_a_templates_only_type():
+    new = [lf for _, lf, direction, _ in made([[ForwardPairs()]], MODIFIER_TRAINING, MODIFIER_SUPPORT) if direction == "forward"]
+    # Without the check the new modifier replaces `city:t` and `river:t`, and the pairs lose their type.
+    assert "( count $0 ( and ( major:t $0 ) ( loc:t $0 s0 ) ) )" in new
+    kept = made([[ForwardPairs(same_roles=True)]], MODIFIER_TRAINING, MODIFIER_SUPPORT)
+    # Only a condition beside another one on its variable is replaced: `city:t` beside `capital:t`.
+    assert [(lf, replaced) for _, lf, _, replaced in kept] == [
+        ("( lambda $0 e ( and ( capital:t $0 ) ( major:t $0 ) ( next_to:t $0 s0 ) ) )", "city:t")]
 
 
 def test_reverse_pairs_keep_the_support_template_with_other_known_content():
