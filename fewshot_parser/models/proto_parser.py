@@ -1,3 +1,4 @@
+import json
 import logging
 import math
 import random
@@ -196,6 +197,8 @@ class ProtoParser(Model):
 
     # Archives written before the new-action mask existed load with no action marked new.
     authorized_missing_keys = [r"^_new_action_mask$"]
+    # The state-dict key of the scoped lexicon (`_save_to_state_dict`).
+    LEXICON_KEY = "_scoped_lexicon"
 
     def __init__(
         self,
@@ -272,7 +275,10 @@ class ProtoParser(Model):
         self._conditional_feature = conditional_feature
         self._similarity_feature = similarity_feature
         self._handwritten_lexicon = load_lexicon(lexicon)
-        self._descriptions = load_descriptions(lexicon_descriptions)
+        # Read when the lexicon is first scoped, not here: a loaded archive keeps its scoped lexicon
+        # and needs neither the description file nor the split's data files.
+        self._descriptions_path = lexicon_descriptions
+        self._stored_lexicon: Optional[Dict[str, List[str]]] = None
         self._lexicon_training_data = lexicon_training_data
         self._lexicon_support_data = lexicon_support_data
         self._handwritten_new_predicate_entries = handwritten_new_predicate_entries
@@ -366,6 +372,12 @@ class ProtoParser(Model):
         return logits - normalizer
 
     def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):  # type: ignore[no-untyped-def]
+        # The scoped lexicon (absent from archives made before it was saved: scoped from the files then).
+        stored = state_dict.pop(prefix + self.LEXICON_KEY, None)
+        if stored is not None:
+            self._stored_lexicon = json.loads(bytes(stored.tolist()).decode("utf-8"))
+            self._similarity_table = None
+            self._link_table = None
         # Archives of the `*_missing_evidence` models (before decoding components) kept the
         # component's buffers at the top of the model: move them under the component.
         for components, name in ((self.decoding_scorers, "decoding_scorers"), (self.action_scorers, "action_scorers")):
@@ -400,6 +412,9 @@ class ProtoParser(Model):
         self._new_action_mask = torch.cat([self._new_action_mask[:old_actions], added])
         self.action_space = ActionSpace(self.vocab)
         self._space_tensors = None
+        # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
+        # extends the vocabulary before it restores the stored lexicon).
+        self._stored_lexicon = None
         self._similarity_table = None
         self._link_table = None
         self._conditional_table = None
@@ -504,9 +519,14 @@ class ProtoParser(Model):
     def lexicon(self) -> Dict[str, List[str]]:
         """
         The lexicon the tables use: the hand-written one with the entries of new predicates cut down
-        to the words of their names and support utterances, plus the user's descriptions.
+        to the words of their names and support utterances, plus the user's descriptions. A model
+        loaded from an archive uses the lexicon scoped when it was trained (`get_extra_state`), so
+        it reads no data file.
         """
-        if not self._handwritten_lexicon and not self._descriptions:
+        if self._stored_lexicon is not None:
+            return {predicate: list(words) for predicate, words in self._stored_lexicon.items()}
+        descriptions = load_descriptions(self._descriptions_path)
+        if not self._handwritten_lexicon and not descriptions:
             return {}
         if self._lexicon_training_data:
             known = predicate_labels(read_pairs(self._lexicon_training_data))
@@ -515,8 +535,15 @@ class ProtoParser(Model):
             known = {p for index, action in enumerate(self.action_space.actions)
                      if action is not None and not (index < len(mask) and mask[index]) for p in action.predicates}
         support = read_pairs(self._lexicon_support_data) if self._lexicon_support_data else []
-        return scope_lexicon(self._handwritten_lexicon, known, support, self._descriptions,
+        return scope_lexicon(self._handwritten_lexicon, known, support, descriptions,
                              self._handwritten_new_predicate_entries)
+
+    def _save_to_state_dict(self, destination, prefix, keep_vars):  # type: ignore[no-untyped-def]
+        # Saved with the weights, as UTF-8 bytes of its JSON: the scoped lexicon, so that an archive
+        # decodes the same anywhere, without the split's data or description files.
+        super()._save_to_state_dict(destination, prefix, keep_vars)
+        encoded = json.dumps(self.lexicon(), sort_keys=True).encode("utf-8")
+        destination[prefix + self.LEXICON_KEY] = torch.tensor(list(encoded), dtype=torch.uint8)
 
     # -- attention regularization ----------------------------------------------------------------------
 

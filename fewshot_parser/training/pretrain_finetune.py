@@ -235,7 +235,10 @@ class PretrainFinetune(TrainModel):
         model_config = copy.deepcopy(model._params.as_dict(quiet=True)) if isinstance(getattr(model, "_params", None), Params) else {}
         with phase("building the model"):
             final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
-            missing, unexpected = final_model.load_state_dict(pretrained.state_dict(), strict=False)
+            # Weights only: the fine-tuning model scopes its own lexicon (the pre-trained state holds
+            # the pre-training's, `ProtoParser.LEXICON_KEY`).
+            weights = {k: v for k, v in pretrained.state_dict().items() if not k.endswith("_scoped_lexicon")}
+            missing, unexpected = final_model.load_state_dict(weights, strict=False)
         if missing or unexpected:
             raise ConfigurationError(
                 "the fine-tuning model does not match the pre-trained one: "

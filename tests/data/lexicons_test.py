@@ -132,3 +132,25 @@ def test_on_the_benchmark_no_new_predicate_keeps_a_word_only_evaluation_files_ha
         shuffle = os.path.join(BENCHMARK, "atis", "lemma_data", "shuffle_1_shot_1")
         scoped = split_lexicon("atis", os.path.join(shuffle, "train.txt"), os.path.join(shuffle, "support.txt"))
         assert "thrift" not in scoped["class_type"] and "busy" not in scoped["class_type"]
+
+
+def test_an_archived_model_keeps_its_scoped_lexicon_without_the_data_files(tmp_path):
+    import shutil
+    train, support = tmp_path / "train.txt", tmp_path / "support.txt"
+    shutil.copy(TRAIN, train)
+    shutil.copy(SUPPORT, support)
+    settings = {"lexicon_training_data": str(train), "lexicon_support_data": str(support)}
+    trained = fine_tuning_model(**settings)
+    state, lexicon, links = trained.state_dict(), trained.lexicon(), trained.link_table()
+    assert json.loads(bytes(state["_scoped_lexicon"].tolist()).decode()) == lexicon
+    os.remove(train)
+    os.remove(support)
+    # As AllenNLP loads an archive: build from the config, extend the vocabulary, restore the weights.
+    loaded = fine_tuning_model(**settings)
+    loaded.load_state_dict(state)
+    assert loaded.lexicon() == lexicon and "first" in lexicon["class_type"]
+    assert bool((loaded.link_table() == links).all())
+    # A vocabulary grown after loading (fine-tuning a loaded archive) scopes the lexicon again.
+    loaded.extend_embedder_vocab()
+    with pytest.raises(FileNotFoundError):
+        loaded.lexicon()
