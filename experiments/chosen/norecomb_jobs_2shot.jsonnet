@@ -1,0 +1,2 @@
+// The best row without recombination (norecomb.libsonnet), jobs 2-shot.
+(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'norecomb.libsonnet')
