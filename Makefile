@@ -82,7 +82,7 @@ run: $(STAMP) data
 # same per-split table:
 # make best DATASET=jobs SHOT=2
 best: $(STAMP) data
-	$(MAKE) --no-print-directory run SYSTEM=chosen-fallback
+	$(MAKE) --no-print-directory run SYSTEM=chosen-fallback-roles
 
 # Table 1 row "Ours": every dataset, shot and shuffle 1-5 (resumable; results/runs.csv), then the tables.
 table: $(STAMP) data

@@ -1,4 +1,4 @@
-// The best row (grid system `chosen-fallback`), atis 2-shot, on split $FEWSHOT_SPLIT: ProtoParser plus
+// The best row (grid system `chosen-fallback-roles`), atis 2-shot, on split $FEWSHOT_SPLIT: ProtoParser plus
 // every option beyond the paper that it uses, all of them here. Unlisted settings are the paper's
 // (`defaults` in common/fewshot.libsonnet, where each is documented). It was chosen on the development
 // suite (predicates drawn as new from train.txt alone; docs/results.md, "The best row's components on
@@ -23,6 +23,9 @@ fewshot.experiment('atis', 2, {
   // training examples, for 1 epoch(s).
   augmentation: {
     pairs: 20, reverse_pairs: 10, support_repeat: 4, replay: 50, lexicon: true, balance: true, epochs: 1,
+    // Forward pairs replace only a known predicate whose variables play the new one's roles (typed by
+    // another condition or not; data/recombination/forward.py), chosen on the development suite.
+    same_roles: true,
   },
   // Decoding components (fewshot_parser/modules/decoding/): entity-coverage re-ranking over a beam of
   // 10 and the slot-type check.

@@ -12,7 +12,7 @@ and seed, and their `pretraining` compared with the archive's config. Nothing is
 pre-training time, so archives made before `teach` existed work the same way. Several rows share a
 pre-training (the faithful row's switches share its archive; the recombination and decoding
 variants of the best row share `contextual-schema`'s), so the headline rows come first, `ours`
-(the faithful row) and `chosen-fallback` (the best row), then every other row in the grid's order;
+(the faithful row) and `chosen-fallback-roles` (the best row), then every other row in the grid's order;
 `--system` names one.
 
 The configs are rendered with a placeholder split (`PLACEHOLDER_SPLIT`), so that every path of the
@@ -30,7 +30,7 @@ from fewshot_parser.common.provenance import PROJECT_ROOT, old_spelling
 from fewshot_parser.data.paths import data_root
 
 # Tried first, in this order, when no row is named: the faithful row and the best row.
-HEADLINE_SYSTEMS = ("ours", "chosen-fallback")
+HEADLINE_SYSTEMS = ("ours", "chosen-fallback-roles")
 # The experiment types that fine-tune one pre-trained archive (teach runs these).
 FINETUNING_TYPES = ("fewshot_pretrain_finetune", "fewshot_ensemble_finetune")
 # A split number no data has; the rendered recipe's split paths carry it.

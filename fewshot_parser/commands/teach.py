@@ -6,7 +6,7 @@ grid row that pre-trained it, in one command.
     allennlp teach runs/pretrain/geo-contextual-schema/model.tar.gz my_support.txt -s runs/my_best --query my_query.txt
 
 The recipe comes from the archive (`fewshot_parser.commands.recipes`): the faithful archive is
-fine-tuned as row `ours` fine-tunes a split, the best row's archive as `chosen-fallback` does
+fine-tuned as row `ours` fine-tunes a split, the best row's archive as `chosen-fallback-roles` does
 (recombination, then routing answers without a new predicate to the pre-trained parser), with the support file in place of the split's support
 set. The shot (which fine-tuning hyper-parameters) is read off the support file: 2 when every new
 predicate has two examples or more, else 1 (`--shot` chooses). The result is
@@ -56,7 +56,7 @@ class Teach(Subcommand):
                          help="evaluate the fine-tuned parser on this file (same format) and print its exact match")
         sub.add_argument("--system", type=one_of(SYSTEMS, "system"), default=None,
                          help="the grid row whose recipe to use (default: the row that pre-trained the archive; "
-                              "ours and chosen-fallback first)")
+                              "ours and chosen-fallback-roles first)")
         sub.add_argument("--shot", type=int_in([1, 2], "shot"), default=None,
                          help="use the row's 1-shot or 2-shot fine-tuning (default: 2 when every new predicate "
                               "has two examples or more, else 1)")

@@ -11,7 +11,7 @@ def test_the_grid_reads_its_systems_from_the_table():
     systems = read_systems(SYSTEMS_TABLE)
     assert systems == SYSTEMS and list(systems)[0] == "ours"
     assert systems["ours"] == ("ProtoParser", "", "experiments/{dataset}_{shot}shot.jsonnet")
-    assert systems["chosen-fallback"][2] == "experiments/{dataset}_{shot}shot_best.jsonnet"
+    assert systems["chosen-fallback-roles"][2] == "experiments/{dataset}_{shot}shot_best.jsonnet"
     assert systems["no-sup"][1] == "-sup" and systems["irnet-cb"] == (
         "IRNet", "cb", "experiments/baselines/irnet_cb_{dataset}_{shot}shot.jsonnet")
 

@@ -129,7 +129,7 @@ def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(tmp_path,
 
 
 @pytest.mark.parametrize("dataset", ["geo", "jobs"])
-@pytest.mark.parametrize("system, variant", [("ours", "ours"), ("chosen-fallback", "contextual-schema")])
+@pytest.mark.parametrize("system, variant", [("ours", "ours"), ("chosen-fallback-roles", "contextual-schema")])
 def test_the_faithful_and_the_best_archive_get_their_rows_recipe(dataset, system, variant):
     """A pre-trained archive's config.json is its row's `pretraining`; the recipe is that row's
     experiment with the split's files replaced, and nothing else changed but the progress callback."""
@@ -167,7 +167,7 @@ def test_an_archive_in_the_old_spelling_gets_its_rows_recipe(dataset):
     old = old_spelling(pretraining)
     assert old["model"]["type"] == "irnet_parser" and old != pretraining
     recipe = recipes.find_recipe("archive", old)
-    assert (recipe.system, recipe.exact) == ("chosen-fallback", True)
+    assert (recipe.system, recipe.exact) == ("chosen-fallback-roles", True)
     assert recipes.row_recipe("chosen", dataset, 1, 13, old).exact
 
 
