@@ -1,0 +1,4 @@
+// The best row (chosen/roles.libsonnet) without IRNet's schema encoding (issue 52, item 6: a
+// pre-training component removed from the best row). Its pre-training is the `contextual-linking`
+// variant's (MiniLM words, lexicon, linking), so it shares that archive.
+(import '../chosen/roles.libsonnet') + { variant: 'contextual-linking', schema_encoding: false }
