@@ -6,6 +6,10 @@ the same grid, run with different `--threads` (or on different machines), compar
     allennlp run-grid --systems ours --threads 2 --jobs 1 --results runs/threads2.csv --runs-dir runs/t2
     python benchmarks/thread_noise.py runs/threads1.csv runs/threads2.csv > noise.md
 
+On the development suite (rows name the draw as the shuffle), give the suite's root:
+
+    python benchmarks/thread_noise.py results/dev/runs.csv other.csv --data-dir data/dev --setting "..."
+
 A side may be several files separated by commas (`a.csv,b.csv`): a split found in more than one takes
 the value of the first file that has it, so a side can gather one machine's runs from several grids.
 
@@ -47,9 +51,15 @@ def read_values(paths: str, system: str, setting: str, shuffles: Sequence[int]) 
 
 
 def query_size(dataset: str, shot: int, shuffle: int, data_dir: Optional[str]) -> int:
-    """Queries of a split: its query.txt under `data_dir` when there, else the benchmark's known size."""
+    """
+    Queries of a split: its query.txt under `data_dir` when there (a suite's or `make-splits` root
+    holds draw d as `draw_<d>/.../shuffle_0_shot_<k>`, and its rows name the draw as the shuffle),
+    else the benchmark's known size.
+    """
     if data_dir:
         path = os.path.join(data_dir, dataset, "lemma_data", f"shuffle_{shuffle}_shot_{shot}", "query.txt")
+        if os.path.isdir(os.path.join(data_dir, f"draw_{shuffle}")):
+            path = os.path.join(data_dir, f"draw_{shuffle}", dataset, "lemma_data", f"shuffle_0_shot_{shot}", "query.txt")
         if os.path.isfile(path):
             with open(path, "rb") as handle:
                 return sum(1 for line in handle if line.strip())

@@ -176,3 +176,12 @@ def test_thread_noise_side_gathers_several_files_first_file_first(tmp_path):
     other = write_csv(tmp_path / "other.csv", [row(1, 9.99, threads=1), row(2, 10.43, threads=1)])
     values = benchmark.read_values(f"{one},{other}", "ProtoParser", "", [1, 2, 3, 4, 5])
     assert values == {("geo", 1, 1): (3.32, "1"), ("geo", 1, 2): (10.43, "1")}
+
+
+def test_thread_noise_counts_queries_of_a_suite_draw(tmp_path):
+    benchmark = load_benchmark("thread_noise")
+    split = tmp_path / "draw_3" / "geo" / "lemma_data" / "shuffle_0_shot_1"
+    split.mkdir(parents=True)
+    (split / "query.txt").write_text("".join(f"what is s{i}\t( x )\n" for i in range(40)))
+    assert benchmark.query_size("geo", 1, 3, str(tmp_path)) == 40  # a suite root: draw 3's own query set
+    assert benchmark.query_size("geo", 1, 2, str(tmp_path)) == 211  # no such draw: the benchmark's size
