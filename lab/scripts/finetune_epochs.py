@@ -64,6 +64,9 @@ def run(config: str, key: Key, runs: str, suite_root: str, pretrain_root: str) -
             if subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=ROOT) != 0:
                 print(f"failed: {key} (log {directory}.log)", file=sys.stderr)
                 return None
+        for name in os.listdir(directory):  # checkpoints (about 0.5 GB a run); model.tar.gz stays
+            if name.endswith(".th"):
+                os.remove(os.path.join(directory, name))
     with open(metrics) as handle:
         return 100.0 * json.load(handle)["test_exact_match"]
 
