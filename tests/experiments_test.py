@@ -84,13 +84,13 @@ def test_options_beyond_the_paper_change_only_what_they_name():
 @pytest.mark.parametrize("dataset,shot", [(d, k) for d in ("jobs", "geo", "atis") for k in (1, 2)])
 def test_the_best_rows_own_file_renders_its_chain_of_variants(dataset, shot):
     """experiments/<dataset>_<k>shot_best.jsonnet lists every setting of the best row in one file; it
-    must stay the row that the chain of variants it was chosen through renders (chosen/roles.libsonnet:
-    chosen/chosen.libsonnet, chosen on the development suite, with retention/fallback.libsonnet and
-    role-checked forward pairs). The former best rows' own files (chosen/fallback_*.jsonnet,
+    must stay the row that the chain of variants it was chosen through renders (chosen/suite_epochs.libsonnet:
+    chosen/chosen.libsonnet, chosen on the development suite, with retention/fallback.libsonnet,
+    role-checked forward pairs and fine-tuning epochs chosen on the suite). The former best rows' own files (chosen/fallback_*.jsonnet,
     reshaped/reshaped40_ens5_*.jsonnet) likewise stay their chains' rows."""
     own = evaluate(f"{dataset}_{shot}shot_best.jsonnet")
     chain = evaluate_snippet(f"(import 'common/fewshot.libsonnet').experiment('{dataset}', {shot}, "
-                             "import 'chosen/roles.libsonnet')")
+                             "import 'chosen/suite_epochs.libsonnet')")
     assert own == chain
     assert own["retention"] == [{"type": "pretrained_fallback"}]
     reader = own["dataset_reader"]
