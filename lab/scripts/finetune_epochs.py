@@ -20,6 +20,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def run(config: str, key: Key, runs: str, suite_root: str, pretrain_root: str) -
         if not os.path.isdir(archive):
             sys.exit(f"{archive}: no pre-trained archives of draw {draw}; run the grid of the module docstring first")
         if os.path.isdir(directory):  # an interrupted run: start it again
-            subprocess.check_call(["rm", "-rf", directory])
+            shutil.rmtree(directory)
         environment = {**os.environ, "FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13",
                        "FEWSHOT_DATA_DIR": os.path.join(suite_root, f"draw_{draw}"), "FEWSHOT_PRETRAIN_DIR": archive,
                        "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
