@@ -30,6 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 from fewshot_parser.common.provenance import code_version  # noqa: E402
+from fewshot_parser.training.pretrain_finetune import read_provenance  # noqa: E402
 
 CONFIG = os.path.join("experiments", "{dataset}_{shot}shot_best.jsonnet")
 Key = Tuple[str, int, int, int]  # dataset, shot, draw, epochs
@@ -70,15 +71,6 @@ def run(config: str, key: Key, runs: str, suite_root: str, pretrain_root: str) -
                 os.remove(os.path.join(directory, name))
     with open(metrics) as handle:
         return 100.0 * json.load(handle)["test_exact_match"]
-
-
-def run_version(directory: str, default: str) -> str:
-    """The code version a run's `provenance.json` names (the training writes it), else `default`."""
-    try:
-        with open(os.path.join(directory, "provenance.json")) as handle:
-            return json.load(handle).get("code_version") or default
-    except (OSError, ValueError):
-        return default
 
 
 def table(values: Dict[Key, float], configured: Dict[Tuple[str, int], int], reference: Dict[Tuple[str, int], int],
@@ -140,7 +132,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                 values[key] = value
                 rows.append({"config": args.config, "dataset": dataset, "shot": str(shot), "draw": str(draw),
                              "epochs": str(epochs), "exact_match": f"{value:.2f}",
-                             "code_version": run_version(os.path.join(args.runs, f"{dataset}_{shot}shot_d{draw}_e{epochs}"), version)})
+                             "code_version": read_provenance(os.path.join(args.runs, f"{dataset}_{shot}shot_d{draw}_e{epochs}"))
+                             .get("code_version") or version})
                 print(f"{dataset} {shot}-shot d{draw} {epochs} epochs: {value:.2f}", flush=True)
     with open(os.path.join(args.out, "runs.csv"), "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]) if rows else ["config"])
