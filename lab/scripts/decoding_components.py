@@ -18,6 +18,16 @@ training as well (words, lexicon, linking, schema encoding, recombination) need 
     # the table: mean change in exact match per setting, dev suite beside the official splits
     python lab/scripts/decoding_components.py --table lab/results/decoding_components.csv \\
         --out lab/results/decoding_components.md
+
+`--row best` measures the same way on today's best row (grid system `chosen-fallback-roles`, one
+parser behind the pre-trained fallback): entity coverage and the slot-type check removed, the
+fallback removed (the fine-tuned parser's own exact match, which every run reports), and the two
+decoding components the suite dropped added back at the values the former best row used: the
+new-action bias (1) and the missing-evidence penalty (weight 4, its statistics counted on the
+split's train.txt, as `fewshot_evidence_statistics` does in fine-tuning).
+
+    python lab/scripts/decoding_components.py --row best --runs runs/components/chosen-fallback-roles \\
+        --data-dir data/dev --out lab/results/decoding_components_best.csv
 """
 import argparse
 import csv
@@ -44,8 +54,10 @@ RUN = re.compile(r"^(?P<dataset>[a-z]+)_(?P<shot>\d)shot_(?P<split>[ds]\d+)$")
 FIELDS = ["dataset", "shot", "split", "setting", "exact_match", "full_exact_match", "recorded_exact_match", "code_version"]
 
 
-def settings() -> Dict[str, Callable[[Any], None]]:
-    """Each setting's change to a freshly loaded ensemble (`None`: the full model)."""
+def settings(row: str = "ensemble", train: str = "") -> Dict[str, Callable[[Any], None]]:
+    """Each setting's change to a freshly loaded model of `row` (`ensemble` or `best`); `train`: the split's train.txt."""
+    if row == "best":
+        return best_row_settings(train)
 
     def members(model: Any) -> List[Any]:
         return list(model.members) if hasattr(model, "members") else [model]
@@ -94,6 +106,44 @@ def settings() -> Dict[str, Callable[[Any], None]]:
     }
 
 
+FALLBACK_OFF = "- pre-trained fallback"
+
+
+def best_row_settings(train: str) -> Dict[str, Callable[[Any], None]]:
+    """
+    Settings for the best row's archive (a `fewshot_known_fallback` around one `proto_parser`). The
+    changes act on the fine-tuned parser; the pre-trained one has no decoding components. The
+    fallback's removal is not a setting: it is the full model's `finetuned_exact_match`.
+    """
+    from fewshot_parser.modules.decoding.missing_evidence import MissingEvidence
+
+    def without(kind: str) -> Callable[[Any], None]:
+        def apply(model: Any) -> None:
+            parser = model.parser
+            parser.rerankers = [r for r in parser.rerankers if type(r).__name__ != kind]
+            parser.decoding_scorers = torch.nn.ModuleList(s for s in parser.decoding_scorers if type(s).__name__ != kind)
+        return apply
+
+    def with_bias(model: Any) -> None:
+        model.parser.new_action_bias = 1.0
+
+    def with_evidence(model: Any, reader: Any = None) -> None:
+        scorer = MissingEvidence(weight=4.0)
+        examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"])
+                    for i in reader.read(train) if "actions" in i["metadata"].metadata]
+        scorer.set_statistics(model.parser, examples)
+        model.parser.decoding_scorers.append(scorer)
+
+    with_evidence.needs_reader = True  # type: ignore[attr-defined]
+    return {
+        "full": lambda model: None,
+        "- entity coverage": without("EntityCoverage"),
+        "- slot-type check": without("SlotTypeCheck"),
+        "+ new-action bias 1": with_bias,
+        "+ missing evidence 4": with_evidence,
+    }
+
+
 def runs(directory: str) -> List[Tuple[str, int, str, str]]:
     """(dataset, shot, split, run directory) of every finished run under a grid system's directory."""
     found = []
@@ -109,6 +159,11 @@ def query_file(data_dir: str, dataset: str, shot: int, split: str) -> str:
     if split.startswith("d"):
         return os.path.join(data_dir, f"draw_{split[1:]}", dataset, "lemma_data", f"shuffle_0_shot_{shot}", "query.txt")
     return os.path.join(data_dir, dataset, "lemma_data", f"shuffle_{split[1:]}_shot_{shot}", "query.txt")
+
+
+def train_file(query: str) -> str:
+    """The training set beside a split's query set."""
+    return os.path.join(os.path.dirname(query), "train.txt")
 
 
 def mean_and_error(changes: List[float]) -> str:
@@ -185,17 +240,23 @@ def recorded(run: str) -> float:
         return 100 * json.load(handle)["test_exact_match"]
 
 
-def measure(run: str, query: str) -> Dict[str, float]:
+def measure(run: str, query: str, row: str = "ensemble") -> Dict[str, float]:
     """Exact match (%) on `query` of the run's archive under each setting (the archive reloaded for each)."""
     scores = {}
-    for name, apply in settings().items():
+    for name, apply in settings(row, train_file(query)).items():
         archive = load_archive(os.path.join(run, "model.tar.gz"))
         model = archive.model
         model.eval()
-        apply(model)
+        if getattr(apply, "needs_reader", False):
+            apply(model, archive.validation_dataset_reader)
+        else:
+            apply(model)
         loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=64)
         loader.index_with(model.vocab)
-        scores[name] = 100 * evaluate(model, loader, cuda_device=-1)["exact_match"]
+        metrics = evaluate(model, loader, cuda_device=-1)
+        scores[name] = 100 * metrics["exact_match"]
+        if name == "full" and row == "best":
+            scores[FALLBACK_OFF] = 100 * metrics["finetuned_exact_match"]
         print(f"{run} {name}: {scores[name]:.2f}", file=sys.stderr, flush=True)
     return scores
 
@@ -205,6 +266,8 @@ def main() -> None:
     parser.add_argument("--runs", help="a grid system's directory of dev-suite or official runs")
     parser.add_argument("--data-dir", default="data/dev",
                         help="the suite's root (draw_<d>/...) for dev runs, the data directory for official ones")
+    parser.add_argument("--row", choices=["ensemble", "best"], default="ensemble",
+                        help="the settings: the former best row's ensemble (default) or today's best row")
     parser.add_argument("--table", nargs="+", help="instead of measuring: the Markdown table of these CSVs")
     parser.add_argument("--retrained", nargs="*", default=[],
                         help="with --table, rows for components that act in training: LABEL=FULL_SYSTEM:SYSTEM_WITHOUT_IT")
@@ -215,9 +278,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.table:
         command = "python lab/scripts/decoding_components.py " + " ".join(sys.argv[1:])
-        text = (f"# Decoding components of the best row, removed one at a time\n\nGenerated by `{command}`. Change "
-                "in exact match (points, mean ± standard error over runs) of the same fine-tuned members decoded "
-                "without the component, against the full model; paired, nothing retrained (rows marked retrained "
+        text = (f"# Decoding components of a row, removed or added one at a time\n\nGenerated by `{command}`. "
+                "Change in exact match (points, mean ± standard error over runs) of the same fine-tuned members decoded "
+                "with the setting's change, against the full model; paired, nothing retrained (rows marked retrained "
                 "compare separately trained runs of two grid systems instead).\n\n"
                 + table(args.table, args.retrained, args.results))
         with open(args.out, "w", encoding="utf-8") as handle:
@@ -236,7 +299,7 @@ def main() -> None:
     for dataset, shot, split, run in runs(args.runs):
         if (dataset, str(shot), split) in done:
             continue
-        scores = measure(run, query_file(args.data_dir, dataset, shot, split))
+        scores = measure(run, query_file(args.data_dir, dataset, shot, split), args.row)
         rows = [{"dataset": dataset, "shot": shot, "split": split, "setting": name, "exact_match": f"{value:.2f}",
                  "full_exact_match": f"{scores['full']:.2f}", "recorded_exact_match": f"{recorded(run):.2f}",
                  "code_version": version} for name, value in scores.items()]
