@@ -1,0 +1,69 @@
+"""lab/scripts/component_table.py: paired gains, their cells, and the block it writes into docs/results.md."""
+import csv
+import os
+
+import pytest
+
+from tests import PROJECT_ROOT, load_benchmark
+
+
+def load_script():
+    return load_benchmark("component_table", "lab/scripts")
+
+
+FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match"]
+
+
+def write_rows(path, rows):
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(dict(zip(FIELDS, row)))
+
+
+def test_pairs_take_the_difference_per_draw_or_shuffle_and_skip_unpaired_and_shuffle_0(tmp_path):
+    script = load_script()
+    with_ = ("ProtoParser", "+ recombination with role-checked forward pairs")
+    without = ("ProtoParser", "")
+    dev, official = tmp_path / "dev.csv", tmp_path / "official.csv"
+    write_rows(dev, [(*with_, "geo", "1", "1", "50"), (*without, "geo", "1", "1", "40"),
+                     (*with_, "geo", "1", "2", "30"), (*without, "geo", "1", "2", "36"),
+                     (*with_, "geo", "1", "3", "70")])  # draw 3 has no faithful row: no pair
+    write_rows(official, [(*with_, "jobs", "2", "0", "90"), (*without, "jobs", "2", "0", "10"),
+                          (*with_, "jobs", "2", "4", "55"), (*without, "jobs", "2", "4", "50")])
+    found = script.pairs("ours-recomb", "ours", str(dev), str(official))()
+    assert found["d"][("geo", "1")] == [10.0, -6.0]
+    assert found["s"][("jobs", "2")] == [5.0]  # shuffle 0 is not an official comparison
+    assert script.cell(found["d"][("geo", "1")]) == "+2.00 ± 8.00"
+    assert script.cell(found["s"][("jobs", "2")]) == "+5.00"
+    assert script.cell([]) == "–"
+    assert script.counts(found) == "2 / 1"
+
+
+def test_decoded_gains_take_the_sign_of_the_setting(tmp_path):
+    script = load_script()
+    path = tmp_path / "decoded.csv"
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["dataset", "shot", "split", "setting", "exact_match", "full_exact_match"])
+        writer.writerow(["jobs", "1", "d1", "- entity coverage", "40", "50"])
+        writer.writerow(["jobs", "1", "s2", "+ new-action bias 1", "52", "50"])
+    assert script.decoded(str(path), "- entity coverage", -1.0)()["d"][("jobs", "1")] == [10.0]
+    assert script.decoded(str(path), "+ new-action bias 1", 1.0)()["s"][("jobs", "1")] == [2.0]
+
+
+def test_the_block_is_replaced_between_its_markers_only():
+    script = load_script()
+    document = f"before\n{script.START}\nold table\n{script.END}\nafter\n"
+    assert script.replace_block(document, "new\n") == f"before\n{script.START}\nnew\n{script.END}\nafter\n"
+    with pytest.raises(ValueError, match="no block"):
+        script.replace_block("no markers here", "new\n")
+
+
+def test_docs_results_shows_the_table_its_committed_rows_give():
+    script = load_script()
+    with open(os.path.join(PROJECT_ROOT, "docs", "results.md"), encoding="utf-8") as handle:
+        document = handle.read()
+    block = document.split(script.START, 1)[1].split(script.END, 1)[0]
+    assert block == "\n" + script.table(), f"docs/results.md's components table is stale: run {script.COMMAND}"
