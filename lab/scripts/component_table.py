@@ -136,9 +136,10 @@ def cell(values: List[float]) -> str:
     """`+m.mm ± s.ss`, `+m.mm` for one pair, – for none."""
     if not values:
         return "–"
+    mean = round(statistics.mean(values), 2) + 0.0  # no "-0.00"
     if len(values) == 1:
-        return f"{values[0]:+.2f}"
-    return f"{statistics.mean(values):+.2f} ± {statistics.stdev(values) / len(values) ** 0.5:.2f}"
+        return f"{mean:+.2f}"
+    return f"{mean:+.2f} ± {statistics.stdev(values) / len(values) ** 0.5:.2f}"
 
 
 def counts(found: Gains) -> str:

@@ -38,6 +38,7 @@ def test_pairs_take_the_difference_per_draw_or_shuffle_and_skip_unpaired_and_shu
     assert script.cell(found["d"][("geo", "1")]) == "+2.00 ± 8.00"
     assert script.cell(found["s"][("jobs", "2")]) == "+5.00"
     assert script.cell([]) == "–"
+    assert script.cell([-0.0]) == "+0.00" and script.cell([-0.001, 0.0]) == "+0.00 ± 0.00"
     assert script.counts(found) == "2 / 1"
 
 
