@@ -520,11 +520,16 @@ class ProtoParser(Model):
         """
         The lexicon the tables use: the hand-written one with the entries of new predicates cut down
         to the words of their names and support utterances, plus the user's descriptions. A model
-        loaded from an archive uses the lexicon scoped when it was trained (`get_extra_state`), so
-        it reads no data file.
+        loaded from an archive uses the lexicon scoped when it was trained (saved with its weights by
+        `_save_to_state_dict`), so it reads no data file. Scoped once per vocabulary: the result is
+        kept until the vocabulary grows.
         """
-        if self._stored_lexicon is not None:
-            return {predicate: list(words) for predicate, words in self._stored_lexicon.items()}
+        if self._stored_lexicon is None:
+            self._stored_lexicon = self._scope_lexicon()
+        return {predicate: list(words) for predicate, words in self._stored_lexicon.items()}
+
+    def _scope_lexicon(self) -> Dict[str, List[str]]:
+        """Scopes the hand-written lexicon and the descriptions to this vocabulary's new predicates."""
         descriptions = load_descriptions(self._descriptions_path)
         if not self._handwritten_lexicon and not descriptions:
             return {}

@@ -75,8 +75,32 @@ class TestProtoParser(ModelTestCase):
         })
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
         plain = self.model.similarity_table()
+        # Another hand-written lexicon: the scoped one (kept per vocabulary) and the table are dropped.
         self.model._handwritten_lexicon, self.model._similarity_table = {"argmax": ["high", "highest", "largest"]}, None
+        self.model._stored_lexicon = None
         assert not torch.equal(plain, self.model.similarity_table())
+
+    def test_the_lexicon_is_scoped_once_per_vocabulary(self, monkeypatch):
+        import fewshot_parser.models.proto_parser as module
+
+        calls = []
+
+        def counting(*args, **kwargs):
+            calls.append(1)
+            return {"argmax": ["high"]}
+
+        monkeypatch.setattr(module, "scope_lexicon", counting)
+        model = self.model
+        model._handwritten_lexicon, model._stored_lexicon = {"argmax": ["high", "highest"]}, None
+        assert model.lexicon() == {"argmax": ["high"]}
+        model.lexicon()
+        model.state_dict()  # saving stores the scoped lexicon without scoping it again
+        assert len(calls) == 1
+        model.lexicon()["argmax"].append("changed")  # callers get a copy
+        assert model.lexicon() == {"argmax": ["high"]}
+        model.extend_embedder_vocab()  # a grown vocabulary scopes it again
+        model.lexicon()
+        assert len(calls) == 2
 
     def test_lexical_linking_variant_trains_and_links_words_to_actions(self):
         overrides = {"model.lexical_linking": True, "model.lexicon": "geo", "model.link_pooling": "both"}

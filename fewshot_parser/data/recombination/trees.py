@@ -46,18 +46,22 @@ def atom_calls(tree: Tree, formalism: str, parent: str = "") -> Iterable[Occurre
     yield from _atom_calls(tree, formalism, parent, typing)
 
 
+def _suffix(label: str) -> str:
+    """The type suffix of a predicate label (`t` of `city:t`), empty without one (prolog `job`, `:`)."""
+    return label.split(":", 1)[1] if ":" in label.strip(":") else ""
+
+
 def _truth_valued(label: str) -> bool:
     """Whether a call of `label` is a condition (`city:t`, prolog `job`), not a function of its argument
     (`population:i`, `len:i`): only conditions type a variable."""
-    suffix = label.split(":", 1)[1] if ":" in label.strip(":") else ""
-    return suffix in ("", "t")
+    return _suffix(label) in ("", "t")
 
 
 def _atom_calls(tree: Tree, formalism: str, parent: str, typing: Mapping[str, int]) -> Iterable[Occurrence]:
     if tree.is_call:
         if tree.children and all(child.is_leaf for child in tree.children):
             kinds = tuple("v" if is_variable(child.label, formalism) else "e" for child in tree.children)
-            suffix = tree.label.split(":", 1)[1] if ":" in tree.label.strip(":") else ""
+            suffix = _suffix(tree.label)
             values = tuple((i, child.label) for i, child in enumerate(tree.children) if kinds[i] == "e")
             own = 1 if len(tree.children) == 1 and _truth_valued(tree.label) else 0
             roles = tuple("e" if kind == "e" else "typed" if typing[child.label] - own > 0 else "bare"
