@@ -162,7 +162,8 @@ class RunGrid(Subcommand):
                               "(by default a recorded run counts as finished, and its row is replaced only when it is redone)")
         sub.add_argument("--redo-stale", action="store_true",
                          help="also rerun the recorded runs the current code would not reproduce (no provenance, another "
-                              "config, or changed code: the rows `allennlp report` marks stale)")
+                              "config, or changed code: the rows `allennlp report` marks stale; on draws, a row whose config "
+                              "rendered for its draw or whose code changed)")
         sub.add_argument("--table", action="store_true",
                          help="end with a per-split table of every (system, dataset, shot) of the grid: exact match per "
                               "shuffle, mean and std, the paper's number and the committed mean (--compare)")
@@ -316,6 +317,28 @@ def claim(job: Job) -> Iterator[bool]:
             yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def stale_draw_keys(jobs: List[Job], results: str, environment: Dict[str, str]) -> Set[tuple]:
+    """
+    The keys of the recorded runs of a grid on draws (`--suite`, `--data-root`) that the current
+    config or code would not reproduce: no provenance, a config whose hash differs from the row's
+    (the job's config rendered for its draw), or code the config depends on that changed since the
+    row's version without a certificate (`staleness`).
+    """
+    rows = {row_key(row): row for row in read_rows(results)}
+    stale = set()
+    for job in jobs:
+        row = rows.get(job_key(job))
+        if row is None:
+            continue
+        config = evaluated_config(job, environment)
+        config_json = json.dumps(config, sort_keys=True)
+        if (not row.get("code_version") or experiment_hash(config) != row.get("config_hash")
+                or (not staleness.code_unchanged_since(row["code_version"], config_json=config_json)
+                    and not staleness.certified(row, row["code_version"], config_json))):
+            stale.add(job_key(job))
+    return stale
 
 
 def recorded_keys(results: str) -> Set[tuple]:
@@ -524,8 +547,6 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     if data_root is None:
         jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
     else:
-        if args.redo_stale:
-            raise UserError("--redo-stale checks rows of the official shuffles; a suite's stale rows are redone with --redo-recorded")
         jobs = plan_draws(systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root,
                           getattr(args, "draws", None))
     local = args.address is None
@@ -536,7 +557,9 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
     recorded = set() if args.redo_recorded else recorded_keys(args.results)
     stale: Set[tuple] = set()
-    if args.redo_stale:
+    if args.redo_stale and data_root is not None:
+        stale = stale_draw_keys(jobs, args.results, environment)
+    elif args.redo_stale:
         # Only the rows of this grid's runs: rendering a config costs about 0.2 s, and the results file
         # holds every system's rows.
         planned = {job_key(job) for job in jobs}

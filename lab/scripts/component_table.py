@@ -12,6 +12,8 @@ them; each row names its study and the row it was measured in:
   lab/results/decoding_components_best.csv (`decoding_components.py --row best`);
 - recombination and role-checked forward pairs (stop 66's best row, and added to the faithful row):
   lab/results/recombination/{dev,official}_runs.csv;
+- MiniLM words and the lexicon with linking added to the faithful row: grid systems `ours-minilm`
+  and `ours-lexicon` against `ours`, results/dev/runs.csv and results/runs.csv;
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv.
 
@@ -123,6 +125,10 @@ ROWS = [
     Row("role-checked forward pairs", "removed from stop 66's best row (`chosen-fallback`)", "yes",
         pairs("chosen-fallback-roles", "chosen-fallback", *RECOMBINATION)),
     Row("recombination", "added to the faithful row (`ours-recomb`)", "yes", pairs("ours-recomb", "ours", *RECOMBINATION)),
+    Row("MiniLM words", "added to the faithful row (`ours-minilm`)", "yes",
+        pairs("ours-minilm", "ours", "results/dev/runs.csv", "results/runs.csv")),
+    Row("predicate lexicon and lexical linking", "added to the faithful row (`ours-lexicon`)", "yes",
+        pairs("ours-lexicon", "ours", "results/dev/runs.csv", "results/runs.csv")),
     Row("40 reshaped pairs", "removed from the former best row (`reshaped40-ens5`)", "no",
         pairs("reshaped40-ens5", "coverage-evidence-types-ens5", "results/dev/runs.csv", "results/runs.csv")),
     Row("ensemble of 5 (against its first member)", "in the former best row (`reshaped40-ens5`, decoding only)", "no",

@@ -196,3 +196,44 @@ def test_the_retention_drop_is_also_given_per_dataset():
     columns = {("geo", 1): [run(90, 80)], ("geo", 2): [run(100, 100)], ("jobs", 2): [run(90, 95)], ("atis", 1): [{}]}
     assert drop_by_dataset(columns) == "jobs +5.00, geo -5.00"
     assert drop_by_dataset({("geo", 1): [{}]}) == "–"
+
+
+def write_suite_rows(path, jobs, hashes):
+    from fewshot_parser.common.provenance import code_version
+
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=run_grid.FIELDS)
+        writer.writeheader()
+        for job, config_hash in zip(jobs, hashes):
+            system, setting, dataset, shot, draw = run_grid.job_key(job)
+            writer.writerow({"system": system, "setting": setting, "dataset": dataset, "shot": shot, "shuffle": draw,
+                             "exact_match": "50.0", "seconds": "1.0", "code_version": code_version(),
+                             "config_hash": config_hash})
+
+
+def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
+    from fewshot_parser.common.provenance import experiment_hash
+
+    root = tmp_path / "splits"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1, 2], shots=[1], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
+    environment = dict(os.environ, FEWSHOT_SEED="13")
+    jobs = run_grid.plan_draws(["ours"], ["geo"], [1], str(root), str(tmp_path / "grid"), str(tmp_path / "pretrain"))
+    current = experiment_hash(run_grid.evaluated_config(jobs[0], environment))
+    results = tmp_path / "suite.csv"
+    write_suite_rows(results, jobs, [current, "0123456789ab"])
+    assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
+
+
+def test_redo_stale_on_draws_lists_the_stale_runs_and_only_with_the_flag(tmp_path, capsys):
+    root = tmp_path / "splits"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1], shots=[1, 2], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    jobs = run_grid.plan_draws(["ours"], ["geo"], [1, 2], str(root), str(tmp_path / "grid"), str(tmp_path / "pretrain"))
+    write_suite_rows(tmp_path / "suite.csv", jobs, ["0123456789ab", "0123456789ab"])
+    run_grid.run_grid(suite_args(tmp_path, root, ["--dry-run"]), train=fake_train, evaluate=fake_evaluate)
+    assert "stale" not in capsys.readouterr().out
+    run_grid.run_grid(suite_args(tmp_path, root, ["--redo-stale", "--dry-run"]), train=fake_train, evaluate=fake_evaluate)
+    states = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert states == ["stale", "stale"]
