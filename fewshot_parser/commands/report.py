@@ -22,7 +22,7 @@ from fewshot_parser.commands.figures import bar_chart, panel_chart, tsne_figure
 from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
 from fewshot_parser.commands.staleness import stale_reason
-from fewshot_parser.commands.suite_report import retention, suite_lines, write_suite_report
+from fewshot_parser.commands.suite_report import retention, stale_draw_cells, suite_lines, write_suite_report
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
@@ -385,9 +385,12 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
     if suite_rows:
         labels = {OURS: "ours, faithful", **({variant: "ours, best"} if variant else {})}
         lines += ["", "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "
-                  "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md), with retention: "
+                  "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md, which lists why a "
+                  f"cell is marked {STALE_MARK}), with retention: "
                   "exact match on held-out examples of known predicates before and after fine-tuning:", ""]
-        lines += suite_lines(suite_rows, [OURS] + ([variant] if variant else []), labels)
+        keys = [OURS] + ([variant] if variant else [])
+        shown = [row for row in suite_rows if (row["system"], row["setting"]) in keys]
+        lines += suite_lines(shown, keys, labels, stale_draw_cells(shown, "dev"))
     lines += ["", GLANCE_END]
     return "\n".join(lines) + "\n"
 

@@ -322,21 +322,17 @@ def claim(job: Job) -> Iterator[bool]:
 def stale_draw_keys(jobs: List[Job], results: str, environment: Dict[str, str]) -> Set[tuple]:
     """
     The keys of the recorded runs of a grid on draws (`--suite`, `--data-root`) that the current
-    config or code would not reproduce: no provenance, a config whose hash differs from the row's
-    (the job's config rendered for its draw), or code the config depends on that changed since the
-    row's version without a certificate (`staleness`).
+    config or code would not reproduce, by the checks `allennlp report` applies to official rows
+    (`staleness.config_stale_reason`) with each job's config rendered for its draw: no provenance, a
+    changed config, or code that the config or its pre-training depends on changed since the row's
+    version without a certificate.
     """
     rows = {row_key(row): row for row in read_rows(results)}
     stale = set()
     for job in jobs:
         row = rows.get(job_key(job))
-        if row is None:
-            continue
-        config = evaluated_config(job, environment)
-        config_json = json.dumps(config, sort_keys=True)
-        if (not row.get("code_version") or experiment_hash(config) != row.get("config_hash")
-                or (not staleness.code_unchanged_since(row["code_version"], config_json=config_json)
-                    and not staleness.certified(row, row["code_version"], config_json))):
+        if row is not None and staleness.config_stale_reason(
+                row, json.dumps(evaluated_config(job, environment), sort_keys=True), SYSTEMS):
             stale.add(job_key(job))
     return stale
 

@@ -64,14 +64,17 @@ def config_for(template: str, dataset: str, shot: int, shuffle: int, root: str =
 
 
 @functools.lru_cache(maxsize=None)
-def _rendered(path: str, shuffle: int) -> Optional[str]:
-    """A config file rendered for a shuffle, as JSON text (None when it does not render)."""
+def _rendered(path: str, shuffle: int, data_dir: Optional[str] = None, pretrain_dir: Optional[str] = None) -> Optional[str]:
+    """
+    A config file rendered for a shuffle, as JSON text (None when it does not render); `data_dir` and
+    `pretrain_dir` replace $FEWSHOT_DATA_DIR and $FEWSHOT_PRETRAIN_DIR (a suite draw's folders).
+    """
     import _jsonnet
 
     ext_vars = {
         "FEWSHOT_SPLIT": str(shuffle), "FEWSHOT_SEED": os.environ.get("FEWSHOT_SEED", "13"),
-        "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"),
-        "FEWSHOT_PRETRAIN_DIR": os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
+        "FEWSHOT_DATA_DIR": data_dir or os.environ.get("FEWSHOT_DATA_DIR", "data"),
+        "FEWSHOT_PRETRAIN_DIR": pretrain_dir or os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
     }
     try:
         return _jsonnet.evaluate_file(path, ext_vars=ext_vars)
@@ -252,6 +255,34 @@ def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str
         return "no grid system makes this row any more"
     config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))),
                        int(row["shuffle"]))
+    return config_stale_reason(row, config, systems)
+
+
+def draw_stale_reason(row: Dict[str, str], systems: Dict[str, tuple], data_root: str, pretrain_root: str) -> Optional[str]:
+    """
+    `stale_reason` of a row made on a draw of a `make-splits` root (a suite: its `shuffle` column is the
+    draw), its config rendered as `run-grid` runs the draw: shuffle 0 of `data_root/draw_<d>`,
+    pre-trained under `pretrain_root/draw_<d>`.
+    """
+    if not row.get("code_version"):
+        return "no provenance"
+    templates = [t for system, setting, t in systems.values() if (system, setting) == (row["system"], row["setting"])]
+    if not templates:
+        return "no grid system makes this row any more"
+    draw = f"draw_{int(row['shuffle'])}"
+    config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))), 0,
+                       os.path.join(data_root, draw), os.path.join(pretrain_root, draw))
+    return config_stale_reason(row, config, systems)
+
+
+def config_stale_reason(row: Dict[str, str], config: Optional[str], systems: Dict[str, tuple]) -> Optional[str]:
+    """
+    Why the current code would not reproduce `row`, given the config its run renders today (JSON
+    text; None when it does not render), or None when it would. `stale_reason` renders an official
+    row's config; `run_grid.stale_draw_keys` passes a draw's, rendered for the draw's data.
+    """
+    if not row.get("code_version"):
+        return "no provenance"
     parsed: Dict[str, Any] = json.loads(config) if config is not None else {}
     if config is not None and experiment_hash(parsed) != row.get("config_hash"):
         return "config changed"

@@ -3,7 +3,8 @@ The development suite's table (`allennlp report --suite dev`): per row and colum
 match over the suite's draws with its standard error (the draws differ in which predicates are new,
 so their spread is what a user's own predicates may see), and retention: exact match on the draws'
 held-out `known.txt` with the pre-trained archive, after fine-tuning, and the drop between them,
-over all of a row's runs and per dataset.
+over all of a row's runs and per dataset. A cell holding a run the current code would not reproduce
+(`staleness.draw_stale_reason`) is marked †, as Table 1 marks official cells.
 """
 import csv
 import math
@@ -12,11 +13,16 @@ import statistics
 from collections import defaultdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from fewshot_parser.commands.staleness import draw_stale_reason
+from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
 
 COLUMNS: List[Tuple[str, int]] = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 Key = Tuple[str, str]
+# (system, setting, dataset, shot) -> why a run of that cell is stale
+Stale = Dict[Tuple[str, str, str, int], str]
+STALE_MARK = "†"
 
 
 def _label(key: Key) -> str:
@@ -57,16 +63,39 @@ def drop_by_dataset(columns: Dict[Tuple[str, int], List[Dict[str, str]]]) -> str
     return ", ".join(parts) or "–"
 
 
-def cell_text(rows: Sequence[Dict[str, str]]) -> str:
+def stale_draw_cells(rows: Sequence[Dict[str, str]], suite: str) -> Stale:
+    """
+    Every cell with a run of the suite that the current code would not reproduce, and why: each row's
+    config rendered for its draw as `run-grid --suite` renders it (data under $FEWSHOT_DATA_DIR/<suite>,
+    pre-training under $FEWSHOT_PRETRAIN_DIR/<suite>), checked as the official rows are.
+    """
+    data_root = os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), suite)
+    pretrain_root = os.path.join(os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), suite)
+    systems = read_systems()
+    stale: Stale = {}
+    for row in rows:
+        key = (row["system"], row["setting"], row["dataset"], int(row["shot"]))
+        if key not in stale:
+            reason = draw_stale_reason(row, systems, data_root, pretrain_root)
+            if reason:
+                stale[key] = f"{reason} (draw {row['shuffle']})"
+    return stale
+
+
+def cell_text(rows: Sequence[Dict[str, str]], stale: bool = False) -> str:
     if not rows:
         return "–"
     mean, error = mean_and_error([float(r["exact_match"]) for r in rows])
-    return f"{mean:.2f}" + (f" ± {error:.2f}" if error is not None else "") + f" (n={len(rows)})"
+    return (f"{mean:.2f}" + (f" ± {error:.2f}" if error is not None else "") + f" (n={len(rows)})"
+            + (f" {STALE_MARK}" if stale else ""))
 
 
 def suite_lines(rows: List[Dict[str, str]], keys: Optional[Sequence[Key]] = None,
-                labels: Optional[Dict[Key, str]] = None) -> List[str]:
-    """The Markdown table: one line per row key, the six columns, then retention over all its runs."""
+                labels: Optional[Dict[Key, str]] = None, stale: Optional[Stale] = None) -> List[str]:
+    """
+    The Markdown table: one line per row key, the six columns (cells in `stale` marked †), then
+    retention over all its runs.
+    """
     table = collect(rows)
     keys = list(keys) if keys is not None else sorted(table)
     lines = ["| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS)
@@ -80,7 +109,8 @@ def suite_lines(rows: List[Dict[str, str]], keys: Optional[Sequence[Key]] = None
         tail = ["–", "–", "–"] if kept is None else [f"{kept[0]:.2f}", f"{kept[1]:.2f}", f"{kept[2]:+.2f}"]
         tail.append(drop_by_dataset(columns))
         label = (labels or {}).get(key, _label(key))
-        lines.append(f"| {label} | " + " | ".join(cell_text(columns.get(c, [])) for c in COLUMNS) + " | "
+        lines.append(f"| {label} | " + " | ".join(cell_text(columns.get(c, []), (*key, *c) in (stale or {})) for c in COLUMNS)
+                     + " | "
                      + " | ".join(tail) + " |")
     return lines
 
@@ -89,7 +119,13 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
     """Writes `<out>/table.md` and `<out>/table.csv` from the suite's results files; returns the table."""
     rows = [row for path in files for row in read_result_rows(path)]
     require_rows(rows, files, f"the {suite} suite")
-    lines = suite_lines(rows)
+    stale = stale_draw_cells(rows, suite)
+    lines = suite_lines(rows, stale=stale)
+    notes = "" if not stale else (
+        f"\n{STALE_MARK}: the cell has a run the current code would not reproduce (changed config, or code changed "
+        f"since the run without a certificate; `allennlp run-grid --suite {suite} --redo-stale` reruns them, "
+        "`allennlp certify` can show that the change kept behaviour):\n\n"
+        + "".join(f"- {_label(key[:2])}, {key[2]} {key[3]}-shot: {why}\n" for key, why in sorted(stale.items())))
     os.makedirs(out, exist_ok=True)
     with atomic_open(os.path.join(out, "table.md"), "w") as handle:
         handle.write(
@@ -98,7 +134,7 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
             "predicates of the official train.txt new (fewshot_parser/data/dev_suite.py) and has its own "
             "pre-training. known: exact match on the draws' held-out known.txt (examples of known predicates that "
             "no training saw) with the pre-trained archive and after fine-tuning, averaged over every run of the "
-            "row; drop = after - before, also per dataset.\n\n" + "\n".join(lines) + "\n")
+            "row; drop = after - before, also per dataset.\n\n" + "\n".join(lines) + "\n" + notes)
     table = collect(rows)
     with atomic_open(os.path.join(out, "table.csv"), "w", newline="") as handle:
         writer = csv.writer(handle)

@@ -87,13 +87,15 @@ def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
                              "exact_match": em, "seconds": 1.0, "known_pretrained": before, "known_finetuned": after})
     text = write_suite_report([str(results)], str(tmp_path / "out"), "dev")
     # mean 30, standard error 10 / sqrt(3); retention 90 -> 70, a drop of 20 points
-    assert "| ProtoParser | – | 30.00 ± 5.77 (n=3) |" in text and "| 90.00 | 70.00 | -20.00 | geo -20.00 |" in text
-    assert (tmp_path / "out" / "table.md").read_text().count("ProtoParser") == 1
+    assert "| ProtoParser | – | 30.00 ± 5.77 (n=3) † |" in text and "| 90.00 | 70.00 | -20.00 | geo -20.00 |" in text
+    # rows without provenance are marked, as in Table 1
+    assert "- ProtoParser, geo 1-shot: no provenance (draw 1)" in (tmp_path / "out" / "table.md").read_text()
+    assert (tmp_path / "out" / "table.md").read_text().count("| ProtoParser") == 1
     rows = list(csv.DictReader(open(tmp_path / "out" / "table.csv")))
     assert rows[0]["standard_error"] == "5.77" and rows[0]["known_drop"] == "-20.00"
     glance = at_a_glance({("ProtoParser", ""): {("geo", 1, 1): 10.0}}, paper_numbers(), {}, (1,),
                          list(csv.DictReader(open(results))))
-    assert "| ours, faithful | – | 30.00 ± 5.77 (n=3) |" in glance
+    assert "| ours, faithful | – | 30.00 ± 5.77 (n=3) † |" in glance
 
 
 def data_paths(value):
@@ -198,17 +200,17 @@ def test_the_retention_drop_is_also_given_per_dataset():
     assert drop_by_dataset({("geo", 1): [{}]}) == "–"
 
 
-def write_suite_rows(path, jobs, hashes):
+def write_suite_rows(path, jobs, hashes, pretrain_versions=None):
     from fewshot_parser.common.provenance import code_version
 
     with open(path, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=run_grid.FIELDS)
         writer.writeheader()
-        for job, config_hash in zip(jobs, hashes):
+        for job, config_hash, pretrained in zip(jobs, hashes, pretrain_versions or ["-"] * len(jobs)):
             system, setting, dataset, shot, draw = run_grid.job_key(job)
             writer.writerow({"system": system, "setting": setting, "dataset": dataset, "shot": shot, "shuffle": draw,
                              "exact_match": "50.0", "seconds": "1.0", "code_version": code_version(),
-                             "config_hash": config_hash})
+                             "config_hash": config_hash, "pretrain_code_version": pretrained})
 
 
 def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
@@ -226,6 +228,22 @@ def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
     assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
 
 
+def test_a_suite_row_pretrained_with_unknown_code_is_stale(tmp_path, monkeypatch):
+    # The official rows' check: an archive made by code nobody can compare with today's is stale.
+    from fewshot_parser.common.provenance import code_version, experiment_hash
+
+    root = tmp_path / "splits"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1, 2], shots=[1], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
+    environment = dict(os.environ, FEWSHOT_SEED="13")
+    jobs = run_grid.plan_draws(["ours"], ["geo"], [1], str(root), str(tmp_path / "grid"), str(tmp_path / "pretrain"))
+    hashes = [experiment_hash(run_grid.evaluated_config(job, environment)) for job in jobs]
+    results = tmp_path / "suite.csv"
+    write_suite_rows(results, jobs, hashes, [code_version(), "e" * 40])
+    assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
+
+
 def test_redo_stale_on_draws_lists_the_stale_runs_and_only_with_the_flag(tmp_path, capsys):
     root = tmp_path / "splits"
     make_splits(source(tmp_path), "geo", str(root), draws=[1], shots=[1, 2], new=1, min_examples=3,
@@ -237,3 +255,26 @@ def test_redo_stale_on_draws_lists_the_stale_runs_and_only_with_the_flag(tmp_pat
     run_grid.run_grid(suite_args(tmp_path, root, ["--redo-stale", "--dry-run"]), train=fake_train, evaluate=fake_evaluate)
     states = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert states == ["stale", "stale"]
+
+
+def test_the_suite_table_marks_a_stale_draw_and_says_why(tmp_path, monkeypatch):
+    from fewshot_parser.commands.suite_report import write_suite_report
+    from fewshot_parser.common.provenance import experiment_hash
+
+    root = tmp_path / "splits"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1, 2], shots=[1], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    monkeypatch.setenv("FEWSHOT_DATA_DIR", str(tmp_path))  # the suite "splits" is $FEWSHOT_DATA_DIR/splits
+    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
+    environment = dict(os.environ, FEWSHOT_SEED="13")
+    jobs = run_grid.plan_draws(["ours", "ours-random"], ["geo"], [1], str(root), str(tmp_path / "grid"),
+                               str(tmp_path / "pretrain" / "splits"))
+    hashes = [experiment_hash(run_grid.evaluated_config(job, environment)) for job in jobs]
+    hashes[1] = "0123456789ab"  # ours, draw 2: made by another config
+    write_suite_rows(tmp_path / "suite.csv", jobs, hashes)
+    write_suite_report([str(tmp_path / "suite.csv")], str(tmp_path / "out"), "splits")
+    table = (tmp_path / "out" / "table.md").read_text()
+    ours = next(line for line in table.splitlines() if line.startswith("| ProtoParser |"))
+    random_words = next(line for line in table.splitlines() if line.startswith("| ProtoParser (random words) |"))
+    assert "(n=2) †" in ours and "†" not in random_words
+    assert "- ProtoParser, geo 1-shot: config changed (draw 2)" in table
