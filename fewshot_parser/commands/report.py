@@ -390,7 +390,7 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
                   "exact match on held-out examples of known predicates before and after fine-tuning:", ""]
         keys = [OURS] + ([variant] if variant else [])
         shown = [row for row in suite_rows if (row["system"], row["setting"]) in keys]
-        lines += suite_lines(shown, keys, labels, stale_draw_cells(shown, "dev"))
+        lines += suite_lines(shown, keys, labels, stale_draw_cells(shown, os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), "dev")))
     lines += ["", GLANCE_END]
     return "\n".join(lines) + "\n"
 

@@ -63,14 +63,26 @@ def drop_by_dataset(columns: Dict[Tuple[str, int], List[Dict[str, str]]]) -> str
     return ", ".join(parts) or "–"
 
 
-def stale_draw_cells(rows: Sequence[Dict[str, str]], suite: str) -> Stale:
+def suite_data_root(files: Sequence[str], suite: str) -> str:
     """
-    Every cell with a run of the suite that the current code would not reproduce, and why: each row's
-    config rendered for its draw as `run-grid --suite` renders it (data under $FEWSHOT_DATA_DIR/<suite>,
-    pre-training under $FEWSHOT_PRETRAIN_DIR/<suite>), checked as the official rows are.
+    Where the suite's draws are, as `run-grid` named them: the folder of the first results file when it
+    holds the draws (`run-grid --data-root ROOT` writes ROOT/runs.csv), else $FEWSHOT_DATA_DIR/<suite>
+    (`run-grid --suite`).
     """
-    data_root = os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), suite)
-    pretrain_root = os.path.join(os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), suite)
+    folder = os.path.dirname(files[0]) if files else ""
+    if folder and any(name.startswith("draw_") for name in os.listdir(folder)):
+        return folder
+    return os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), suite)
+
+
+def stale_draw_cells(rows: Sequence[Dict[str, str]], data_root: str) -> Stale:
+    """
+    Every cell with a run of the draws under `data_root` that the current code would not reproduce, and
+    why: each row's config rendered for its draw as `run-grid` renders it (pre-training under
+    $FEWSHOT_PRETRAIN_DIR/<the root's name>), checked as the official rows are.
+    """
+    name = os.path.basename(os.path.normpath(data_root))
+    pretrain_root = os.path.join(os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), name)
     systems = read_systems()
     stale: Stale = {}
     for row in rows:
@@ -119,7 +131,7 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
     """Writes `<out>/table.md` and `<out>/table.csv` from the suite's results files; returns the table."""
     rows = [row for path in files for row in read_result_rows(path)]
     require_rows(rows, files, f"the {suite} suite")
-    stale = stale_draw_cells(rows, suite)
+    stale = stale_draw_cells(rows, suite_data_root(files, suite))
     lines = suite_lines(rows, stale=stale)
     notes = "" if not stale else (
         f"\n{STALE_MARK}: the cell has a run the current code would not reproduce (changed config, or code changed "

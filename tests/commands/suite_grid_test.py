@@ -1,6 +1,7 @@
 import csv
 import json
 import os
+import shutil
 
 from fewshot_parser.commands import run_grid
 from fewshot_parser.data.splits import make_splits
@@ -274,6 +275,10 @@ def test_the_suite_table_marks_a_stale_draw_and_says_why(tmp_path, monkeypatch):
     write_suite_rows(tmp_path / "suite.csv", jobs, hashes)
     write_suite_report([str(tmp_path / "suite.csv")], str(tmp_path / "out"), "splits")
     table = (tmp_path / "out" / "table.md").read_text()
+    # a --data-root grid's results beside its draws: the draws are found there, whatever the suite's name
+    shutil.copy(tmp_path / "suite.csv", root / "runs.csv")
+    write_suite_report([str(root / "runs.csv")], str(tmp_path / "out2"), "another-name")
+    assert (tmp_path / "out2" / "table.md").read_text().count("†") == table.count("†")
     ours = next(line for line in table.splitlines() if line.startswith("| ProtoParser |"))
     random_words = next(line for line in table.splitlines() if line.startswith("| ProtoParser (random words) |"))
     assert "(n=2) †" in ours and "†" not in random_words
