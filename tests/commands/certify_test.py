@@ -143,3 +143,31 @@ def test_a_pretraining_certificate_of_a_row_sharing_the_archive_counts(monkeypat
     monkeypatch.setattr(staleness, "read_certifications",
                         lambda path=None: [{**certificate, "system": sharing[0], "setting": sharing[1]}])
     assert staleness.stale_reason(row, SYSTEMS) is None
+
+
+def test_a_pretraining_certificate_of_a_sharing_row_counts_on_a_suite_draw_too(monkeypatch):
+    """A draw's row is checked with its config rendered for the draw; a certificate of a system that
+    pre-trains the same archive still clears "pre-trained with older code" there."""
+    import json
+
+    from fewshot_parser.common.provenance import experiment_hash
+
+    best = SYSTEMS["chosen-fallback"]
+    config = staleness._rendered(os.path.join(PROJECT_ROOT, best[2].format(dataset="geo", shot=1)), 0,
+                                 os.path.join("data", "dev", "draw_1"), os.path.join("runs", "pretrain", "dev", "draw_1"))
+    row = {"system": best[0], "setting": best[1], "dataset": "geo", "shot": "1", "shuffle": "1",
+           "code_version": "made-with", "config_hash": experiment_hash(json.loads(config)),
+           "pretrain_code_version": "pretrained-with"}
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version in ("made-with", "today"))
+    monkeypatch.setattr(staleness, "same_code", lambda first, second, config_json: first == second)
+    certificate = {"dataset": "geo", "shot": "1", "shuffle": "1", "base_version": "pretrained-with",
+                   "code_version": "today", "same": "no", "pretraining_same": "yes"}
+    other = SYSTEMS["ours"]
+    monkeypatch.setattr(staleness, "read_certifications",
+                        lambda path=None: [{**certificate, "system": other[0], "setting": other[1]}])
+    draw = ("data/dev", "runs/pretrain/dev")
+    assert staleness.draw_stale_reason(row, SYSTEMS, *draw) == "pre-trained with older code"
+    sharing = SYSTEMS["reshaped40-ens5"]
+    monkeypatch.setattr(staleness, "read_certifications",
+                        lambda path=None: [{**certificate, "system": sharing[0], "setting": sharing[1]}])
+    assert staleness.draw_stale_reason(row, SYSTEMS, *draw) is None
