@@ -84,14 +84,14 @@ def stale_draw_cells(rows: Sequence[Dict[str, str]], data_root: str) -> Stale:
     name = os.path.basename(os.path.normpath(data_root))
     pretrain_root = os.path.join(os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), name)
     systems = read_systems()
-    stale: Stale = {}
+    found: Dict[Tuple[str, str, str, int], Dict[str, List[str]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
-        key = (row["system"], row["setting"], row["dataset"], int(row["shot"]))
-        if key not in stale:
-            reason = draw_stale_reason(row, systems, data_root, pretrain_root)
-            if reason:
-                stale[key] = f"{reason} (draw {row['shuffle']})"
-    return stale
+        reason = draw_stale_reason(row, systems, data_root, pretrain_root)
+        if reason:
+            found[(row["system"], row["setting"], row["dataset"], int(row["shot"]))][reason].append(row["shuffle"])
+    return {key: "; ".join(f"{reason} (draw{'s' if len(draws) > 1 else ''} {', '.join(sorted(draws, key=int))})"
+                           for reason, draws in reasons.items())
+            for key, reasons in found.items()}
 
 
 def cell_text(rows: Sequence[Dict[str, str]], stale: bool = False) -> str:

@@ -90,7 +90,7 @@ def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
     # mean 30, standard error 10 / sqrt(3); retention 90 -> 70, a drop of 20 points
     assert "| ProtoParser | – | 30.00 ± 5.77 (n=3) † |" in text and "| 90.00 | 70.00 | -20.00 | geo -20.00 |" in text
     # rows without provenance are marked, as in Table 1
-    assert "- ProtoParser, geo 1-shot: no provenance (draw 1)" in (tmp_path / "out" / "table.md").read_text()
+    assert "- ProtoParser, geo 1-shot: no provenance (draws 1, 2, 3)" in (tmp_path / "out" / "table.md").read_text()
     assert (tmp_path / "out" / "table.md").read_text().count("| ProtoParser") == 1
     rows = list(csv.DictReader(open(tmp_path / "out" / "table.csv")))
     assert rows[0]["standard_error"] == "5.77" and rows[0]["known_drop"] == "-20.00"
