@@ -14,6 +14,10 @@ them; each row names its study and the row it was measured in:
   lab/results/recombination/{dev,official}_runs.csv;
 - MiniLM words and the lexicon with linking added to the faithful row: grid systems `ours-minilm`
   and `ours-lexicon` against `ours`, results/dev/runs.csv and results/runs.csv;
+- reshaped pairs, adjectives and subtree pairs added to today's best row, one after the other: grid
+  systems `best-reshaped40`, `best-adjectives`, `best-adjectives-subtrees`, results/dev/runs.csv and
+  results/runs.csv; adjectives with subtree pairs added to the former best row
+  (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv.
 
@@ -125,6 +129,14 @@ ROWS = [
         pairs("ours-minilm", "ours", "results/dev/runs.csv", "results/runs.csv")),
     Row("predicate lexicon and lexical linking", "added to the faithful row (`ours-lexicon`)", "yes",
         pairs("ours-lexicon", "ours", "results/dev/runs.csv", "results/runs.csv")),
+    Row("40 reshaped pairs", f"added to {BEST} (`best-reshaped40`)", "no",
+        pairs("best-reshaped40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
+    Row("adjectives in reshaped pairs", f"added to {BEST} with 40 reshaped pairs (`best-adjectives`)", "no",
+        pairs("best-adjectives", "best-reshaped40", "results/dev/runs.csv", "results/runs.csv")),
+    Row("subtree pairs", f"added to {BEST} with reshaped pairs and adjectives (`best-adjectives-subtrees`)", "no",
+        pairs("best-adjectives-subtrees", "best-adjectives", "results/dev/runs.csv", "results/runs.csv")),
+    Row("adjectives and subtree pairs", "added to the former best row (`adjectives-subtrees-ens5`)", "no",
+        pairs("adjectives-subtrees-ens5", "reshaped40-ens5", "results/dev/runs.csv", "results/runs.csv")),
     Row("40 reshaped pairs", "removed from the former best row (`reshaped40-ens5`)", "no",
         pairs("reshaped40-ens5", "coverage-evidence-types-ens5", "results/dev/runs.csv", "results/runs.csv")),
     Row("ensemble of 5 (against its first member)", "in the former best row (`reshaped40-ens5`, decoding only)", "no",
