@@ -248,14 +248,18 @@ def code_unchanged_since(version: str, root: str = PROJECT_ROOT, config_json: Op
 
 def stale_reason(row: Dict[str, str], systems: Dict[str, tuple]) -> Optional[str]:
     """Why the current code would not reproduce this results row, or None when it would."""
+    return _stale_reason_rendered(row, systems, lambda path: _rendered(path, int(row["shuffle"])))
+
+
+def _stale_reason_rendered(row: Dict[str, str], systems: Dict[str, tuple], render: Any) -> Optional[str]:
+    """`config_stale_reason` of a row whose system's config file (a path) `render` renders."""
     if not row.get("code_version"):
         return "no provenance"
     templates = [t for system, setting, t in systems.values() if (system, setting) == (row["system"], row["setting"])]
     if not templates:
         return "no grid system makes this row any more"
-    config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))),
-                       int(row["shuffle"]))
-    return config_stale_reason(row, config, systems)
+    path = os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"])))
+    return config_stale_reason(row, render(path), systems)
 
 
 def draw_stale_reason(row: Dict[str, str], systems: Dict[str, tuple], data_root: str, pretrain_root: str) -> Optional[str]:
@@ -264,15 +268,9 @@ def draw_stale_reason(row: Dict[str, str], systems: Dict[str, tuple], data_root:
     draw), its config rendered as `run-grid` runs the draw: shuffle 0 of `data_root/draw_<d>`,
     pre-trained under `pretrain_root/draw_<d>`.
     """
-    if not row.get("code_version"):
-        return "no provenance"
-    templates = [t for system, setting, t in systems.values() if (system, setting) == (row["system"], row["setting"])]
-    if not templates:
-        return "no grid system makes this row any more"
     draw = f"draw_{int(row['shuffle'])}"
-    config = _rendered(os.path.join(PROJECT_ROOT, templates[0].format(dataset=row["dataset"], shot=int(row["shot"]))), 0,
-                       os.path.join(data_root, draw), os.path.join(pretrain_root, draw))
-    return config_stale_reason(row, config, systems)
+    return _stale_reason_rendered(row, systems, lambda path: _rendered(path, 0, os.path.join(data_root, draw),
+                                                                      os.path.join(pretrain_root, draw)))
 
 
 def config_stale_reason(row: Dict[str, str], config: Optional[str], systems: Dict[str, tuple]) -> Optional[str]:

@@ -214,7 +214,8 @@ def write_suite_rows(path, jobs, hashes, pretrain_versions=None):
                              "config_hash": config_hash, "pretrain_code_version": pretrained})
 
 
-def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
+def two_draws(tmp_path, monkeypatch):
+    """The faithful row's geo 1-shot runs on two draws, their environment and current config hashes."""
     from fewshot_parser.common.provenance import experiment_hash
 
     root = tmp_path / "splits"
@@ -223,23 +224,21 @@ def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
     monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
     environment = dict(os.environ, FEWSHOT_SEED="13")
     jobs = run_grid.plan_draws(["ours"], ["geo"], [1], str(root), str(tmp_path / "grid"), str(tmp_path / "pretrain"))
-    current = experiment_hash(run_grid.evaluated_config(jobs[0], environment))
+    return jobs, environment, [experiment_hash(run_grid.evaluated_config(job, environment)) for job in jobs]
+
+
+def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
+    jobs, environment, hashes = two_draws(tmp_path, monkeypatch)
     results = tmp_path / "suite.csv"
-    write_suite_rows(results, jobs, [current, "0123456789ab"])
+    write_suite_rows(results, jobs, [hashes[0], "0123456789ab"])
     assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
 
 
 def test_a_suite_row_pretrained_with_unknown_code_is_stale(tmp_path, monkeypatch):
     # The official rows' check: an archive made by code nobody can compare with today's is stale.
-    from fewshot_parser.common.provenance import code_version, experiment_hash
+    from fewshot_parser.common.provenance import code_version
 
-    root = tmp_path / "splits"
-    make_splits(source(tmp_path), "geo", str(root), draws=[1, 2], shots=[1], new=1, min_examples=3,
-                max_share=0.2, known=5)
-    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
-    environment = dict(os.environ, FEWSHOT_SEED="13")
-    jobs = run_grid.plan_draws(["ours"], ["geo"], [1], str(root), str(tmp_path / "grid"), str(tmp_path / "pretrain"))
-    hashes = [experiment_hash(run_grid.evaluated_config(job, environment)) for job in jobs]
+    jobs, environment, hashes = two_draws(tmp_path, monkeypatch)
     results = tmp_path / "suite.csv"
     write_suite_rows(results, jobs, hashes, [code_version(), "e" * 40])
     assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
