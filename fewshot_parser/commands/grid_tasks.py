@@ -272,16 +272,90 @@ def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train:
     return result
 
 
-def pretrain_main(config: str) -> None:
-    """Pre-trains the shared archive of an experiment config exactly as its `allennlp train` would."""
+# Beside a pre-training's staging directory: the code version of each process that trained it so far.
+SEGMENTS = ".partial.code_versions"
+
+
+def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
+    """
+    Pre-trains the shared archive of an experiment config exactly as its `allennlp train` would, and
+    records the code that trained it (`record_pretraining_code`).
+    """
     # Imported first: importing any module of the package runs fewshot_parser/__init__.py before it,
     # which registers the plugin and sets the config defaults.
+    from fewshot_parser.common.provenance import code_version
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
     from allennlp.common import Params
 
+    started_with = started_with or code_version()  # the code this process loaded, before any later commit
     params = Params.from_file(config)
     pretraining = params.get("pretraining")
-    ensure_pretrained(params["pretrained_archive"], pretraining.as_dict(quiet=True) if pretraining is not None else None)
+    settings = pretraining.as_dict(quiet=True) if pretraining is not None else None
+    archive = params["pretrained_archive"]
+    if settings is not None:
+        begin_segment(archive, settings, started_with)
+    ensure_pretrained(archive, settings)
+    if settings is not None:
+        record_pretraining_code(archive)
+
+
+def begin_segment(archive: str, settings: Dict[str, Any], version: str) -> None:
+    """
+    Notes that a process of code `version` is about to train the archive: the list beside the staging
+    directory (`SEGMENTS`) is started afresh unless the pre-training will resume an interrupted one,
+    and nothing is noted when the archive is already made. Holds `ensure_pretrained`'s lock, so a
+    second process waits for the first, then finds the archive made.
+    """
+    from fewshot_parser.training.pretrain_finetune import _made_from, _resumable  # ensure_pretrained's own tests
+
+    target = os.path.dirname(os.path.abspath(archive))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target + ".partial.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.isfile(archive) and _made_from(archive, settings):
+            return
+        versions = _segment_versions(target) if _resumable(target + ".partial", settings) else []
+        with open(target + SEGMENTS + ".tmp", "w") as handle:
+            json.dump(versions + [version], handle)
+        os.replace(target + SEGMENTS + ".tmp", target + SEGMENTS)
+
+
+def _segment_versions(target: str) -> List[str]:
+    try:
+        with open(target + SEGMENTS) as handle:
+            return [str(version) for version in json.load(handle)]
+    except (OSError, ValueError):
+        return []
+
+
+def record_pretraining_code(archive: str) -> None:
+    """
+    Corrects the code version in a freshly made archive's `provenance.json`. `ensure_pretrained`
+    writes the version of the checkout when training ends, which names a commit made during a long
+    pre-training, or only the last of several resumed sessions. The archive is credited instead to the
+    code the first training process loaded (the earliest, so that the staleness checks err towards
+    stale), and `resumed_with` lists the other versions that continued it.
+    """
+    target = os.path.dirname(os.path.abspath(archive))
+    versions = _segment_versions(target)
+    if not versions:
+        return
+    path = os.path.join(target, "provenance.json")
+    try:
+        with open(path) as handle:
+            record = json.load(handle)
+    except (OSError, ValueError):
+        record = {}
+    record["code_version"] = versions[0]
+    later = [version for version in dict.fromkeys(versions[1:]) if version != versions[0]]
+    if later:
+        record["resumed_with"] = later
+    else:
+        record.pop("resumed_with", None)
+    with open(path + ".tmp", "w") as handle:
+        json.dump(record, handle, indent=1)
+    os.replace(path + ".tmp", path)
+    os.remove(target + SEGMENTS)
 
 
 if __name__ == "__main__":

@@ -20,9 +20,8 @@ PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(_
 CODE_PATHS = ("fewshot_parser", "experiments", "setup.py", "requirements.lock")
 
 
-def code_version(root: Optional[str] = None) -> str:
-    """``<commit>`` or ``<commit>-dirty`` (a change under `CODE_PATHS`); ``unknown`` outside a git checkout."""
-    root = root or PROJECT_ROOT
+def checkout_version(root: str = PROJECT_ROOT) -> str:
+    """``<commit>`` or ``<commit>-dirty`` (a change under `CODE_PATHS`) of a checkout now; ``unknown`` outside git."""
     try:
         commit = subprocess.run(
             ["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
@@ -34,6 +33,22 @@ def code_version(root: Optional[str] = None) -> str:
     except (OSError, subprocess.SubprocessError):
         return "unknown"
     return commit + ("-dirty" if status else "")
+
+
+# The project's version when this module was imported, which is when the package (and with it the
+# code a run executes) was loaded: a commit made while a run trains does not change what it runs.
+_LOADED_VERSION = checkout_version(PROJECT_ROOT)
+
+
+def code_version(root: Optional[str] = None) -> str:
+    """
+    The code version a number made by this process should carry: this project's as the process
+    loaded it (a later commit, during an hour of pre-training say, is not the code that ran), or,
+    given another `root`, that checkout's version now.
+    """
+    if root is None or os.path.abspath(root) == PROJECT_ROOT:
+        return _LOADED_VERSION
+    return checkout_version(root)
 
 
 def config_hash(config: Mapping[str, Any]) -> str:

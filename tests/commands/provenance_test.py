@@ -246,3 +246,81 @@ def test_only_changes_to_code_make_a_code_version_dirty(tmp_path):
     assert code_version(str(tmp_path)) == clean
     (tmp_path / "fewshot_parser/model.py").write_text("changed\n")
     assert code_version(str(tmp_path)) == clean + "-dirty"
+
+
+def _fake_pretraining(monkeypatch, end_version: str) -> None:
+    """ensure_pretrained as a stub that writes the archive the way the real one does, with the version at its end."""
+    import fewshot_parser.training.pretrain_finetune as pretrain_finetune
+
+    def ensure(archive, settings):
+        target = os.path.dirname(archive)
+        os.makedirs(target, exist_ok=True)
+        open(archive, "w").close()
+        with open(os.path.join(target, "config.json"), "w") as handle:
+            json.dump(settings, handle)
+        with open(os.path.join(target, "provenance.json"), "w") as handle:
+            json.dump({"code_version": end_version, "threads": "1"}, handle)
+        return archive
+
+    monkeypatch.setattr(pretrain_finetune, "ensure_pretrained", ensure)
+
+
+def _pretraining_config(tmp_path) -> str:
+    config = tmp_path / "experiment.json"
+    config.write_text(json.dumps({"pretrained_archive": str(tmp_path / "pre" / "geo-x" / "model.tar.gz"),
+                                  "pretraining": {"trainer": {"num_epochs": 2}}}))
+    return str(config)
+
+
+def _provenance(tmp_path) -> dict:
+    return json.loads((tmp_path / "pre" / "geo-x" / "provenance.json").read_text())
+
+
+def test_a_pretraining_is_credited_to_the_code_that_started_it_not_a_commit_made_meanwhile(tmp_path, monkeypatch):
+    from fewshot_parser.commands.grid_tasks import SEGMENTS, pretrain_main
+
+    _fake_pretraining(monkeypatch, end_version="committed-during-the-run")
+    pretrain_main(_pretraining_config(tmp_path), started_with="loaded-at-start")
+    record = _provenance(tmp_path)
+    assert record["code_version"] == "loaded-at-start" and "resumed_with" not in record
+    assert record["threads"] == "1"  # the rest of the record is kept
+    assert not os.path.exists(str(tmp_path / "pre" / "geo-x") + SEGMENTS)
+
+
+def test_a_resumed_pretraining_is_credited_to_its_first_code_and_lists_the_rest(tmp_path, monkeypatch):
+    from fewshot_parser.commands.grid_tasks import SEGMENTS, pretrain_main
+
+    config = _pretraining_config(tmp_path)
+    staging = tmp_path / "pre" / "geo-x.partial"
+    staging.mkdir(parents=True)
+    (staging / "config.json").write_text(json.dumps({"trainer": {"num_epochs": 2}}))
+    (staging / "training_state_e1_b0.th").write_text("")
+    (tmp_path / "pre" / ("geo-x" + SEGMENTS)).write_text(json.dumps(["first-session"]))
+    _fake_pretraining(monkeypatch, end_version="second-session")
+    pretrain_main(config, started_with="second-session")
+    record = _provenance(tmp_path)
+    assert record["code_version"] == "first-session" and record["resumed_with"] == ["second-session"]
+
+
+def test_a_pretraining_started_over_forgets_the_code_of_the_abandoned_one(tmp_path, monkeypatch):
+    from fewshot_parser.commands.grid_tasks import SEGMENTS, pretrain_main
+
+    config = _pretraining_config(tmp_path)
+    staging = tmp_path / "pre" / "geo-x.partial"
+    staging.mkdir(parents=True)
+    (staging / "config.json").write_text(json.dumps({"trainer": {"num_epochs": 5}}))  # another config: no resume
+    (staging / "training_state_e1_b0.th").write_text("")
+    (tmp_path / "pre" / ("geo-x" + SEGMENTS)).write_text(json.dumps(["abandoned"]))
+    _fake_pretraining(monkeypatch, end_version="now")
+    pretrain_main(config, started_with="now")
+    assert _provenance(tmp_path) == {"code_version": "now", "threads": "1"}
+
+
+def test_a_run_carries_the_code_version_its_process_loaded_not_a_later_commit(tmp_path, monkeypatch):
+    from fewshot_parser.common import provenance
+
+    loaded = code_version()
+    monkeypatch.setattr(provenance, "checkout_version", lambda root=PROJECT_ROOT: "committed-later")
+    assert code_version() == loaded  # the project: as this process loaded it
+    assert code_version(PROJECT_ROOT + os.sep) == loaded
+    assert code_version(str(tmp_path)) == "committed-later"  # another checkout: as it is now
