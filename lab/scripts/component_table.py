@@ -24,7 +24,8 @@ them; each row names its study and the row it was measured in:
     python lab/scripts/component_table.py --out lab/results/components.md --docs docs/results.md
 
 With --docs the block between the markers below in that file is replaced by the table.
-ATIS has no suite draws, so it has no column.
+ATIS has no column: the suite's two ATIS draws (an hour of pre-training each) are run for README's rows
+and the best row's fine-tuning epochs only, not for the components.
 """
 import argparse
 import csv
