@@ -14,6 +14,10 @@ them; each row names its study and the row it was measured in:
   lab/results/recombination/{dev,official}_runs.csv;
 - MiniLM words and the lexicon with linking added to the faithful row: grid systems `ours-minilm`
   and `ours-lexicon` against `ours`, results/dev/runs.csv and results/runs.csv;
+- reshaped pairs, adjectives and subtree pairs added to the faithful row with recombination, one
+  after the other: grid systems `ours-reshaped40`, `ours-adjectives`, `ours-adjectives-subtrees`
+  against `ours-recomb`, all fine-tuned from the same pre-trainings, lab/results/faithful_components/runs.csv
+  (suite only);
 - reshaped pairs, adjectives and subtree pairs added to today's best row, one after the other: grid
   systems `best-reshaped40`, `best-adjectives`, `best-adjectives-subtrees`, results/dev/runs.csv and
   results/runs.csv; adjectives with subtree pairs added to the former best row
@@ -103,6 +107,8 @@ def decoded(file: str, setting: str, sign: float) -> Callable[[], Gains]:
 PRETRAINING = ("lab/results/pretraining_components/runs.csv", "lab/results/pretraining_components/official_runs.csv")
 RECOMBINATION = ("lab/results/recombination/dev_runs.csv", "lab/results/recombination/official_runs.csv")
 BEST_DECODING = "lab/results/decoding_components_best.csv"
+# The faithful row, its recombination and the recombination components on its own pre-trainings (stop 70).
+FAITHFUL_COMPONENTS = "lab/results/faithful_components/runs.csv"
 BEST = "today's best row"
 ROWS = [
     Row("MiniLM words (GloVe 50-d without)", f"removed from {BEST} (`best-no-words`)", "yes",
@@ -130,6 +136,13 @@ ROWS = [
         pairs("ours-minilm", "ours", "results/dev/runs.csv", "results/runs.csv")),
     Row("predicate lexicon and lexical linking", "added to the faithful row (`ours-lexicon`)", "yes",
         pairs("ours-lexicon", "ours", "results/dev/runs.csv", "results/runs.csv")),
+    Row("40 reshaped pairs", "added to the faithful row with recombination (`ours-reshaped40`)", "no",
+        pairs("ours-reshaped40", "ours-recomb", FAITHFUL_COMPONENTS, "results/runs.csv")),
+    Row("adjectives in reshaped pairs", "added to the faithful row with recombination and 40 reshaped pairs (`ours-adjectives`)",
+        "no", pairs("ours-adjectives", "ours-reshaped40", FAITHFUL_COMPONENTS, "results/runs.csv")),
+    Row("subtree pairs", "added to the faithful row with recombination, reshaped pairs and adjectives "
+        "(`ours-adjectives-subtrees`)", "no",
+        pairs("ours-adjectives-subtrees", "ours-adjectives", FAITHFUL_COMPONENTS, "results/runs.csv")),
     Row("40 reshaped pairs", f"added to {BEST} (`best-reshaped40`)", "no",
         pairs("best-reshaped40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
     Row("adjectives in reshaped pairs", f"added to {BEST} with 40 reshaped pairs (`best-adjectives`)", "no",
