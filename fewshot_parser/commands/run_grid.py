@@ -496,10 +496,27 @@ def record_unrecorded(jobs: List[Job], results: str) -> List[Job]:
     return missing
 
 
-def retire_stale_archive(archive: str) -> Optional[str]:
+def archive_certified(version: str, users: Sequence[Job], environment: Dict[str, str]) -> bool:
+    """
+    Whether certificates cover an archive pre-trained by code `version` for any of the jobs that use it:
+    the check `allennlp report` makes before it calls a row "pre-trained with older code"
+    (`staleness.certified` with `pretraining`, on the job's `pretraining` section).
+    """
+    for job in users:
+        config = evaluated_config(job, environment)
+        section = config.get("pretraining")
+        archive_config = json.dumps(section if isinstance(section, dict) else config, sort_keys=True)
+        row = dict(zip(FIELDS[:5], job_key(job)))
+        if staleness.certified(row, version, archive_config, pretraining=True, systems=SYSTEMS):
+            return True
+    return False
+
+
+def retire_stale_archive(archive: str, certified: Callable[[str], bool] = lambda version: False) -> Optional[str]:
     """
     Moves a pre-trained archive's directory aside (`<dir>.stale`) when its provenance says older code
-    made it, so that the runs needing it pre-train again; returns the new place, or None when kept.
+    made it and `certified` (given that code version) does not vouch for it, so that the runs needing it
+    pre-train again; returns the new place, or None when kept.
     """
     directory = os.path.dirname(archive)
     if not os.path.isfile(archive):
@@ -510,7 +527,7 @@ def retire_stale_archive(archive: str) -> Optional[str]:
             config: Optional[str] = handle.read()
     except OSError:
         config = None
-    if version and staleness.code_unchanged_since(version, config_json=config):
+    if version and (staleness.code_unchanged_since(version, config_json=config) or certified(version)):
         return None
     target = directory + ".stale"
     if os.path.isdir(target):
@@ -565,8 +582,14 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     where = f"{args.jobs} at a time" if local else f"on the Ray cluster at {args.address}"
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {where}")
     if args.redo_stale and not args.dry_run:
-        for archive in sorted({pretrained_archive(job, environment) for job in pending} - {None}):
-            retired = retire_stale_archive(archive)
+        users: Dict[str, List[Job]] = {}
+        for job in pending:
+            archive = pretrained_archive(job, environment)
+            if archive is not None:
+                users.setdefault(archive, []).append(job)
+        for archive in sorted(users):
+            retired = retire_stale_archive(
+                archive, lambda version, jobs=users[archive]: archive_certified(version, jobs, environment))
             if retired:
                 print(f"  {archive} was pre-trained with older code: moved to {retired}; it is pre-trained again")
     if args.dry_run:
