@@ -23,7 +23,11 @@ them; each row names its study and the row it was measured in:
   results/runs.csv; adjectives with subtree pairs added to the former best row
   (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
-  lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv.
+  lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
+- the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
+  pre-trainings, lab/results/faithful_components/runs.csv) and to today's best row (`best-ens5`,
+  results/dev/runs.csv, against the best row's suite rows of the pre-training study, made on the same
+  machine: lab/results/pretraining_components/runs.csv).
 
     python lab/scripts/component_table.py --out lab/results/components.md --docs docs/results.md
 
@@ -70,15 +74,21 @@ def empty() -> Gains:
     return {"d": {column: [] for column in COLUMNS}, "s": {column: [] for column in COLUMNS}}
 
 
-def pairs(with_name: str, without_name: str, dev: str, official: str) -> Callable[[], Gains]:
-    """Gains of two grid systems that differ by the component, paired by draw (dev) or shuffle 1-5 (official)."""
+def pairs(with_name: str, without_name: str, dev: str, official: str,
+          dev_without: Optional[str] = None) -> Callable[[], Gains]:
+    """
+    Gains of two grid systems that differ by the component, paired by draw (dev) or shuffle 1-5
+    (official); `dev_without` reads the suite rows of the system without it from another file (rows
+    made on the same machine).
+    """
 
     def gains() -> Gains:
         systems = settings(path("experiments", "systems.csv"))
         found = empty()
         for suite, file, shuffles in (("d", dev, None), ("s", official, ["1", "2", "3", "4", "5"])):
             with_ = exact_matches(path(file), systems[with_name], shuffles)
-            without = exact_matches(path(file), systems[without_name], shuffles)
+            other = dev_without if suite == "d" and dev_without else file
+            without = exact_matches(path(other), systems[without_name], shuffles)
             for key in sorted(with_):
                 if key in without and key[:2] in found[suite]:
                     found[suite][key[:2]].append(with_[key] - without[key])
@@ -157,6 +167,10 @@ ROWS = [
         decoded("lab/results/decoding_components.csv", "1 member", -1.0)),
     Row("ensemble of 5", "added to `chosen` (`chosen-ens5`)", "no",
         pairs("chosen-ens5", "chosen", "results/dev/runs.csv", "results/runs.csv")),
+    Row("ensemble of 5", "added to the faithful row (`ours-ens5`)", "no",
+        pairs("ours-ens5", "ours", FAITHFUL_COMPONENTS, "results/runs.csv")),
+    Row("ensemble of 5", f"added to {BEST} (`best-ens5`)", "no",
+        pairs("best-ens5", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv", PRETRAINING[0])),
 ]
 
 
