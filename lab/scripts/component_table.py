@@ -26,8 +26,8 @@ them; each row names its study and the row it was measured in:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
 - the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
   pre-trainings, lab/results/faithful_components/runs.csv) and to today's best row (`best-ens5`,
-  results/dev/runs.csv, against the best row's suite rows of the pre-training study, made on the same
-  machine: lab/results/pretraining_components/runs.csv).
+  results/dev/runs.csv and results/runs.csv, against the best row's rows of the pre-training study,
+  made on the same machine: lab/results/pretraining_components/{runs,official_runs}.csv).
 
     python lab/scripts/component_table.py --out lab/results/components.md --docs docs/results.md
 
@@ -75,20 +75,20 @@ def empty() -> Gains:
 
 
 def pairs(with_name: str, without_name: str, dev: str, official: str,
-          dev_without: Optional[str] = None) -> Callable[[], Gains]:
+          without_files: Tuple[Optional[str], Optional[str]] = (None, None)) -> Callable[[], Gains]:
     """
     Gains of two grid systems that differ by the component, paired by draw (dev) or shuffle 1-5
-    (official); `dev_without` reads the suite rows of the system without it from another file (rows
-    made on the same machine).
+    (official); `without_files` (suite, official) reads the rows of the system without it from other
+    files where given (rows made on the same machine as the ones with it).
     """
 
     def gains() -> Gains:
         systems = settings(path("experiments", "systems.csv"))
         found = empty()
-        for suite, file, shuffles in (("d", dev, None), ("s", official, ["1", "2", "3", "4", "5"])):
+        for suite, file, other, shuffles in (("d", dev, without_files[0], None),
+                                             ("s", official, without_files[1], ["1", "2", "3", "4", "5"])):
             with_ = exact_matches(path(file), systems[with_name], shuffles)
-            other = dev_without if suite == "d" and dev_without else file
-            without = exact_matches(path(other), systems[without_name], shuffles)
+            without = exact_matches(path(other or file), systems[without_name], shuffles)
             for key in sorted(with_):
                 if key in without and key[:2] in found[suite]:
                     found[suite][key[:2]].append(with_[key] - without[key])
@@ -170,7 +170,7 @@ ROWS = [
     Row("ensemble of 5", "added to the faithful row (`ours-ens5`)", "no",
         pairs("ours-ens5", "ours", FAITHFUL_COMPONENTS, "results/runs.csv")),
     Row("ensemble of 5", f"added to {BEST} (`best-ens5`)", "no",
-        pairs("best-ens5", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv", PRETRAINING[0])),
+        pairs("best-ens5", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv", PRETRAINING)),
 ]
 
 
