@@ -36,8 +36,11 @@ IGNORED_METRICS = ("duration", "mem", "epoch", "time")
 
 
 def miniature(data_dir: str, dataset: str, shot: int, shuffle: int, target: str) -> None:
-    """A data root holding the split's files cut down, and the pre-training file (shuffle 0) likewise."""
-    folders = {f"shuffle_{shuffle}_shot_{shot}", "shuffle_0_shot_1"}
+    """
+    A data root holding the split's files cut down, and the pre-training files (shuffle 0, 1-shot, and
+    the split's shot, which the pt baselines pre-train on) likewise.
+    """
+    folders = {f"shuffle_{shuffle}_shot_{shot}", "shuffle_0_shot_1", f"shuffle_0_shot_{shot}"}
     for folder in folders:
         source = os.path.join(data_dir, dataset, "lemma_data", folder)
         destination = os.path.join(target, dataset, "lemma_data", folder)

@@ -171,3 +171,22 @@ def test_a_pretraining_certificate_of_a_sharing_row_counts_on_a_suite_draw_too(m
     monkeypatch.setattr(staleness, "read_certifications",
                         lambda path=None: [{**certificate, "system": sharing[0], "setting": sharing[1]}])
     assert staleness.draw_stale_reason(row, SYSTEMS, *draw) is None
+
+
+def test_the_miniature_holds_every_file_a_2shot_row_pretrains_on(tmp_path):
+    """A pt baseline pre-trains on shuffle 0 of its own shot (`shuffle_0_shot_2/train.txt` for 2-shot):
+    the certify miniature must hold it, or the row cannot be certified."""
+    from fewshot_parser.commands.fingerprint import QUERY_LINES, TRAIN_LINES, miniature
+
+    source = tmp_path / "data"
+    for folder in ("shuffle_0_shot_1", "shuffle_0_shot_2", "shuffle_1_shot_2", "shuffle_3_shot_2"):
+        directory = source / "jobs" / "lemma_data" / folder
+        directory.mkdir(parents=True)
+        for name in ("train.txt", "support.txt", "query.txt"):
+            (directory / name).write_text("".join(f"u{i}\t( f{i} )\n" for i in range(100)))
+    miniature(str(source), "jobs", 2, 1, str(tmp_path / "mini"))
+    made = tmp_path / "mini" / "jobs" / "lemma_data"
+    assert sorted(p.name for p in made.iterdir()) == ["shuffle_0_shot_1", "shuffle_0_shot_2", "shuffle_1_shot_2"]
+    assert len((made / "shuffle_0_shot_2" / "train.txt").read_text().splitlines()) == TRAIN_LINES
+    assert len((made / "shuffle_1_shot_2" / "query.txt").read_text().splitlines()) == QUERY_LINES
+    assert len((made / "shuffle_1_shot_2" / "support.txt").read_text().splitlines()) == 100
