@@ -504,8 +504,7 @@ def archive_certified(version: str, users: Sequence[Job], environment: Dict[str,
     """
     for job in users:
         config = evaluated_config(job, environment)
-        section = config.get("pretraining")
-        archive_config = json.dumps(section if isinstance(section, dict) else config, sort_keys=True)
+        archive_config = staleness.pretraining_config(config, json.dumps(config, sort_keys=True))
         row = dict(zip(FIELDS[:5], job_key(job)))
         if staleness.certified(row, version, archive_config, pretraining=True, systems=SYSTEMS):
             return True

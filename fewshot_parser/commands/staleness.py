@@ -273,6 +273,16 @@ def draw_stale_reason(row: Dict[str, str], systems: Dict[str, tuple], data_root:
                                                                       os.path.join(pretrain_root, draw)))
 
 
+def pretraining_config(parsed: Dict[str, Any], config: Optional[str]) -> Optional[str]:
+    """
+    The config a row's pre-trained archive depends on, as JSON: its `pretraining` section where it has
+    one, else the whole config (`config`, its text). The archive depends on the code that section uses,
+    not on what only fine-tuning uses (an augmentation reader added later leaves the archive valid).
+    """
+    pretraining = parsed.get("pretraining")
+    return json.dumps(pretraining, sort_keys=True) if isinstance(pretraining, dict) else config
+
+
 def config_stale_reason(row: Dict[str, str], config: Optional[str], systems: Dict[str, tuple]) -> Optional[str]:
     """
     Why the current code would not reproduce `row`, given the config its run renders today (JSON
@@ -287,10 +297,7 @@ def config_stale_reason(row: Dict[str, str], config: Optional[str], systems: Dic
     if not code_unchanged_since(row["code_version"], config_json=config) and not certified(row, row["code_version"], config):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")
-    # The pre-trained archive depends on the code its own config (`pretraining`) uses, not on what
-    # only fine-tuning uses (an augmentation reader added later leaves the archive valid).
-    pretraining = parsed.get("pretraining")
-    archive_config = json.dumps(pretraining, sort_keys=True) if isinstance(pretraining, dict) else config
+    archive_config = pretraining_config(parsed, config)
     if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config) \
             and not certified(row, pretrained, archive_config, pretraining=True, systems=systems):
         return "pre-trained with older code"
