@@ -143,6 +143,23 @@ def reference_rows(path: Optional[str]) -> List[Dict[str, str]]:
     return [{**row, "system": REFERENCE[0], "setting": REFERENCE[1]} for row in read_rows(path)]
 
 
+def current_rows(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
+    """
+    `rows` (of several results files, in order) less each stale row that a fresh row of the same run
+    (system, setting, dataset, shot, shuffle) supersedes: a rerun recorded in one file replaces the
+    stale row another file keeps. Where every row of a run is stale, all are kept (the last one counts).
+    """
+    def run(row: Dict[str, str]) -> Tuple[str, str, str, int, int]:
+        return row["system"], row["setting"], row["dataset"], int(row["shot"]), int(row["shuffle"])
+
+    counts = defaultdict(int)
+    for row in rows:
+        counts[run(row)] += 1
+    fresh = {id(row): stale_reason(row, SYSTEMS) is None for row in rows if counts[run(row)] > 1}
+    renewed = {run(row) for row in rows if fresh.get(id(row))}
+    return [row for row in rows if run(row) not in renewed or fresh[id(row)]]
+
+
 def stale_cells(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str, str, int], str]:
     """`(system, setting, dataset, shot)` -> why, for every cell with a stale row (`staleness.stale_reason`)."""
     stale: Dict[Tuple[str, str, str, int], str] = {}
@@ -224,7 +241,7 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
     files = [results] if isinstance(results, str) else list(results)
     if os.path.exists(out) and not os.path.isdir(out):
         raise UserError(f"{out}: --out is the directory the tables go to, and this is a file; nothing was written")
-    every_row = [row for path in files for row in read_result_rows(path)]  # checked: file:line errors
+    every_row = current_rows([row for path in files for row in read_result_rows(path)])  # checked: file:line errors
     reference_every = reference_rows(reference)
     rows = [row for row in every_row + reference_every if int(row["shuffle"]) in set(shuffles)]
     stale = stale_cells([row for row in every_row if int(row["shuffle"]) in set(shuffles)])
@@ -662,7 +679,7 @@ def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str,
     ProtoParser as a line), with `full` also `table1_full.png` (every row), and, when the pre-trained
     archive of our parser exists, `figure1_<dataset>_<k>shot.png` (t-SNE)."""
     files = [results] if isinstance(results, str) else list(results)
-    table = collect([row for path in files for row in read_result_rows(path)])
+    table = collect(current_rows([row for path in files for row in read_result_rows(path)]))
     paper = paper_numbers()
     rows = []
     for key, scores in table.items():

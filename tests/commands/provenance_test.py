@@ -363,3 +363,22 @@ def test_a_run_carries_the_code_version_its_process_loaded_not_a_later_commit(tm
     assert code_version() == loaded  # the project: as this process loaded it
     assert code_version(PROJECT_ROOT + os.sep) == loaded
     assert code_version(str(tmp_path)) == "committed-later"  # another checkout: as it is now
+
+
+def test_a_rerun_in_one_results_file_supersedes_the_stale_row_another_file_keeps(monkeypatch):
+    from fewshot_parser.commands import staleness
+    from fewshot_parser.commands.report import current_rows, stale_cells
+
+    head = code_version().split("-")[0]
+    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith(head))
+    fresh_hash = current_hash("experiments/baselines/da_jobs_1shot.jsonnet")
+    rerun = row(code_version=head, config_hash=fresh_hash, exact_match="8.0")
+    old = row(code_version=head, config_hash="0" * 12, exact_match="10.0")  # another file, read after
+    other_shuffle = row(shuffle="2", code_version=head, config_hash="0" * 12)
+    kept = current_rows([rerun, old, other_shuffle])
+    assert kept == [rerun, other_shuffle]
+    # The cell stays marked while one of its runs has only a stale row, and not after it is rerun too.
+    assert ("DA", "", "jobs", 1) in stale_cells(kept)
+    assert stale_cells(current_rows([rerun, old])) == {}
+    # Two stale rows of one run are both kept (the last one counts), as before.
+    assert current_rows([old, other_shuffle, dict(old)]) == [old, other_shuffle, old]
