@@ -1,10 +1,14 @@
 """
 How far rerunning moved the recorded results: compares `results/runs.csv` at a git commit with the
 file now, per (system, setting, dataset, shot) cell: how many runs were rerun (their provenance
-changed), how many of those changed their number, and the cell mean before and after.
+changed), how many of those changed their number, and the cell mean before and after. With several
+`--results` files a run's row may move from one to another (a stale row of a lent machine's file
+rerun here): "before" is the run's row in any of the files at the commit (the last file's, as in
+`allennlp report`), "after" its row now whose provenance differs from it, in whichever file.
 
     python lab/scripts/moved_rows.py aebc0ca                  # every cell with a rerun run
     python lab/scripts/moved_rows.py aebc0ca --markdown       # as a Markdown table
+    python lab/scripts/moved_rows.py 933afc4 --results results/runs.csv results/runs_lent_machine.csv
 """
 import argparse
 import csv
@@ -26,9 +30,13 @@ def rows_at(commit: str, path: str) -> Dict[Key, Dict[str, str]]:
     return {key(row): row for row in committed_rows(path, commit)}
 
 
-def rows_now(path: str) -> Dict[Key, Dict[str, str]]:
+def rows_now(path: str) -> List[Dict[str, str]]:
     with open(os.path.join(ROOT, path), newline="") as handle:
-        return {key(row): row for row in csv.DictReader(handle)}
+        return list(csv.DictReader(handle))
+
+
+def provenance(row: Dict[str, str]) -> Tuple[str, str]:
+    return row.get("code_version") or "", row.get("config_hash") or ""
 
 
 def key(row: Dict[str, str]) -> Key:
@@ -38,16 +46,20 @@ def key(row: Dict[str, str]) -> Key:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("commit", help="the commit whose results file is the 'before'")
-    parser.add_argument("--results", default="results/runs.csv")
+    parser.add_argument("--results", nargs="+", default=["results/runs.csv"])
     parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
-    before, after = rows_at(args.commit, args.results), rows_now(args.results)
+    before: Dict[Key, Dict[str, str]] = {}
+    for path in args.results:
+        before.update(rows_at(args.commit, path))
+    after: Dict[Key, Dict[str, str]] = {}
+    for row in (row for path in args.results for row in rows_now(path)):
+        old = before.get(key(row))
+        if old is not None and provenance(old) != provenance(row):
+            after[key(row)] = row
     cells: Dict[Tuple, List[Tuple[float, float]]] = defaultdict(list)
     for k, row in after.items():
-        old = before.get(k)
-        if old is None or (old.get("code_version"), old.get("config_hash")) == (row.get("code_version"), row.get("config_hash")):
-            continue
-        cells[k[:4]].append((float(old["exact_match"]), float(row["exact_match"])))
+        cells[k[:4]].append((float(before[k]["exact_match"]), float(row["exact_match"])))
     lines = []
     if args.markdown:
         lines += ["| cell | rerun | changed | mean before | mean after | change |", "|---|---|---|---|---|---|"]
