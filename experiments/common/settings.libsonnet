@@ -1,6 +1,8 @@
 // The paper's three data settings for the baselines (Sec. 5), for any system:
-//   pt: pre-train on train.txt (one archive per dataset and system, shared by every split and shot),
-//       then fine-tune on the split's support set and evaluate on its query set;
+//   pt: pre-train on train.txt (one archive per dataset and system, shared by every split; the 1- and
+//       2-shot configs read their own shot's train.txt, so a change of shot pre-trains it again, even
+//       where the two files are the same), then fine-tune on the split's support set and evaluate on
+//       its query set;
 //   cb: train on train + support, evaluate on the query set;
 //   os: like cb with the support set repeated 10 times (1-shot) or 5 times (2-shot).
 // Unseen output tokens in pt are handled by vocabulary extension at fine-tuning (the model's

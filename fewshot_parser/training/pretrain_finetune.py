@@ -145,7 +145,8 @@ class PretrainFinetune(TrainModel):
     A few-shot experiment as one `allennlp train`. The top-level `model`, `dataset_reader`,
     `data_loader` and `trainer` describe fine-tuning (and the final model, which is what the archive
     holds); `pretraining` is a complete ordinary training config for the pre-trained parser, run only
-    when `pretrained_archive` does not exist yet, so one pre-training serves every split and shot.
+    when `pretrained_archive` does not exist yet or was trained from another config, so one
+    pre-training serves every split whose config names the same pre-training (the paths included).
     `finetune_seed` re-seeds the random generators after that step (and AllenNLP's transformer cache
     is emptied), so that fine-tuning does not depend on whether pre-training ran in the same process.
     `retention` lists what fine-tuning does to keep the known predicates (`training/retention/`);
