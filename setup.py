@@ -18,7 +18,11 @@ setup(
     long_description=LONG_DESCRIPTION,
     long_description_content_type="text/markdown",
     packages=find_packages(exclude=["tests", "tests.*", "lab", "lab.*"]),  # lab/: investigation scripts, not installed
-    package_data={"fewshot_parser": ["data/SHA256SUMS", "commands/paper_results.json", "resources/lexicons/*.json"]},
+    # Every data file the package reads at run time; tests/install/wheel_test.py installs the wheel
+    # outside the checkout and uses it.
+    package_data={"fewshot_parser": ["data/SHA256SUMS", "commands/paper_results.json", "resources/*.json",
+                                     "resources/lexicons/*.json"]},
+    entry_points={"console_scripts": ["fewshot-parser = fewshot_parser.__main__:run"]},
     python_requires=">=3.11",
     install_requires=[
         "torch>=2.0",

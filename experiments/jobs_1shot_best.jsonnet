@@ -34,4 +34,7 @@ fewshot.experiment('jobs', 1, {
   // Retention: an utterance whose fine-tuned answer uses no new predicate is answered by the
   // pre-trained parser, which the archive keeps (models/known_fallback.py).
   retention: [{ type: 'pretrained_fallback' }],
-})
+}) + {
+  // This experiment's fine-tuning is the recipe the archive gives `allennlp teach`.
+  teaching_recipe: true,
+}

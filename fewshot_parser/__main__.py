@@ -4,5 +4,11 @@ working directory, because AllenNLP builds its argument parser before `--include
 import fewshot_parser  # noqa: F401  (registers the plugin; also hides known start-up warnings)
 from allennlp.commands import main
 
+
+def run() -> None:
+    """The `fewshot-parser` command: `allennlp` with this plugin loaded."""
+    main(prog="fewshot-parser")
+
+
 if __name__ == "__main__":
     main(prog="python -m fewshot_parser")

@@ -1,52 +1,55 @@
 """
-`allennlp teach`: fine-tune a pre-trained archive on your own support file with the recipe of the
-grid row that pre-trained it, in one command.
+`allennlp teach`: fine-tune a pre-trained archive on your own support file, in one command, with the
+fine-tuning recipe the archive carries.
 
     allennlp teach runs/pretrain/geo-ours/model.tar.gz my_support.txt -s runs/my_parser
     allennlp teach runs/pretrain/geo-contextual-schema/model.tar.gz my_support.txt -s runs/my_best --query my_query.txt
 
-The recipe comes from the archive (`fewshot_parser.commands.recipes`): the faithful archive is
-fine-tuned as row `ours` fine-tunes a split, the best row's archive as `chosen-fallback-roles` does
-(recombination, then routing answers without a new predicate to the pre-trained parser), with the support file in place of the split's support
-set. The shot (which fine-tuning hyper-parameters) is read off the support file: 2 when every new
-predicate has two examples or more, else 1 (`--shot` chooses). The result is
-`<serialization dir>/model.tar.gz`, for `allennlp predict` and `evaluate`; AllenNLP's log is in
-`<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch, the seconds
-each phase took (`fewshot_parser.common.phases`) and the time in all.
+A pre-trained archive holds the fine-tuning config of the experiment that pre-trained it, one per shot,
+and the data files that config reads (`fewshot_parser.training.teaching_recipe`), so teaching needs
+neither this project's checkout nor the benchmark data. The shot (which fine-tuning hyper-parameters)
+is read off the support file: 2 when every new predicate has two examples or more, else 1 (`--shot`
+chooses). The result is `<serialization dir>/model.tar.gz`, for `allennlp predict` and `evaluate`, with
+the files its reader reads under `<serialization dir>/teaching/`; AllenNLP's log is in
+`<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch, the seconds each
+phase took (`fewshot_parser.common.phases`) and the time in all.
 """
 import argparse
+import atexit
 import contextlib
 import json
 import logging
 import os
+import shutil
 import sys
+import tempfile
 import time
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common import Params
 
-from fewshot_parser.commands.arguments import int_in, one_of, positive_int
-from fewshot_parser.commands.recipes import Recipe, innermost_reader
-from fewshot_parser.commands.run_grid import SYSTEMS
+from fewshot_parser.commands.arguments import int_in, positive_int
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.phases import format_phases, take_phases
-from fewshot_parser.common.provenance import old_spelling
 from fewshot_parser.common.threads import available_cores
+from fewshot_parser.training import teaching_recipe
 
 # What teach reads from the pre-trained archive.
 CONFIG = "config.json"
 ACTIONS_VOCABULARY = "vocabulary/actions.txt"
+# Where a taught run keeps the files its config reads.
+TAUGHT_FILES = "teaching"
 
 
 @Subcommand.register("teach")
 class Teach(Subcommand):
-    """Fine-tune a pre-trained archive on a support file with the recipe of the row that made it."""
+    """Fine-tune a pre-trained archive on a support file with the recipe the archive carries."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = ("Teach a pre-trained parser new predicates: fine-tune its archive on your support file "
-                       "(utterance<TAB>logical form per line) with the fine-tuning recipe of the grid row that "
-                       "pre-trained it, and write the fine-tuned archive <serialization dir>/model.tar.gz.")
+                       "(utterance<TAB>logical form per line) with the fine-tuning recipe the archive carries, "
+                       "and write the fine-tuned archive <serialization dir>/model.tar.gz.")
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("archive", help="the pre-trained archive, e.g. runs/pretrain/geo-ours/model.tar.gz")
         sub.add_argument("support", help="your examples of the new predicates, utterance<TAB>logical form per line")
@@ -54,17 +57,14 @@ class Teach(Subcommand):
                          help="where the fine-tuned archive (model.tar.gz), its config and log go")
         sub.add_argument("--query", default=None,
                          help="evaluate the fine-tuned parser on this file (same format) and print its exact match")
-        sub.add_argument("--system", type=one_of(SYSTEMS, "system"), default=None,
-                         help="the grid row whose recipe to use (default: the row that pre-trained the archive; "
-                              "ours and chosen-fallback-roles first)")
         sub.add_argument("--shot", type=int_in([1, 2], "shot"), default=None,
-                         help="use the row's 1-shot or 2-shot fine-tuning (default: 2 when every new predicate "
+                         help="use the 1-shot or 2-shot recipe (default: 2 when every new predicate "
                               "has two examples or more, else 1)")
         sub.add_argument("--threads", type=positive_int, default=None,
                          help="torch threads (default: the plugin's, see FEWSHOT_THREADS)")
         sub.add_argument("-o", "--overrides", default="",
                          help="a JSON object merged into the recipe, as with allennlp train -o "
-                              "(e.g. '{\"trainer\": {\"cuda_device\": 0}}')")
+                              "(e.g. \'{\"trainer\": {\"cuda_device\": 0}}\')")
         sub.add_argument("-f", "--force", action="store_true",
                          help="overwrite the serialization directory if it holds an earlier run")
         sub.set_defaults(func=teach_from_args)
@@ -72,8 +72,8 @@ class Teach(Subcommand):
 
 
 def teach_from_args(args: argparse.Namespace) -> None:
-    teach(args.archive, args.support, args.serialization_dir, query=args.query, system=args.system,
-          shot=args.shot, threads=args.threads, overrides=args.overrides, force=args.force)
+    teach(args.archive, args.support, args.serialization_dir, query=args.query, shot=args.shot,
+          threads=args.threads, overrides=args.overrides, force=args.force)
 
 
 class Support(NamedTuple):
@@ -94,7 +94,6 @@ def teach(
     support: str,
     serialization_dir: str,
     query: Optional[str] = None,
-    system: Optional[str] = None,
     shot: Optional[int] = None,
     threads: Optional[int] = None,
     overrides: str = "",
@@ -102,10 +101,10 @@ def teach(
     report: Callable[[str], None] = say,
 ) -> Dict[str, Any]:
     """
-    Fine-tunes the pre-trained `archive` on `support` with the recipe of its row (see the module
+    Fine-tunes the pre-trained `archive` on `support` with the archive's recipe (see the module
     docstring) into `serialization_dir`, evaluating on `query` when given; returns the run's metrics.
     Bad input (a missing or damaged file, a line that does not parse, a known predicate with another
-    arity, a support file without a new predicate, an archive no row pre-trains) is a `UserError`
+    arity, a support file without a new predicate, an archive without a recipe) is a `UserError`
     naming the file (and line), raised before anything is trained.
 
     # Parameters
@@ -118,10 +117,8 @@ def teach(
         Where `model.tar.gz` goes; must be new or empty unless `force`.
     query : `str`, optional (default = `None`)
         Evaluated on after fine-tuning (`test_exact_match` in the metrics).
-    system : `str`, optional (default = `None`)
-        The grid row whose recipe to use; by default the row that pre-trained the archive.
     shot : `int`, optional (default = `None`)
-        The row's 1-shot or 2-shot fine-tuning; by default read off the support file.
+        The 1-shot or 2-shot recipe; by default read off the support file.
     threads : `int`, optional (default = `None`)
         Torch threads; by default the plugin's (`fewshot_parser.common.threads`).
     overrides : `str`, optional (default = `""`)
@@ -147,42 +144,44 @@ def teach(
     check_serialization_dir(serialization_dir, force, [archive, support, query])
     take_phases()  # only this run's phases
     with quiet_console():
-        metrics = _teach(archive, support, serialization_dir, query, system, shot, overrides, force, report)
+        metrics = _teach(archive, support, serialization_dir, query, shot, overrides, force, report)
     report(f"time per phase: {format_phases(take_phases())}")
     report(f"done in {time.time() - started:.1f} s: {os.path.join(serialization_dir, 'model.tar.gz')}")
     return metrics
 
 
-def _teach(archive: str, support: str, serialization_dir: str, query: Optional[str], system: Optional[str],
-           shot: Optional[int], overrides: str, force: bool, report: Callable[[str], None]) -> Dict[str, Any]:
+def _teach(archive: str, support: str, serialization_dir: str, query: Optional[str], shot: Optional[int],
+           overrides: str, force: bool, report: Callable[[str], None]) -> Dict[str, Any]:
     """`teach` after its arguments are checked: the recipe, the support check, the training."""
     import torch
     from allennlp.commands import train as train_command
 
-    from fewshot_parser.commands import recipes
     from fewshot_parser.common.archives import read_members
 
     members = read_members(archive, [CONFIG, ACTIONS_VOCABULARY])
     pretraining = archive_config(archive, members.get(CONFIG))
-    report(f"pre-trained archive {archive} ({recipes.archive_dataset(pretraining, archive)}, "
-           f"seed {recipes.archive_seed(pretraining)}, torch threads {torch.get_num_threads()})")
-    training = training_data(pretraining, archive)  # before any reader looks for it
-
-    recipe = recipes.find_recipe(archive, pretraining, 1, system, report)
-    found = check_support(support, recipe, recipes.known_predicates(members.get(ACTIONS_VOCABULARY)), archive)
-    chosen_shot = shot or found.shot
-    if chosen_shot != recipe.shot:
-        recipe = recipes.row_recipe(recipe.system, recipe.dataset, chosen_shot, recipe.seed, pretraining)
-    report(f"recipe: row {recipe.system} ({os.path.relpath(recipe.path)}), {recipe.dataset} {recipe.shot}-shot"
-           + ("" if shot else f" (read off the support file; --shot {3 - recipe.shot} for the other)"))
-    if not recipe.exact:
-        difference = recipes.first_difference(old_spelling(recipe.config.get("pretraining")), old_spelling(pretraining))
-        report(f"warning: the archive was not pre-trained with the pre-training config of row {recipe.system} "
-               f"(they differ at {difference}); fine-tuning it with that row's recipe as asked")
+    recipes = teaching_recipe.read_recipes(archive)
+    if recipes is None:
+        raise UserError(f"{archive}: the archive carries no teaching recipe (it was pre-trained before archives "
+                        "stored one); add it with lab/scripts/add_teaching_recipe.py, or pre-train it again")
+    report(f"pre-trained archive {archive} (seed {pretraining.get('random_seed', 'unknown')}, "
+           f"torch threads {torch.get_num_threads()}; recipes for {' and '.join(sorted(recipes.by_shot))}-shot)")
+    files = teaching_recipe.unpack_files(recipes, tempfile.mkdtemp(prefix="fewshot_teach_"))
+    atexit.register(shutil.rmtree, files, True)
+    recipe, recipe_shot = teaching_recipe.choose_recipe(recipes, shot or 1, archive)
+    found = check_support(support, teaching_recipe.fill_recipe(recipe, files, support, query),
+                          known_predicates(members.get(ACTIONS_VOCABULARY)), archive)
+    wanted = shot or found.shot
+    if wanted != recipe_shot:
+        recipe, recipe_shot = teaching_recipe.choose_recipe(recipes, wanted, archive)
+    note = "" if shot else " (read off the support file)"
+    if recipe_shot != wanted:
+        note = f" (the archive has no {wanted}-shot recipe)"
+    report(f"recipe: {recipe_shot}-shot{note}")
     new = ", ".join(found.new_predicates) if found.new_predicates else "(not checked: no action vocabulary)"
     report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")
 
-    config = recipes.teaching_config(recipe, archive, training, support, query)
+    config = teaching_config(recipe, archive, files, support, query)
     size = len(config["model"]["members"]) if config["model"].get("type") == "fewshot_ensemble" else 1
     if size > 1:
         # Members after the first train side by side, one process per core at this thread count;
@@ -194,11 +193,49 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
            + (f" ({parallel} at a time after the first)" if size > 1 and parallel > 1 else "")
            + ": loading the archive, reading the support set, new actions start from their prototypes")
     train_command.train_model(params, serialization_dir, force=force)
+    keep_files(serialization_dir, files, recipes)
     with open(os.path.join(serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)
     if query is not None and "test_exact_match" in metrics:
         report(f"exact match on {query}: {100 * metrics['test_exact_match']:.2f}%")
     return metrics
+
+
+def teaching_config(recipe: Dict[str, Any], archive: str, files: str, support: str, query: Optional[str],
+                    progress: bool = True) -> Dict[str, Any]:
+    """
+    The experiment config that fine-tunes `archive` on `support` with `recipe`: its placeholders
+    filled (`files` holds the bundled files), the archive used as it is (never pre-trained again);
+    with `progress`, the trainer reports each epoch (`fewshot_progress`, which changes no number).
+    """
+    config = teaching_recipe.fill_recipe(recipe, files, support, query)
+    config["pretrained_archive"] = os.path.abspath(archive)
+    if progress:
+        model = config.get("model") or {}
+        members = len(model.get("members", [])) if model.get("type") == "fewshot_ensemble" else 1
+        trainer = config.setdefault("trainer", {})
+        trainer["callbacks"] = list(trainer.get("callbacks") or []) + [{"type": "fewshot_progress", "members": members}]
+    return config
+
+
+def keep_files(serialization_dir: str, files: str, recipes: teaching_recipe.Recipes) -> None:
+    """
+    Makes a taught run stand on its own: the files its config reads move from the temporary `files`
+    to `<serialization_dir>/teaching/`, its config (and the archive's) says so, and the archive
+    carries the recipes it was taught with.
+    """
+    target = os.path.abspath(os.path.join(serialization_dir, TAUGHT_FILES))
+    teaching_recipe.copy_tree(files, target)
+    path = os.path.join(serialization_dir, CONFIG)
+    with open(path) as handle:
+        config = teaching_recipe.relocate(json.load(handle), files, target)
+    data = json.dumps(config, indent=4).encode("utf-8")
+    with open(path + ".tmp", "wb") as handle:
+        handle.write(data)
+    os.replace(path + ".tmp", path)
+    archive = os.path.join(serialization_dir, "model.tar.gz")
+    if os.path.isfile(archive):
+        teaching_recipe.write_recipes(archive, recipes, replace={CONFIG: data})
 
 
 def archive_config(archive: str, data: Optional[bytes]) -> Dict[str, Any]:
@@ -210,6 +247,21 @@ def archive_config(archive: str, data: Optional[bytes]) -> Dict[str, Any]:
         raise UserError(f"{archive}: a fine-tuned archive (of a few-shot experiment, type {config.get('type')}); "
                         "teach starts from a pre-trained one, such as runs/pretrain/geo-ours/model.tar.gz")
     return config
+
+
+def known_predicates(actions_vocabulary: Optional[bytes]) -> Optional[List[str]]:
+    """The predicates of the actions in an archive's `vocabulary/actions.txt` (None without one)."""
+    from fewshot_parser.logical_forms.actions import Action
+
+    if actions_vocabulary is None:
+        return None
+    known = set()
+    for line in actions_vocabulary.decode("utf-8").splitlines():
+        try:
+            known.update(Action.from_string(line.strip()).predicates)
+        except ValueError:  # @@UNKNOWN@@ and other non-action entries
+            continue
+    return sorted(known)
 
 
 def check_serialization_dir(directory: str, force: bool, inputs: List[Optional[str]]) -> None:
@@ -225,50 +277,20 @@ def check_serialization_dir(directory: str, force: bool, inputs: List[Optional[s
                         "--force replaces it, or choose another -s")
 
 
-def check_support(support: str, recipe: Recipe, known: Optional[List[str]], archive: str) -> Support:
+def check_support(support: str, config: Dict[str, Any], known: Optional[List[str]], archive: str) -> Support:
     """
-    Reads `support` with the recipe's LF reader (so a bad line is the reader's `FILE:LINE: reason`)
-    and finds the predicates the archive does not know (`known`, from its action vocabulary; None
-    skips the check). A file without a new predicate is a `UserError`.
+    Reads `support` with the LF reader of the experiment `config` (so a bad line is the reader's
+    `FILE:LINE: reason`) and finds the predicates the archive does not know (`known`, from its action
+    vocabulary; None skips the check). A file without a new predicate is a `UserError`.
     """
-    from allennlp.data import DatasetReader
-
-    from fewshot_parser.logical_forms.actions import Action
-
-    reader = DatasetReader.from_params(Params(json.loads(json.dumps(innermost_reader(recipe.config["dataset_reader"])))))
-    lines: List[List[str]] = []
-    for instance in reader.read(support):
-        actions = instance["metadata"].metadata.get("actions", [])
-        lines.append(sorted({p for action in actions for p in Action.from_string(action).predicates}))
+    examples, counts = teaching_recipe.new_predicate_counts(config["dataset_reader"], support, known)
     if known is None:
-        return Support(len(lines), [], 1)
-    known_set = set(known)
-    counts: Dict[str, int] = {}
-    for predicates in lines:
-        for predicate in predicates:
-            if predicate not in known_set:
-                counts[predicate] = counts.get(predicate, 0) + 1
+        return Support(examples, [], 1)
     if not counts:
-        raise UserError(f"{support}: no new predicate (every predicate of its {len(lines)} example(s) is one "
+        raise UserError(f"{support}: no new predicate (every predicate of its {examples} example(s) is one "
                         f"{archive} already knows); teach adds predicates, allennlp predict parses with the "
                         "archive as it is")
-    return Support(len(lines), sorted(counts), 2 if min(counts.values()) >= 2 else 1)
-
-
-def training_data(pretraining: Dict[str, Any], archive: str) -> str:
-    """The data the archive was pre-trained on (the recipe reads it), checked to be there."""
-    from fewshot_parser.data.examples import split_data_spec
-    from fewshot_parser.data.paths import resolve_data_path
-
-    training = pretraining.get("train_data_path")
-    if not isinstance(training, str):
-        raise UserError(f"{archive}: its config names no train_data_path, which the recipe reads")
-    for path, _ in split_data_spec(training):
-        try:
-            resolve_data_path(path)
-        except FileNotFoundError as error:
-            raise UserError(f"{archive}: the recipe reads the data the archive was pre-trained on, and {error}") from None
-    return training
+    return Support(examples, sorted(counts), teaching_recipe.shot_of(counts))
 
 
 def with_overrides(config: Dict[str, Any], overrides: str) -> Params:

@@ -70,12 +70,14 @@ def old_spelling(config: Any) -> Any:
 def experiment_hash(config: Mapping[str, Any]) -> str:
     """
     `config_hash` of a run's rendered config without what does not change its numbers: where the
-    shared pre-trained archive lives (`pretrained_archive`) and the device (`trainer.cuda_device`).
+    shared pre-trained archive lives (`pretrained_archive`), whether the run's recipe replaces the one
+    the archive carries (`teaching_recipe`) and the device (`trainer.cuda_device`).
     Components are hashed as the old names that meant them (`old_spelling`), so that rows recorded
     before the components and generators keep their hash.
     """
     config = old_spelling(config)
     config.pop("pretrained_archive", None)
+    config.pop("teaching_recipe", None)
     if isinstance(config.get("trainer"), dict):
         config["trainer"].pop("cuda_device", None)
     return config_hash(config)

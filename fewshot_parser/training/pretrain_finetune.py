@@ -84,6 +84,31 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
     return archive_path
 
 
+def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Vocabulary, replace: bool) -> bool:
+    """
+    Stores the experiment of `serialization_dir` (its `config.json`) in the pre-trained archive as
+    the recipe for its shot, read off its support set (`training.teaching_recipe`); while it writes,
+    no other process pre-trains or rewrites the archive. Returns whether it wrote.
+    """
+    from fewshot_parser.logical_forms.actions import Action
+    from fewshot_parser.training import teaching_recipe
+
+    with open(os.path.join(serialization_dir, "config.json")) as handle:
+        experiment = json.load(handle)
+    known = set()
+    for token in vocab.get_token_to_index_vocabulary("actions"):
+        try:
+            known.update(Action.from_string(token).predicates)
+        except ValueError:  # padding and unknown entries
+            continue
+    _, counts = teaching_recipe.new_predicate_counts(experiment["dataset_reader"], experiment["train_data_path"],
+                                                     sorted(known))
+    staging = os.path.dirname(os.path.abspath(archive_path)) + ".partial"
+    with open(staging + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return teaching_recipe.store_recipe(archive_path, experiment, teaching_recipe.shot_of(counts), replace)
+
+
 PROVENANCE = "provenance.json"
 
 
@@ -150,7 +175,9 @@ class PretrainFinetune(TrainModel):
     `finetune_seed` re-seeds the random generators after that step (and AllenNLP's transformer cache
     is emptied), so that fine-tuning does not depend on whether pre-training ran in the same process.
     `retention` lists what fine-tuning does to keep the known predicates (`training/retention/`);
-    without it fine-tuning is the paper's.
+    without it fine-tuning is the paper's. An experiment that pre-trains stores itself in the archive
+    as its fine-tuning recipe for `allennlp teach`, for its shot when the archive has none yet, or
+    always with `teaching_recipe` (`training.teaching_recipe`).
 
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
@@ -204,6 +231,7 @@ class PretrainFinetune(TrainModel):
         initialize_new_actions: bool = True,
         finetune_seed: Optional[int] = None,
         retention: Optional[List[Lazy[RetentionMethod]]] = None,
+        teaching_recipe: bool = False,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
         methods = [method.construct() for method in retention or []]  # a bad entry fails before pre-training
@@ -228,6 +256,10 @@ class PretrainFinetune(TrainModel):
             archive = load_archive(extracted_archive_dir(archive_path))
         pretrained: Model = archive.model
         vocab: Vocabulary = pretrained.vocab
+        if pretraining is not None:
+            # This experiment owns the pre-training: the archive learns how to be taught (`allennlp teach`).
+            with phase("storing the teaching recipe"):
+                store_teaching_recipe(archive_path, serialization_dir, vocab, replace=teaching_recipe)
         pretrained_shapes = {name: parameter.shape for name, parameter in pretrained.named_parameters()}
         with phase("reading the support set"):
             support = list(dataset_reader.read(train_data_path))
