@@ -21,8 +21,15 @@ CODE_PATHS = ("fewshot_parser", "experiments", "setup.py", "requirements.lock")
 
 
 def checkout_version(root: str = PROJECT_ROOT) -> str:
-    """``<commit>`` or ``<commit>-dirty`` (a change under `CODE_PATHS`) of a checkout now; ``unknown`` outside git."""
+    """
+    ``<commit>`` or ``<commit>-dirty`` (a change under `CODE_PATHS`) of the checkout `root` now; for
+    an installed package (no checkout of its own), ``fewshot_parser==<version>``.
+    """
     try:
+        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True, text=True,
+                             timeout=10, check=True).stdout.strip()
+        if os.path.realpath(top) != os.path.realpath(root):
+            raise OSError("not a checkout of its own")
         commit = subprocess.run(
             ["git", "-C", root, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
         ).stdout.strip()
@@ -31,22 +38,27 @@ def checkout_version(root: str = PROJECT_ROOT) -> str:
             capture_output=True, text=True, timeout=10, check=True,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        from fewshot_parser.version import VERSION
+
+        return f"fewshot_parser=={VERSION}"
     return commit + ("-dirty" if status else "")
 
 
-# The project's version when this module was imported, which is when the package (and with it the
-# code a run executes) was loaded: a commit made while a run trains does not change what it runs.
-_LOADED_VERSION = checkout_version(PROJECT_ROOT)
+# The project's version as this process first asked for it. A run asks when it starts
+# (`PretrainFinetune`, `allennlp train`), so a commit made while it trains, during an hour of
+# pre-training say, is not taken for the code that ran. Importing the package runs no `git`.
+_LOADED_VERSION: Optional[str] = None
 
 
 def code_version(root: Optional[str] = None) -> str:
     """
     The code version a number made by this process should carry: this project's as the process
-    loaded it (a later commit, during an hour of pre-training say, is not the code that ran), or,
-    given another `root`, that checkout's version now.
+    first asked for it (see `_LOADED_VERSION`), or, given another `root`, that checkout's version now.
     """
+    global _LOADED_VERSION
     if root is None or os.path.abspath(root) == PROJECT_ROOT:
+        if _LOADED_VERSION is None:
+            _LOADED_VERSION = checkout_version(PROJECT_ROOT)
         return _LOADED_VERSION
     return checkout_version(root)
 

@@ -234,6 +234,7 @@ class PretrainFinetune(TrainModel):
         teaching_recipe: bool = False,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
+        code_version()  # the code this run executes: asked now, before a pre-training of minutes or hours
         methods = [method.construct() for method in retention or []]  # a bad entry fails before pre-training
         archive_path = ensure_pretrained(pretrained_archive, pretraining)
         pretrained_from = read_provenance(os.path.dirname(os.path.abspath(archive_path)))
