@@ -57,7 +57,7 @@ def split_files(dataset: str, shot: int, split: int) -> Tuple[str, str]:
 def teach(system: str, archive: str, support: str, query: Optional[str], out: str, threads: int) -> Dict[str, object]:
     """Runs `allennlp teach` in a fresh process; its phases, total seconds and exact match (0 without `query`)."""
     command = [sys.executable, "-m", "allennlp", "teach", archive, support, "-s", out] + (["--query", query] if query else []) + [
-               "--system", system, "--threads", str(threads), "--force", "--include-package", "fewshot_parser"]
+               "--threads", str(threads), "--force", "--include-package", "fewshot_parser"]
     started = time.time()
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
                             env={**os.environ, "OMP_NUM_THREADS": str(threads)})

@@ -111,6 +111,7 @@ class EnsembleFinetune(PretrainFinetune):
         finetune_seed: Optional[int] = None,
         retention: Optional[List[Lazy[RetentionMethod]]] = None,
         parallel_members: int = 1,
+        training_data_path: Optional[str] = None,
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
         ensemble_config = copy.deepcopy(model._params.as_dict(quiet=True))  # type: ignore[attr-defined]
@@ -129,7 +130,7 @@ class EnsembleFinetune(PretrainFinetune):
                 pretraining=pretraining, test_data_path=test_data_path,
                 validation_data_loader=validation_data_loader, evaluate_on_test=evaluate_on_test,
                 initialize_new_actions=initialize_new_actions, finetune_seed=finetune_seed + index,
-                retention=retention,
+                retention=retention, training_data_path=training_data_path,
             )
 
         first = build(0)

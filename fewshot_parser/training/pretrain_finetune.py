@@ -93,8 +93,13 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
     from fewshot_parser.logical_forms.actions import Action
     from fewshot_parser.training import teaching_recipe
 
-    with open(os.path.join(serialization_dir, "config.json")) as handle:
-        experiment = json.load(handle)
+    try:
+        with open(os.path.join(serialization_dir, "config.json")) as handle:
+            experiment = json.load(handle)
+    except OSError:  # a member of an ensemble run: the run's config is one level up
+        return False
+    if experiment.get("type") != "fewshot_pretrain_finetune":
+        return False
     known = set()
     for token in vocab.get_token_to_index_vocabulary("actions"):
         try:
@@ -177,7 +182,8 @@ class PretrainFinetune(TrainModel):
     `retention` lists what fine-tuning does to keep the known predicates (`training/retention/`);
     without it fine-tuning is the paper's. An experiment that pre-trains stores itself in the archive
     as its fine-tuning recipe for `allennlp teach`, for its shot when the archive has none yet, or
-    always with `teaching_recipe` (`training.teaching_recipe`).
+    always with `teaching_recipe` (`training.teaching_recipe`). `training_data_path` names the data
+    the archive was pre-trained on, for retention methods that replay it (by default the pre-training's).
 
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
     """
@@ -232,6 +238,7 @@ class PretrainFinetune(TrainModel):
         finetune_seed: Optional[int] = None,
         retention: Optional[List[Lazy[RetentionMethod]]] = None,
         teaching_recipe: bool = False,
+        training_data_path: Optional[str] = None,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
         code_version()  # the code this run executes: asked now, before a pre-training of minutes or hours
@@ -285,9 +292,10 @@ class PretrainFinetune(TrainModel):
 
         training_reader = dataset_reader
         if methods:
-            # The pre-training file: the pretraining config's, or (an archive used as it is, as `allennlp
-            # teach` does) the one the archive's own config trained on.
-            training_data = (pretraining or {}).get("train_data_path") or archive.config.get("train_data_path", None)
+            # The pre-training file: `training_data_path` (a teaching names the copy its archive carries),
+            # the pretraining config's, or the one the archive's own config trained on.
+            training_data = (training_data_path or (pretraining or {}).get("train_data_path")
+                             or archive.config.get("train_data_path", None))
             context = RetentionContext(final_model, pretrained, pretrained_shapes, dataset_reader, training_data,
                                        13 if finetune_seed is None else finetune_seed,
                                        pretrained_config=archive.config.as_dict(quiet=True).get("model"))

@@ -32,7 +32,7 @@ QUERY = "<query>"
 TRAINING = "<training>"
 BUNDLED = "<teaching>/"
 # Keys of an experiment config that a recipe never keeps: teach supplies the archive itself.
-DROPPED = ("pretraining", "pretrained_archive", "teaching_recipe")
+DROPPED = ("pretraining", "pretrained_archive", "teaching_recipe", "training_data_path")
 # Keys that name evaluation data; a teaching without a query file leaves them out.
 EVALUATION_KEYS = ("test_data_path", "validation_data_path")
 
@@ -129,6 +129,7 @@ def make_recipe(experiment: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, s
     recipe = _map_strings(config, change)
     if training_digest is not None:
         bundled["training.txt"] = _data_file(training_files[0][0])  # type: ignore[index]
+        recipe["training_data_path"] = TRAINING  # what retention methods replay
     return recipe, bundled
 
 

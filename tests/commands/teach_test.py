@@ -1,10 +1,11 @@
 """
-`allennlp teach`: one command fine-tunes a pre-trained archive on a support file with the recipe of
-the grid row that pre-trained it. Tiny trainings on the geo fixture (the `fixture` grid system,
-fixtures/grid), each a few seconds; the real rows' recipes are checked by rendering their configs.
+`allennlp teach`: one command fine-tunes a pre-trained archive on a support file with the recipe the
+archive carries. Tiny trainings on the geo fixture (fixtures/grid), each a few seconds; the real
+rows' recipes are checked by making them from the rendered configs.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -19,14 +20,14 @@ from allennlp.models.archival import load_archive
 from allennlp.predictors import Predictor
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.commands import recipes, run_grid
 from fewshot_parser.commands.teach import teach
 from fewshot_parser.common.errors import UserError
+from fewshot_parser.training import teaching_recipe
 from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
 
-FIXTURE_SYSTEM = ("ProtoParser", "fixture", os.path.join(FIXTURES_ROOT, "grid", "{dataset}_{shot}shot.jsonnet"))
+GRID = os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet")
 BAD_ARITY = "which state border s0\t( lambda $0 e ( and ( state:t $0 $1 ) ( next_to:t $0 s0 ) ) )\n"
-# The fixture grid with two voting members and recombination in fine-tuning, as the best row has.
+# The fixture grid with two voting members and recombination in fine-tuning, as ensemble rows have.
 ENSEMBLE = """
 local base = import '%s';
 local dir = std.extVar('FEWSHOT_DATA_DIR') + '/geo/shuffle_' + std.extVar('FEWSHOT_SPLIT') + '_shot_1/';
@@ -36,36 +37,57 @@ base + {
                     training_data_path: dir + 'train.txt', pairs_per_predicate: 2, reverse_pairs_per_predicate: 1 },
   model: { type: 'fewshot_ensemble', members: [base.model, base.model] },
 }
-"""
+""" % GRID
 
 
-def render_fixture_grid(data: str, pretrain: str) -> dict:
-    variables = {"FEWSHOT_DATA_DIR": data, "FEWSHOT_PRETRAIN_DIR": pretrain, "FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13"}
-    return json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"),
-                                             ext_vars=variables))
+def copy_split(root) -> str:
+    """The geo fixture split as split 1 of a data directory under `root`; returns that split's directory."""
+    directory = root / "data" / "geo" / "shuffle_1_shot_1"
+    directory.mkdir(parents=True)
+    for part in ("train", "support", "query"):
+        shutil.copyfile(fixture_split("geo", part), directory / f"{part}.txt")
+    return directory
+
+
+def render(path: str, root, **extra) -> dict:
+    variables = {"FEWSHOT_DATA_DIR": str(root / "data"), "FEWSHOT_PRETRAIN_DIR": str(root / "pretrain"),
+                 "FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", **extra}
+    return json.loads(_jsonnet.evaluate_file(path, ext_vars=variables))
 
 
 @pytest.fixture(scope="module")
-def pretrained(tmp_path_factory):
-    """The fixture grid's pre-trained archive (`<pretrain>/geo-fixture/model.tar.gz`), built once."""
-    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
-
+def grid_run(tmp_path_factory):
+    """The fixture grid's split-1 run, which pre-trains `<root>/pretrain/geo-fixture/model.tar.gz`: (root, run dir)."""
     root = tmp_path_factory.mktemp("teach")
-    config = render_fixture_grid(str(root / "data"), str(root / "pretrain"))
-    with pushd(PROJECT_ROOT):
-        return ensure_pretrained(config["pretrained_archive"], config["pretraining"])
+    copy_split(root)
+    os.environ.update(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(root / "pretrain"),
+                      FEWSHOT_SPLIT="1")
+    try:
+        with pushd(PROJECT_ROOT):
+            train_model_from_file(GRID, str(root / "row"))
+    finally:
+        for name in ("FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR"):
+            os.environ.pop(name, None)
+    return root, root / "row"
+
+
+@pytest.fixture
+def pretrained(grid_run, tmp_path) -> str:
+    """A copy of the pre-trained archive, outside the project and away from the data it was trained on."""
+    root, _ = grid_run
+    shutil.copyfile(root / "pretrain" / "geo-fixture" / "model.tar.gz", tmp_path / "pretrained.tar.gz")
+    return str(tmp_path / "pretrained.tar.gz")
 
 
 @pytest.fixture
 def split(tmp_path, monkeypatch):
-    """A copy of the geo fixture split as the fixture grid's split 1, and a grid of `ours` and `fixture`."""
-    directory = tmp_path / "data" / "geo" / "shuffle_1_shot_1"
-    directory.mkdir(parents=True)
-    for part in ("train", "support", "query"):
-        (directory / f"{part}.txt").write_bytes(open(fixture_split("geo", part), "rb").read())
-    monkeypatch.chdir(PROJECT_ROOT)
-    monkeypatch.setenv("FEWSHOT_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(run_grid, "SYSTEMS", {"ours": run_grid.SYSTEMS["ours"], "fixture": FIXTURE_SYSTEM})
+    """The user's support and query files, in a working directory with no data and no experiments."""
+    directory = tmp_path / "mine"
+    directory.mkdir()
+    for part in ("support", "query"):
+        shutil.copyfile(fixture_split("geo", part), directory / f"{part}.txt")
+    monkeypatch.chdir(directory)
+    monkeypatch.setenv("FEWSHOT_DATA_DIR", str(tmp_path / "no-data"))
     return directory
 
 
@@ -73,120 +95,127 @@ def state_dict(archive: str) -> dict:
     return load_archive(archive).model.state_dict()
 
 
-def test_teach_finds_the_row_and_fine_tunes_as_its_grid_run_does(tmp_path, split, pretrained, monkeypatch):
-    import fewshot_parser.commands.teach as teach_module
-    lines, timed = [], {}
-    # The summary line leaves out phases under 0.05 s, which the fixture's training can be on a fast CPU:
-    # the phases teach timed are checked where they are formatted.
-    real_format = teach_module.format_phases
-    monkeypatch.setattr(teach_module, "format_phases", lambda seconds: timed.update(seconds) or real_format(seconds))
-    metrics = teach(pretrained, str(split / "support.txt"), str(tmp_path / "taught"), query=str(split / "query.txt"),
-                    report=lines.append)
+def test_the_pre_trained_archive_carries_the_recipe_of_the_run_that_made_it(grid_run):
+    root, run = grid_run
+    recipes = teaching_recipe.read_recipes(str(root / "pretrain" / "geo-fixture" / "model.tar.gz"))
+    assert sorted(recipes.by_shot) == ["1"] and sorted(recipes.files) == ["training.txt"]
+    assert recipes.files["training.txt"] == open(fixture_split("geo", "train"), "rb").read()
+    recipe = recipes.by_shot["1"]
+    experiment = json.load(open(run / "config.json"))
+    assert recipe["train_data_path"] == "<support>" and recipe["test_data_path"] == "<query>"
+    assert recipe["dataset_reader"]["idiom_source"] == "<training>" and recipe["training_data_path"] == "<training>"
+    assert "pretraining" not in recipe and "pretrained_archive" not in recipe
+    for key in ("model", "trainer", "data_loader", "finetune_seed"):
+        assert recipe[key] == experiment[key]
+
+
+def test_teach_fine_tunes_as_the_run_that_made_the_archive_with_nothing_but_the_archive(grid_run, pretrained,
+                                                                                          split, tmp_path):
+    _, run = grid_run
+    lines = []
+    metrics = teach(pretrained, "support.txt", "taught", query="query.txt", report=lines.append)
     text = "\n".join(lines)
-    assert "comparing it with the other 1 rows" in text  # not the pre-training of `ours`: the grid is searched
-    assert "recipe: row fixture" in text and "geo 1-shot" in text
+    assert "recipe: 1-shot (read off the support file)" in text
     assert "2 example(s); new predicate(s): area:i, not" in text
-    assert lines[-3].startswith(f"exact match on {split / 'query.txt'}: ")
-    assert lines[-2].startswith("time per phase: ") and "training" in timed and "loading the pre-trained archive" in timed
-    assert lines[-1].startswith("done in ") and lines[-1].endswith(f" s: {tmp_path / 'taught' / 'model.tar.gz'}")
-
-    # The row's own run on this split (`allennlp train` of its config, as run-grid runs it).
-    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", os.path.dirname(os.path.dirname(pretrained)))
-    monkeypatch.setenv("FEWSHOT_SPLIT", "1")
-    train_model_from_file(FIXTURE_SYSTEM[2].format(dataset="geo", shot=1), str(tmp_path / "row"))
-    row = json.load(open(tmp_path / "row" / "metrics.json"))
+    assert lines[-3].startswith("exact match on query.txt: ")
+    assert lines[-2].startswith("time per phase: ") and lines[-1].startswith("done in ")
+    row = json.load(open(run / "metrics.json"))
     assert metrics["test_exact_match"] == row["test_exact_match"] and metrics["training_loss"] == row["training_loss"]
-    taught, expected = state_dict(str(tmp_path / "taught" / "model.tar.gz")), state_dict(str(tmp_path / "row" / "model.tar.gz"))
-    assert taught.keys() == expected.keys()
-    assert all(torch.equal(taught[name], expected[name]) for name in taught)
+    taught, expected = state_dict("taught/model.tar.gz"), state_dict(str(run / "model.tar.gz"))
+    assert taught.keys() == expected.keys() and all(torch.equal(taught[name], expected[name]) for name in taught)
 
-    # The taught archive is an ordinary one: it has the new predicates' actions and decodes them.
-    before = load_archive(pretrained).model.vocab.get_token_to_index_vocabulary("actions")
-    after = load_archive(str(tmp_path / "taught" / "model.tar.gz")).model.vocab.get_token_to_index_vocabulary("actions")
-    assert "GEN ( area:i <e:s> )" in after and "GEN ( area:i <e:s> )" not in before
-    predictor = Predictor.from_path(str(tmp_path / "taught" / "model.tar.gz"), "proto_parser")
+    # The taught archive stands on its own: the files its reader reads live beside it, and it decodes
+    # the new predicate.
+    config = json.load(open(split / "taught" / "config.json"))
+    assert config["dataset_reader"]["idiom_source"] == str(split / "taught" / "teaching" / "training.txt")
+    assert config["pretrained_archive"] == pretrained and "pretraining" not in config
+    with tarfile.open(split / "taught" / "model.tar.gz") as archive:
+        assert json.load(archive.extractfile("config.json")) == config
+        assert "teaching/recipes.json" in archive.getnames()
+    after = load_archive("taught/model.tar.gz").model.vocab.get_token_to_index_vocabulary("actions")
+    assert "GEN ( area:i <e:s> )" in after
+    predictor = Predictor.from_path("taught/model.tar.gz", "proto_parser")
     assert predictor.predict_json({"utterance": "how big be s0"})["actions"][0] == "GEN ( area:i <e:s> )"
-    config = json.load(open(tmp_path / "taught" / "config.json"))
-    assert config["pretraining"] is None and config["pretrained_archive"] == os.path.abspath(pretrained)
-    assert config["train_data_path"] == str(split / "support.txt")
+
+    # Without a query file nothing is evaluated.
+    metrics = teach(pretrained, "support.txt", "unevaluated", report=lambda line: None)
+    assert "test_exact_match" not in metrics and "test_data_path" not in json.load(open("unevaluated/config.json"))
 
 
-def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(tmp_path, split, pretrained, monkeypatch, capsys):
-    (tmp_path / "ensemble").mkdir()
-    (tmp_path / "ensemble" / "geo_1shot.jsonnet").write_text(ENSEMBLE % os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"))
-    system = ("ProtoParser", "fixture ensemble", str(tmp_path / "ensemble" / "{dataset}_{shot}shot.jsonnet"))
-    monkeypatch.setitem(run_grid.SYSTEMS, "fixture-ensemble", system)
-    teach(pretrained, str(split / "support.txt"), str(tmp_path / "taught"), system="fixture-ensemble",
-          overrides='{"trainer": {"num_epochs": 3}}')  # merged into the recipe as `allennlp train -o` does
+def test_the_first_run_of_a_shot_writes_its_recipe_and_a_marked_run_replaces_it(grid_run, tmp_path):
+    root, run = grid_run
+    archive = str(tmp_path / "model.tar.gz")
+    shutil.copyfile(root / "pretrain" / "geo-fixture" / "model.tar.gz", archive)
+    with pushd(PROJECT_ROOT):
+        experiment = json.load(open(run / "config.json"))
+        changed = dict(experiment, trainer=dict(experiment["trainer"], num_epochs=7))
+        assert not teaching_recipe.store_recipe(archive, changed, 1)  # the shot has one already
+        assert teaching_recipe.read_recipes(archive).by_shot["1"]["trainer"]["num_epochs"] == 2
+        assert teaching_recipe.store_recipe(archive, changed, 2)  # another shot is added
+        assert teaching_recipe.store_recipe(archive, changed, 1, replace=True)
+    recipes = teaching_recipe.read_recipes(archive)
+    assert sorted(recipes.by_shot) == ["1", "2"] and recipes.by_shot["1"]["trainer"]["num_epochs"] == 7
+    assert sorted(recipes.files) == ["training.txt"]  # stored once
+    assert load_archive(archive).model is not None  # the rewritten archive loads
+    # A run with `teaching_recipe: true` replaces the recipe of its shot when it finds the archive ready.
+    with pushd(PROJECT_ROOT):
+        os.environ.update(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(root / "pretrain"))
+        try:
+            train_model_from_file(GRID, str(tmp_path / "marked"),
+                                  overrides=json.dumps({"teaching_recipe": True, "trainer": {"num_epochs": 1}}))
+            recipes = teaching_recipe.read_recipes(str(root / "pretrain" / "geo-fixture" / "model.tar.gz"))
+            assert recipes.by_shot["1"]["trainer"]["num_epochs"] == 1
+            train_model_from_file(GRID, str(tmp_path / "restored"), overrides=json.dumps({"teaching_recipe": True}))
+        finally:
+            for name in ("FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR"):
+                os.environ.pop(name, None)
+
+
+@pytest.mark.parametrize("dataset", ["geo", "jobs"])
+@pytest.mark.parametrize("config", ["{dataset}_1shot.jsonnet", "{dataset}_1shot_best.jsonnet"])
+def test_the_faithful_and_the_best_recipe_read_only_placeholders_and_bundled_files(dataset, config):
+    """Every data file the faithful and the best row read is the support set, the query set, the
+    pre-training data or a bundled file: a teaching needs no data directory."""
+    path = os.path.join(PROJECT_ROOT, "experiments", config.format(dataset=dataset))
+    with pushd(PROJECT_ROOT):
+        experiment = json.loads(_jsonnet.evaluate_file(path, ext_vars={
+            "FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p",
+            "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data")}))
+        if not os.path.isfile(teaching_recipe._data_file(experiment["train_data_path"]) or ""):
+            pytest.skip("the benchmark data is not set up (make data)")
+        recipe, bundled = teaching_recipe.make_recipe(experiment)
+    assert experiment["teaching_recipe"] is True
+    assert recipe["train_data_path"] == "<support>" and recipe["test_data_path"] == "<query>"
+    assert recipe["training_data_path"] == "<training>" and "training.txt" in bundled
+    text = json.dumps(recipe)
+    assert f"{dataset}/lemma_data" not in text and "shuffle_" not in text
+    filled = teaching_recipe.fill_recipe(recipe, "/files", "/s/support.txt", None)
+    assert "test_data_path" not in filled and "<" + "support>" not in json.dumps(filled)
+
+
+def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(grid_run, tmp_path, capsys):
+    root, _ = grid_run
+    directory = copy_split(tmp_path)
+    (tmp_path / "ensemble.jsonnet").write_text(ENSEMBLE)
+    experiment = render(str(tmp_path / "ensemble.jsonnet"), tmp_path)
+    archive = str(tmp_path / "model.tar.gz")
+    shutil.copyfile(root / "pretrain" / "geo-fixture" / "model.tar.gz", archive)
+    with pushd(PROJECT_ROOT):
+        experiment["pretraining"] = render(GRID, root)["pretraining"]
+        teaching_recipe.store_recipe(archive, experiment, 1, replace=True)
+    shutil.rmtree(tmp_path / "data")
+    shutil.copyfile(fixture_split("geo", "support"), tmp_path / "support.txt")
+    teach(archive, str(tmp_path / "support.txt"), str(tmp_path / "taught"), overrides='{"trainer": {"num_epochs": 3}}')
     out = capsys.readouterr().out
-    assert "teach: recipe: row fixture-ensemble" in out and "teach: fine-tuning 2 models that vote" in out
+    assert "teach: fine-tuning 2 models that vote" in out
     for member in (1, 2):
-        assert f"fine-tuning member {member} of 2: 3 epoch(s) of " in out
         assert f"fine-tuning member {member} of 2: epoch 3/3, loss " in out
     model = load_archive(str(tmp_path / "taught" / "model.tar.gz")).model
     assert type(model).__name__ == "FewShotEnsemble" and len(model.members) == 2
-    config = json.load(open(tmp_path / "taught" / "config.json"))
-    assert config["trainer"]["optimizer"] == {"type": "adam", "lr": 0.01}  # the rest of `trainer` is the row's
-    reader = config["dataset_reader"]
-    # The split's training set is the data the archive was pre-trained on.
-    assert reader["support_data_path"] == str(split / "support.txt")
-    assert reader["training_data_path"] == "fixtures/data/geo/shuffle_0_shot_1/train.txt"
-
-
-@pytest.mark.parametrize("dataset", ["geo", "jobs"])
-@pytest.mark.parametrize("system, variant", [("ours", "ours"), ("chosen-fallback-roles", "contextual-schema")])
-def test_the_faithful_and_the_best_archive_get_their_rows_recipe(dataset, system, variant):
-    """A pre-trained archive's config.json is its row's `pretraining`; the recipe is that row's
-    experiment with the split's files replaced, and nothing else changed but the progress callback."""
-    variables = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    path = os.path.join(PROJECT_ROOT, run_grid.SYSTEMS[system][2].format(dataset=dataset, shot=1))
-    row = json.loads(_jsonnet.evaluate_file(path, ext_vars=variables))
-    assert row["pretrained_archive"] == f"p/{dataset}-{variant}/model.tar.gz"
-    recipe = recipes.find_recipe("archive", row["pretraining"])
-    assert (recipe.system, recipe.dataset, recipe.shot, recipe.exact) == (system, dataset, 1, True)
-
-    train = row["pretraining"]["train_data_path"]
-    config = recipes.teaching_config(recipe, "/a/model.tar.gz", train, "/s/support.txt", "/q/query.txt")
-    callbacks = config["trainer"]["callbacks"]
-    members = 1
-    assert callbacks[-1] == {"type": "fewshot_progress", "members": members}
-    del callbacks[-1]
-    split_dir = f"{dataset}/lemma_data/shuffle_1_shot_1/"
-    expected = json.loads(json.dumps(row).replace(split_dir + "support.txt", "/s/support.txt")
-                          .replace(split_dir + "query.txt", "/q/query.txt").replace(split_dir + "train.txt", train))
-    expected.update(pretrained_archive="/a/model.tar.gz", pretraining=None)
-    assert config == expected
-    # Without a query file, nothing is evaluated.
-    assert recipes.teaching_config(recipe, "/a/model.tar.gz", train, "/s/support.txt", None)["test_data_path"] is None
-
-
-@pytest.mark.parametrize("dataset", ["geo", "jobs"])
-def test_an_archive_in_the_old_spelling_gets_its_rows_recipe(dataset):
-    """The best row's archives made before schema encoding became a component name `irnet_parser`; they
-    are still the best row's pre-training, so teach finds its recipe and calls it exact."""
-    from fewshot_parser.common.provenance import old_spelling
-
-    variables = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    path = os.path.join(PROJECT_ROOT, run_grid.SYSTEMS["reshaped40-ens5"][2].format(dataset=dataset, shot=1))
-    pretraining = json.loads(_jsonnet.evaluate_file(path, ext_vars=variables))["pretraining"]
-    old = old_spelling(pretraining)
-    assert old["model"]["type"] == "irnet_parser" and old != pretraining
-    recipe = recipes.find_recipe("archive", old)
-    assert (recipe.system, recipe.exact) == ("chosen-fallback-roles", True)
-    assert recipes.row_recipe("chosen", dataset, 1, 13, old).exact
-
-
-def test_rows_sharing_a_pre_training_and_a_named_row(split, pretrained, tmp_path, monkeypatch):
-    with tarfile.open(pretrained) as archive:
-        config = json.loads(archive.extractfile("config.json").read())
-    monkeypatch.setitem(run_grid.SYSTEMS, "fixture-copy", FIXTURE_SYSTEM)
-    assert recipes.find_recipe(pretrained, config).system == "fixture"  # the first row in the grid's order
-    assert recipes.find_recipe(pretrained, config, system="fixture-copy").system == "fixture-copy"
-    changed = dict(config, random_seed=2, numpy_seed=2, pytorch_seed=2)
-    named = recipes.find_recipe(pretrained, changed, system="fixture")
-    assert not named.exact and recipes.first_difference(named.config["pretraining"], changed) == "numpy_seed"
-    with pytest.raises(UserError, match="^row fixture has no 2-shot geo experiment"):
-        recipes.find_recipe(pretrained, config, shot=2, system="fixture")
+    reader = json.load(open(tmp_path / "taught" / "config.json"))["dataset_reader"]
+    assert reader["support_data_path"] == str(tmp_path / "support.txt")
+    assert reader["training_data_path"] == str(tmp_path / "taught" / "teaching" / "training.txt")
+    assert not os.path.exists(directory)
 
 
 def bad_support(directory, extra: str) -> str:
@@ -209,7 +238,7 @@ def test_a_bad_support_line_is_one_error_naming_file_and_line(tmp_path, split, p
     assert not (tmp_path / "taught").exists()
 
 
-def test_bad_inputs_are_one_error_naming_the_file(tmp_path, split, pretrained, monkeypatch):
+def test_bad_inputs_are_one_error_naming_the_file(tmp_path, split, pretrained):
     support = str(split / "support.txt")
     out = str(tmp_path / "taught")
 
@@ -229,82 +258,52 @@ def test_bad_inputs_are_one_error_naming_the_file(tmp_path, split, pretrained, m
     fine_tuned.mkdir()
     (fine_tuned / "config.json").write_text(json.dumps({"type": "fewshot_pretrain_finetune", "pretrained_archive": "x"}))
     assert error(str(fine_tuned), support, out).startswith(f"{fine_tuned}: a fine-tuned archive")
-    with monkeypatch.context() as patch:
-        patch.setattr(run_grid, "SYSTEMS", {"ours": run_grid.SYSTEMS["ours"]})
-        assert error(pretrained, support, out).startswith(f"{pretrained}: no row of the grid pre-trains this archive")
-    with monkeypatch.context() as patch:
-        patch.chdir(tmp_path)  # the fixture's pre-training data is relative to the project
-        assert error(pretrained, support, out).startswith(
-            f"{pretrained}: the recipe reads the data the archive was pre-trained on, and data file "
-            "'fixtures/data/geo/shuffle_0_shot_1/train.txt' not found")
+    without = tmp_path / "without"
+    without.mkdir()
+    with tarfile.open(pretrained) as archive:
+        archive.extractall(without, filter="data")
+    shutil.rmtree(without / "teaching")
+    assert error(str(without), support, out).startswith(f"{without}: the archive carries no teaching recipe")
     os.makedirs(os.path.join(out, "earlier"))
     with pytest.raises(UserError, match=r"^Serialization directory \(.*\) already exists and is not empty; --force"):
         teach(pretrained, support, out, report=lambda text: None)
 
 
-# The command line, with the fixture system in the grid (a subprocess cannot be monkeypatched).
-CLI = ("import sys, fewshot_parser; from fewshot_parser.commands import run_grid; "
-       f"run_grid.SYSTEMS['fixture'] = {FIXTURE_SYSTEM!r}; "
-       "from allennlp.commands import main; sys.argv[0] = 'allennlp'; main(prog='allennlp')")
-
-
-def cli(args, env):
+def cli(args, cwd):
     environment = {k: v for k, v in os.environ.items() if k not in ("FEWSHOT_VERBOSE", "ALLENNLP_DEBUG")}
-    environment.update(env)
-    return subprocess.run([sys.executable, "-c", CLI, "teach", *args], cwd=PROJECT_ROOT, capture_output=True,
+    environment["OMP_NUM_THREADS"] = "1"
+    return subprocess.run([sys.executable, "-m", "fewshot_parser", "teach", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=600, env=environment)
 
 
 def test_the_command_prints_phases_epochs_and_time_or_one_error_line(tmp_path, split, pretrained):
-    env = {"FEWSHOT_DATA_DIR": str(tmp_path / "data"), "OMP_NUM_THREADS": "1"}
-    result = cli([pretrained, str(split / "support.txt"), "-s", str(tmp_path / "taught"), "--system", "fixture",
-                  "--threads", "1"], env)
+    result = cli([pretrained, "support.txt", "-s", "taught", "--threads", "1"], split)
     assert result.returncode == 0, result.stderr[-3000:]
     lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"teach: pre-trained archive {pretrained} (geo, seed 1, torch threads 1)")
+    assert lines[0].startswith(f"teach: pre-trained archive {pretrained} (seed 1, torch threads 1; recipes for 1-shot)")
     assert "fine-tuning: epoch 1/2, loss " in result.stdout and "fine-tuning: epoch 2/2, loss " in result.stdout
     assert lines[-1].startswith("teach: done in ") and lines[-1].endswith("model.tar.gz")
-    assert lines[-2].startswith("teach: time per phase: ") and " training " in lines[-2]  # phases under 0.05 s left out
+    assert lines[-2].startswith("teach: time per phase: ") and " training " in lines[-2]
     assert " - INFO - " not in result.stdout  # AllenNLP's log goes to out.log
-    assert "Epoch 0/1" in open(tmp_path / "taught" / "out.log").read()
+    assert "Epoch 0/1" in open(split / "taught" / "out.log").read()
 
     support = bad_support(tmp_path, BAD_ARITY)
-    result = cli([pretrained, support, "-s", str(tmp_path / "again"), "--system", "fixture"], env)
+    result = cli([pretrained, support, "-s", "again"], split)
     assert result.returncode == 1
     assert result.stderr.rstrip("\n").splitlines()[-1].startswith(f"{support}:3: predicate state:t expects 1 argument")
-    assert "Traceback" not in result.stderr and not (tmp_path / "again").exists()
+    assert "Traceback" not in result.stderr and not (split / "again").exists()
 
 
-def test_members_trained_side_by_side_equal_members_trained_in_turn(tmp_path, split, pretrained, monkeypatch):
-    """`parallel_members` (teach sets it to the free cores) forks a process per member: same weights, same losses."""
-    (tmp_path / "ensemble").mkdir()
-    three = ENSEMBLE.replace("[base.model, base.model]", "[base.model, base.model, base.model]")
-    (tmp_path / "ensemble" / "geo_1shot.jsonnet").write_text(three % os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"))
-    monkeypatch.setitem(run_grid.SYSTEMS, "fixture-ensemble",
-                       ("ProtoParser", "fixture ensemble", str(tmp_path / "ensemble" / "{dataset}_{shot}shot.jsonnet")))
-    runs = {}
-    for parallel in (1, 2):
-        out = tmp_path / f"parallel_{parallel}"
-        metrics = teach(pretrained, str(split / "support.txt"), str(out), system="fixture-ensemble",
-                        query=str(split / "query.txt"), report=lambda line: None,
-                        overrides=json.dumps({"trainer": {"num_epochs": 2}, "parallel_members": parallel}))
-        runs[parallel] = ({k: v for k, v in metrics.items() if "loss" in k or "exact" in k}, state_dict(str(out / "model.tar.gz")))
-    (in_turn, weights), (side_by_side, parallel_weights) = runs[1], runs[2]
-    assert in_turn == side_by_side and len(in_turn) >= 4
-    assert weights.keys() == parallel_weights.keys() and all(weights[k].equal(parallel_weights[k]) for k in weights)
-
-
-def test_a_retention_recipe_replays_the_archives_own_training_data(tmp_path, split, pretrained, monkeypatch):
-    """teach uses the archive as it is (no `pretraining` section): replay reads what the archive was trained on."""
-    (tmp_path / "replay").mkdir()
-    (tmp_path / "replay" / "geo_1shot.jsonnet").write_text(
-        "(import '%s') + { retention: [{ type: 'replay', examples: 3 }] }" % os.path.join(FIXTURES_ROOT, "grid", "geo_1shot.jsonnet"))
-    monkeypatch.setitem(run_grid.SYSTEMS, "fixture-replay",
-                       ("ProtoParser", "fixture replay", str(tmp_path / "replay" / "{dataset}_{shot}shot.jsonnet")))
-    teach(pretrained, str(split / "support.txt"), str(tmp_path / "taught"), system="fixture-replay", report=lambda line: None)
-    log = open(tmp_path / "taught" / "out.log").read()
-    with tarfile.open(pretrained) as archive:
-        trained_on = json.load(archive.extractfile("config.json"))["train_data_path"]
-    assert (tmp_path / "taught" / "model.tar.gz").exists()
-    # The replay method's own log line (not the config echo, which depends on AllenNLP's logging state).
-    assert f"instances of {trained_on}" in log and "Retention: read" in log
+def test_a_retention_recipe_replays_the_training_data_the_archive_carries(grid_run, tmp_path, split):
+    """A teaching uses the archive as it is: replay reads the copy of its pre-training data it carries."""
+    root, run = grid_run
+    archive = str(tmp_path / "model.tar.gz")
+    shutil.copyfile(root / "pretrain" / "geo-fixture" / "model.tar.gz", archive)
+    experiment = json.load(open(run / "config.json"))
+    experiment["retention"] = [{"type": "replay", "examples": 3}]
+    with pushd(PROJECT_ROOT):
+        teaching_recipe.store_recipe(archive, experiment, 1, replace=True)
+    teach(archive, "support.txt", "taught", report=lambda line: None)
+    log = open(split / "taught" / "out.log").read()
+    # The replay method's own log line: the archive's copy of its training data, unpacked for the teaching.
+    assert "Retention: read" in log and "fewshot_teach_" in log.split("Retention: read")[1].splitlines()[0]
