@@ -144,14 +144,30 @@ def read_provenance(directory: str) -> Dict[str, Any]:
         return {}
 
 
+def by_content(config: Any) -> Any:
+    """
+    A copy of a config with every string that names a data file replaced by that file's digest, so
+    that two configs reading the same data under other names (the 1-shot and the 2-shot split's
+    byte-identical `train.txt`) compare equal.
+    """
+    from fewshot_parser.training.teaching_recipe import file_digests
+
+    return file_digests(config)
+
+
+def same_pretraining(saved: Any, params: Any) -> bool:
+    """Whether two pre-training configs are the same training: components in either spelling, data by content."""
+    return by_content(old_spelling(saved)) == by_content(old_spelling(params))
+
+
 def _made_from(archive_path: str, params: Dict[str, Any]) -> bool:
-    """Whether the pre-trained archive's directory was trained from this config (in either spelling of its components)."""
+    """Whether the pre-trained archive's directory was trained from this config (`same_pretraining`)."""
     try:
         with open(os.path.join(os.path.dirname(archive_path), "config.json")) as handle:
             saved = json.load(handle)
     except (OSError, ValueError):
         return True  # an archive given without its training directory is taken as it is
-    return old_spelling(saved) == old_spelling(params)
+    return same_pretraining(saved, params)
 
 
 def _resumable(staging: str, params: Dict[str, Any]) -> bool:
@@ -163,7 +179,7 @@ def _resumable(staging: str, params: Dict[str, Any]) -> bool:
             saved = json.load(handle)
     except (OSError, ValueError):
         return False
-    if old_spelling(saved) != old_spelling(params):
+    if not same_pretraining(saved, params):
         logger.warning("The pre-training config changed since %s was interrupted; starting over", staging)
         return False
     return True

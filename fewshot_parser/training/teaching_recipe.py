@@ -84,6 +84,18 @@ def _spec_parts(value: str) -> Optional[List[Tuple[str, str]]]:
     return parts
 
 
+def file_digests(config: Any) -> Any:
+    """`config` with every data spec (`a.txt+b.txt*3`) whose files exist written with their digests."""
+
+    def change(value: str, key: str) -> str:
+        parts = _spec_parts(value)
+        if parts is None:
+            return value
+        return "+".join("sha256:" + _digest(_data_file(path) or path) + suffix for path, suffix in parts)
+
+    return _map_strings(config, change)
+
+
 def make_recipe(experiment: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, str]]:
     """
     The recipe of a rendered few-shot experiment config, and the files it bundles ({name: path}).
