@@ -67,13 +67,19 @@ def fit_fixture(model, instances, vocab, steps: int = 300, lr: float = 0.02):
 
 
 def rendered_experiment(path: str) -> dict:
-    """An experiment config under the project root rendered for shuffle 1, seed 13, pre-trained archives under `p/`."""
+    """
+    An experiment config under the project root rendered for shuffle 1, seed 13, pre-trained archives
+    under `p/`, without `teaching_recipe` (whether its fine-tuning becomes the archive's recipe for
+    `allennlp teach`; the headline rows set it, and it changes nothing the run computes).
+    """
     import json
 
     import _jsonnet
 
     ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=ext))
+    config = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=ext))
+    config.pop("teaching_recipe", None)
+    return config
 
 
 def train_fixture_experiment(tmp_path, monkeypatch, overrides: dict) -> str:

@@ -398,7 +398,7 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
               "results/paper_gap.md). Training examples: retention on the official splits, exact match on a "
               "seeded sample of at most 500 examples of the split's train.txt (seen in pre-training, so the "
               "most favourable case) with the pre-trained archive and after fine-tuning (drop, runs); "
-              "measured by `allennlp run-grid` since issue 57, so older rows have none."]
+              "measured by `allennlp run-grid` for the rows made since it measures retention; older rows have none."]
     if suite_rows:
         labels = {OURS: "ours, faithful", **({variant: "ours, best"} if variant else {})}
         lines += ["", "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "

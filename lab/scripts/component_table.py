@@ -10,7 +10,7 @@ them; each row names its study and the row it was measured in:
   lab/results/pretraining_components/{runs,official_runs}.csv;
 - decoding components of today's best row, removed or added back on the same fine-tuned parsers:
   lab/results/decoding_components_best.csv (`decoding_components.py --row best`);
-- recombination and role-checked forward pairs (stop 66's best row, and added to the faithful row):
+- recombination and role-checked forward pairs (the best row, and added to the faithful row):
   lab/results/recombination/{dev,official}_runs.csv;
 - MiniLM words and the lexicon with linking added to the faithful row: grid systems `ours-minilm`
   and `ours-lexicon` against `ours`, results/dev/runs.csv and results/runs.csv;
@@ -137,9 +137,9 @@ ROWS = [
         decoded(BEST_DECODING, "+ new-action bias 1", 1.0)),
     Row("missing-evidence penalty (weight 4)", f"added to {BEST} (decoding only)", "no",
         decoded(BEST_DECODING, "+ missing evidence 4", 1.0)),
-    Row("recombination", "removed from stop 66's best row (`chosen-fallback-norecomb`)", "yes",
+    Row("recombination", "removed from the best row (`chosen-fallback-norecomb`)", "yes",
         pairs("chosen-fallback-roles", "chosen-fallback-norecomb", *RECOMBINATION)),
-    Row("role-checked forward pairs", "removed from stop 66's best row (`chosen-fallback`)", "yes",
+    Row("role-checked forward pairs", "removed from the best row (`chosen-fallback`)", "yes",
         pairs("chosen-fallback-roles", "chosen-fallback", *RECOMBINATION)),
     Row("recombination", "added to the faithful row (`ours-recomb`)", "yes", pairs("ours-recomb", "ours", *RECOMBINATION)),
     Row("MiniLM words", "added to the faithful row (`ours-minilm`)", "yes",

@@ -213,6 +213,7 @@ def test_each_switch_system_changes_only_its_behaviour(system, changed):
     switched = json.loads(_jsonnet.evaluate_file(f"{PROJECT_ROOT}/experiments/switches/{system}_jobs_2shot.jsonnet", ext_vars=ext))
     assert switched.pop("pretrained_archive") == f"p/jobs-{system.replace('_', '-')}/model.tar.gz"
     faithful.pop("pretrained_archive")
+    assert faithful.pop("teaching_recipe")  # the faithful run's fine-tuning is its archive's recipe
     # Our stack decoder cannot carry the authors' slot states, so that switch has ours too.
     slots = {"type": "classified_entities", "readout": "own"} if system == "stack_decoder" else None
     for config in (faithful["model"], faithful["pretraining"]["model"]):

@@ -87,6 +87,7 @@ class TestPerExampleLoss(ModelTestCase):
         switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/step_loss_geo_2shot.jsonnet", ext_vars=ext))
         assert switched.pop("pretrained_archive") == "p/geo-step-loss/model.tar.gz"
         faithful.pop("pretrained_archive")
+        assert faithful.pop("teaching_recipe")  # the faithful run's fine-tuning is its archive's recipe
         # Both keep the authors' classified entity slots (the switch with our slot states).
         for config in (faithful["model"], faithful["pretraining"]["model"]):
             assert config.pop("loss_reduction") == "example" and config.pop("slot_variant") == {"type": "authors"}

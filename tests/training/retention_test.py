@@ -443,6 +443,7 @@ def test_retention_systems_are_the_faithful_row_plus_their_switch(system):
             faithful = json.loads(_jsonnet.evaluate_file(
                 os.path.join(PROJECT_ROOT, "experiments", f"{dataset}_{shot}shot.jsonnet"), ext_vars=ext))
             methods = variant.pop("retention")
+            assert faithful.pop("teaching_recipe")  # the faithful run's fine-tuning is its archive's recipe
             assert methods and variant == faithful  # same pre-trained archive and fine-tuning, plus the switch
             for method in methods:
                 assert RetentionMethod.resolve_class_name(method["type"])
