@@ -63,7 +63,7 @@ def install_guarded_train() -> None:
 
 def install_guarded_predict() -> None:
     """`allennlp predict` uses `GuardedPredictManager` (it looks `_PredictManager` up when it runs)."""
-    allennlp_predict._PredictManager = GuardedPredictManager  # type: ignore[attr-defined]
+    setattr(allennlp_predict, "_PredictManager", GuardedPredictManager)
 
 
 def install_archive_checks() -> None:

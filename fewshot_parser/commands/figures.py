@@ -5,7 +5,7 @@ shuffle highlighted). matplotlib and scikit-learn are imported here only, when a
 """
 import logging
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from fewshot_parser.common.safe_io import atomic_path
 from fewshot_parser.data.examples import read_examples
@@ -31,7 +31,7 @@ def bar_chart(
     # The legend goes under the bars, so the plot keeps the figure's whole width however many rows.
     legend_rows = (len(rows) + 2) // 3
     figure, axes = plt.subplots(figsize=(max(9, 1.6 * len(columns) + 0.2 * len(rows)), 4.5 + 0.22 * legend_rows))
-    colours = plt.get_cmap("tab20").colors
+    colours = getattr(plt.get_cmap("tab20"), "colors")  # a ListedColormap's list
     for index, (label, values) in enumerate(rows):
         xs = [c + (index - (len(rows) - 1) / 2) * width for c in range(len(columns)) if values[c] is not None]
         ys = [v for v in values if v is not None]
@@ -66,7 +66,7 @@ def panel_chart(
 
     panels = len(columns)
     figure, axes_list = plt.subplots(2, (panels + 1) // 2, figsize=(15, 1.2 + 0.75 * len(rows) * 2), sharey=True)
-    colours = plt.get_cmap("tab10").colors
+    colours = getattr(plt.get_cmap("tab10"), "colors")  # a ListedColormap's list
     labels = [label for label, _ in rows]
     for index, ((dataset, shot), axes) in enumerate(zip(columns, axes_list.flat)):
         for position, (label, values) in enumerate(rows):
@@ -98,7 +98,8 @@ def encoder_points(archive: str, utterances: Sequence[str], batch_size: int = 12
     from allennlp.models.archival import load_archive
 
     loaded = load_archive(archive, cuda_device=-1)
-    model, reader = loaded.model, loaded.dataset_reader
+    model: Any = loaded.model  # a ProtoParser, whose `encode` this uses
+    reader = loaded.dataset_reader
     model.eval()
     chunks = []
     with torch.no_grad():

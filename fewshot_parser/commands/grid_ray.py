@@ -50,7 +50,7 @@ def connect(address: Optional[str], num_cpus: int) -> Tuple[bool, str]:
 
     if ray.is_initialized():  # started by the caller (a test, a notebook): used as it is
         return False, f"Ray (already started): {describe(ray)}"
-    quiet = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": True}
+    quiet: Dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": True}
     if address is None:
         if os.environ.get("RAY_ADDRESS"):
             raise UserError(f"RAY_ADDRESS is set ({os.environ['RAY_ADDRESS']}): pass it as --address, or unset it "

@@ -53,7 +53,7 @@ class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[n
             self._run_and_check()
             return
         with atomic_open(self._output_path, "w") as handle:
-            self._output_file = handle
+            self._output_file = handle  # type: ignore[assignment]  # a text file, as AllenNLP's own
             try:
                 self._run_and_check()
             finally:
@@ -101,7 +101,7 @@ class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[n
     def _run_json(self) -> None:
         index = 0
         for batch in lazy_groups_of(self._items(), self._batch_size):
-            inputs = [item[1] for item in batch if item[2] is None]
+            inputs = [item[1] for item in batch if item[2] is None and item[1] is not None]
             if len(inputs) == 1:
                 outputs = iter([self._predictor.predict_json(inputs[0])])
             else:

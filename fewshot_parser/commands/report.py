@@ -14,7 +14,7 @@ import os
 import statistics
 import textwrap
 from collections import defaultdict
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
@@ -152,7 +152,7 @@ def current_rows(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
     def run(row: Dict[str, str]) -> Tuple[str, str, str, int, int]:
         return row["system"], row["setting"], row["dataset"], int(row["shot"]), int(row["shuffle"])
 
-    counts = defaultdict(int)
+    counts: Dict[Tuple[str, str, str, int, int], int] = defaultdict(int)
     for row in rows:
         counts[run(row)] += 1
     fresh = {id(row): stale_reason(row, SYSTEMS) is None for row in rows if counts[run(row)] > 1}
@@ -225,7 +225,7 @@ def direction_lines(ablation_keys, table, paper) -> List[str]:
         for dataset, shot in COLUMNS:
             full, removed = cell(ours, dataset, shot), cell(table.get(key, {}), dataset, shot)
             paper_full, paper_removed = published_full.get(f"{dataset}_{shot}shot"), paper.get(key, {}).get(f"{dataset}_{shot}shot")
-            if None in (full, removed, paper_full, paper_removed):
+            if full is None or removed is None or paper_full is None or paper_removed is None:
                 cells.append("–")
                 continue
             ours_delta, paper_delta = removed[0] - full[0], paper_removed - paper_full
@@ -375,7 +375,8 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
 
     variant = best_row_key(table, shuffles)
     baseline = best_of(table, [k for k in table if k[0] != OURS[0] and k != REFERENCE], shuffles)
-    rows = [("paper's ProtoParser", None, [paper.get(OURS, {}).get(f"{d}_{k}shot") for d, k in COLUMNS])]
+    rows: List[Tuple[str, Optional[Tuple[str, str]], List[Any]]] = [
+        ("paper's ProtoParser", None, [paper.get(OURS, {}).get(f"{d}_{k}shot") for d, k in COLUMNS])]
     for label, key in (("authors' code here (GloVe 50-d)", REFERENCE), ("ours, faithful (`--systems ours`)", OURS),
                        ("ours, best: " + (variant[1] if variant else "–"), variant),
                        ("best baseline: " + (_label(baseline) if baseline else "–"), baseline)):
@@ -685,7 +686,8 @@ def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str,
     for key, scores in table.items():
         if key[1] in ABLATIONS:
             continue
-        means = [None if cell(scores, d, k) is None else cell(scores, d, k)[0] for d, k in COLUMNS]
+        cells = [cell(scores, d, k) for d, k in COLUMNS]
+        means = [None if found is None else found[0] for found in cells]
         if any(m is not None for m in means):
             rows.append((_label(key), means))
     for key in (OURS,):

@@ -125,9 +125,9 @@ def read_members(path: str, names: Sequence[str]) -> Dict[str, bytes]:
         with tarfile.open(path, "r:gz") as archive:
             for member in archive:
                 if member.name in wanted and member.isfile():
-                    handle = archive.extractfile(member)
-                    if handle is not None:
-                        found[member.name] = handle.read()
+                    member_file = archive.extractfile(member)
+                    if member_file is not None:
+                        found[member.name] = member_file.read()
                     if len(found) == len(wanted):
                         break
     except DAMAGED as error:

@@ -87,12 +87,12 @@ def experiment_hash(config: Mapping[str, Any]) -> str:
     Components are hashed as the old names that meant them (`old_spelling`), so that rows recorded
     before the components and generators keep their hash.
     """
-    config = old_spelling(config)
-    config.pop("pretrained_archive", None)
-    config.pop("teaching_recipe", None)
-    if isinstance(config.get("trainer"), dict):
-        config["trainer"].pop("cuda_device", None)
-    return config_hash(config)
+    spelled: Dict[str, Any] = old_spelling(config)
+    spelled.pop("pretrained_archive", None)
+    spelled.pop("teaching_recipe", None)
+    if isinstance(spelled.get("trainer"), dict):
+        spelled["trainer"].pop("cuda_device", None)
+    return config_hash(spelled)
 
 
 # What decides a run's floats besides its code, config and seed: the order of float sums changes with

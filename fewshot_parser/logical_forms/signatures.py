@@ -138,7 +138,7 @@ class PredicateSignatures:
         """
         for node in applications(tree, self.formalism):
             signature = self.signatures.get(node.label)
-            if node.label not in self.known or len(node.children) in signature.arities:
+            if node.label not in self.known or signature is None or len(node.children) in signature.arities:
                 continue
             where = signature.first_use.get(signature.arities[0])
             raise SignatureMismatch(

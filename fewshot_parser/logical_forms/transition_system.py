@@ -83,7 +83,8 @@ def execute(steps: Sequence[Step]) -> Tree:
 
 def teacher_forcing(actions: Sequence[Action]) -> TeacherForcing:
     """Stack pointers of a gold action sequence (see the module docstring for the indexing)."""
-    previous, sizes, popped = [0], [0], [[]]
+    previous, sizes = [0], [0]
+    popped: List[List[int]] = [[]]
     stack_states: List[int] = []
     for step in range(1, len(actions)):
         action = actions[step - 1]

@@ -114,7 +114,7 @@ def _parse_lambda(tokens: List[str]) -> Tree:
         if label in ("(", ")"):
             raise LogicalFormError(f"expected a predicate after '(' at token {position + 1}, got {label!r}")
         position += 1
-        children = []
+        children: List[Tree] = []
         while True:
             if position >= len(tokens):
                 raise LogicalFormError("unbalanced parentheses: missing ')'")

@@ -57,7 +57,8 @@ class EnsembleFinetune(PretrainFinetune):
         parallel_members: int = 1,
     ) -> None:
         super().__init__(serialization_dir=serialization_dir, model=model, trainer=trainer,
-                         evaluation_data_loader=evaluation_data_loader, evaluate_on_test=evaluate_on_test)
+                         evaluation_data_loader=evaluation_data_loader,  # type: ignore[arg-type]  # None: no test set
+                         evaluate_on_test=evaluate_on_test)
         self._later_members = list(later_members)
         self._combine = combine
         self._parallel = parallel_members

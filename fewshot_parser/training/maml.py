@@ -4,7 +4,7 @@ pseudo-task is a group of training examples sharing one LF template.
 """
 import inspect
 from collections import defaultdict
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Sequence, Tuple, cast
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -73,7 +73,9 @@ class MamlTrainer(GradientDescentTrainer):
 
     def batch_outputs(self, batch: TensorDict, for_training: bool) -> Dict[str, torch.Tensor]:
         if for_training and "meta_support" in batch:
-            return {"loss": self.meta_loss(batch["meta_support"], batch["meta_query"])}
+            # The episode loader's meta batch: two batches of tensors.
+            support, query = cast(TensorDict, batch["meta_support"]), cast(TensorDict, batch["meta_query"])
+            return {"loss": self.meta_loss(support, query)}
         return super().batch_outputs(batch, for_training)
 
     def meta_loss(self, support: TensorDict, query: TensorDict) -> torch.Tensor:

@@ -9,7 +9,7 @@ import gc
 import logging
 import os
 import shutil
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, cast
 
 import torch
 from allennlp.commands.train import TrainModel
@@ -122,7 +122,7 @@ class PretrainingsEnsemble(TrainModel):
             metrics = part.run()
             combined.update({f"part_{index}_{key}": value for key, value in metrics.items()})
             model = part.model
-            members.extend(model.members if isinstance(model, FewShotEnsemble) else [model])
+            members.extend(cast(List[Model], list(model.members)) if isinstance(model, FewShotEnsemble) else [model])
             if index == 0:
                 self.trainer = part.trainer  # `finish` reads its cuda_device
                 # The run's vocabulary and provenance are the first part's (every part extends its

@@ -109,7 +109,8 @@ def make_recipe(experiment: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, s
     queries = {experiment.get(key) for key in EVALUATION_KEYS if isinstance(experiment.get(key), str)}
     training = (experiment.get("pretraining") or {}).get("train_data_path")
     training_files = _spec_parts(training) if isinstance(training, str) else None
-    training_digest = _digest(_data_file(training_files[0][0])) if training_files and len(training_files) == 1 else None
+    training_file = _data_file(training_files[0][0]) if training_files and len(training_files) == 1 else None
+    training_digest = _digest(training_file) if training_file is not None else None
     bundled: Dict[str, str] = {}
     names_by_digest: Dict[str, str] = {}
 
@@ -118,8 +119,7 @@ def make_recipe(experiment: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, s
             return SUPPORT
         if path in queries:
             return QUERY
-        found = _data_file(path)
-        assert found is not None
+        found = _data_file(path) or path  # `change` only passes paths of existing files
         digest = _digest(found)
         if digest == training_digest:
             return TRAINING
@@ -139,8 +139,8 @@ def make_recipe(experiment: Dict[str, Any]) -> Tuple[Dict[str, Any], Dict[str, s
         return "+".join(placeholder(path) + suffix for path, suffix in parts)
 
     recipe = _map_strings(config, change)
-    if training_digest is not None:
-        bundled["training.txt"] = _data_file(training_files[0][0])  # type: ignore[index]
+    if training_file is not None:
+        bundled["training.txt"] = training_file
         recipe["training_data_path"] = TRAINING  # what retention methods replay
     return recipe, bundled
 
@@ -153,26 +153,25 @@ def read_recipes(archive: str) -> Optional[Recipes]:
         path = os.path.join(archive, RECIPES)
         if not os.path.isfile(path):
             return None
-        with open(path) as handle:
-            by_shot = json.load(handle)
+        with open(path) as text:
+            by_shot = json.load(text)
         directory = os.path.join(archive, FILES)
-        files = {}
+        files: Dict[str, bytes] = {}
         for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
-            with open(os.path.join(directory, name), "rb") as handle:
-                files[name] = handle.read()
+            with open(os.path.join(directory, name), "rb") as data:
+                files[name] = data.read()
         return Recipes(by_shot, files)
     found = read_members(archive, [RECIPES])
     if RECIPES not in found:
         return None
-    by_shot = json.loads(found[RECIPES].decode("utf-8"))
-    files: Dict[str, bytes] = {}
+    members: Dict[str, bytes] = {}
     with tarfile.open(archive, "r:gz") as tar:
         for member in tar:
             if member.isfile() and member.name.startswith(FILES + "/"):
                 handle = tar.extractfile(member)
                 if handle is not None:
-                    files[member.name[len(FILES) + 1:]] = handle.read()
-    return Recipes(by_shot, files)
+                    members[member.name[len(FILES) + 1:]] = handle.read()
+    return Recipes(json.loads(found[RECIPES].decode("utf-8")), members)
 
 
 def write_recipes(archive: str, recipes: Recipes, replace: Optional[Dict[str, bytes]] = None) -> None:
@@ -316,6 +315,7 @@ def new_predicate_counts(reader_config: Dict[str, Any], path: str,
     """
     from allennlp.common import Params
     from allennlp.data import DatasetReader
+    from allennlp.data.fields import MetadataField
 
     from fewshot_parser.logical_forms.actions import Action
 
@@ -325,7 +325,9 @@ def new_predicate_counts(reader_config: Dict[str, Any], path: str,
     counts: Dict[str, int] = {}
     for instance in reader.read(path):
         examples += 1
-        actions = instance["metadata"].metadata.get("actions", [])
+        metadata = instance["metadata"]
+        assert isinstance(metadata, MetadataField)
+        actions = metadata.metadata.get("actions", [])
         for predicate in sorted({p for action in actions for p in Action.from_string(action).predicates}):
             if known is not None and predicate not in known_set:
                 counts[predicate] = counts.get(predicate, 0) + 1

@@ -83,7 +83,8 @@ class EpisodeDataLoader(MultiProcessDataLoader):
             return None
         instances: List[Instance] = self._instances  # type: ignore
         templates = random.sample(sorted(groups), min(self.meta_templates, len(groups)))
-        support, query = [], []
+        support: List[Instance] = []
+        query: List[Instance] = []
         for template in templates:
             members = list(groups[template])
             chosen = random.choice(members)
@@ -96,7 +97,7 @@ class EpisodeDataLoader(MultiProcessDataLoader):
     def _tensorize(self, instances: List[Instance]) -> TensorDict:
         for instance in instances:
             instance.index_fields(self._vocab)  # type: ignore
-        tensors = self.collate_fn(instances)
+        tensors = self.collate_fn(instances)  # type: ignore[has-type]  # set by MultiProcessDataLoader.__init__
         if self.cuda_device is not None:
             tensors = nn_util.move_to_device(tensors, self.cuda_device)
         return tensors

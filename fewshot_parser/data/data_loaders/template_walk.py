@@ -52,7 +52,8 @@ class TemplateWalkDataLoader(EpisodeDataLoader):
                 self._walk = sorted(groups)
                 random.shuffle(self._walk)
             templates, self._walk = self._walk[: self.meta_templates], self._walk[self.meta_templates:]
-            support, query = [], []
+            support: List[Instance] = []
+            query: List[Instance] = []
             for template in templates:
                 members = list(groups[template])
                 random.shuffle(members)

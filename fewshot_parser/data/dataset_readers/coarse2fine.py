@@ -100,7 +100,7 @@ class Coarse2FineReader(DatasetReader):
         self._abstractor = Abstractor(self._formalism, entity_pattern)
         self._skip_invalid = skip_invalid
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
-        self._sketch_indexers = {"tokens": SingleIdTokenIndexer(namespace=SKETCH_NAMESPACE)}
+        self._sketch_indexers: Dict[str, TokenIndexer] = {"tokens": SingleIdTokenIndexer(namespace=SKETCH_NAMESPACE)}
         self._domain_labels = domain_labels
         self._abstract_predicates = abstract_predicates
         self._signatures = SignatureCheck(self._formalism, check_signatures, None, overloaded_predicates)
@@ -155,7 +155,7 @@ class Coarse2FineReader(DatasetReader):
             sketch_field = TextField([Token(t) for t in full], self._sketch_indexers)
             fields.update({
                 "sketch_tokens": sketch_field,
-                "slot_kind": ArrayField(kind, padding_value=0, dtype=numpy.int64),
+                "slot_kind": ArrayField(kind, padding_value=0, dtype=numpy.dtype(numpy.int64)),
                 "entity_targets": ArrayField(entity_targets, padding_value=0),
                 "variables": SequenceLabelField(variables, sketch_field, label_namespace=VARIABLE_NAMESPACE),
             })

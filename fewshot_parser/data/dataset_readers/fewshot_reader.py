@@ -230,7 +230,7 @@ class FewShotReader(DatasetReader):
         actions = [step.action for step in steps]
         pointers = teacher_forcing(actions)
         max_arity = max(1, max(action.arity for action in actions))
-        popped = numpy.full((len(actions), max_arity), -1, dtype=numpy.int64)
+        popped = numpy.full((len(actions), max_arity), -1, dtype=numpy.dtype(numpy.int64))
         for step, children in enumerate(pointers.popped_states):
             popped[step, : len(children)] = children
 
@@ -257,13 +257,13 @@ class FewShotReader(DatasetReader):
             targets = [numpy.zeros(len(tokens), dtype=numpy.float32)]
         return {
             "actions": ListField([LabelField(str(a), label_namespace=ACTION_NAMESPACE) for a in actions]),
-            "previous_state": ArrayField(numpy.array(pointers.previous_state), padding_value=0, dtype=numpy.int64),
-            "stack_size": ArrayField(numpy.array(pointers.stack_size), padding_value=0, dtype=numpy.int64),
-            "popped_states": ArrayField(popped, padding_value=-1, dtype=numpy.int64),
-            "slot_step": ArrayField(numpy.array(slot_step), padding_value=-1, dtype=numpy.int64),
-            "slot_order": ArrayField(numpy.array(slot_order), padding_value=0, dtype=numpy.int64),
-            "slot_is_variable": ArrayField(numpy.array(slot_is_variable), padding_value=0, dtype=numpy.int64),
-            "entity_targets": ArrayField(numpy.stack(targets), padding_value=0.0, dtype=numpy.float32),
+            "previous_state": ArrayField(numpy.array(pointers.previous_state), padding_value=0, dtype=numpy.dtype(numpy.int64)),
+            "stack_size": ArrayField(numpy.array(pointers.stack_size), padding_value=0, dtype=numpy.dtype(numpy.int64)),
+            "popped_states": ArrayField(popped, padding_value=-1, dtype=numpy.dtype(numpy.int64)),
+            "slot_step": ArrayField(numpy.array(slot_step), padding_value=-1, dtype=numpy.dtype(numpy.int64)),
+            "slot_order": ArrayField(numpy.array(slot_order), padding_value=0, dtype=numpy.dtype(numpy.int64)),
+            "slot_is_variable": ArrayField(numpy.array(slot_is_variable), padding_value=0, dtype=numpy.dtype(numpy.int64)),
+            "entity_targets": ArrayField(numpy.stack(targets), padding_value=0.0, dtype=numpy.dtype(numpy.float32)),
             "variable_values": ListField(variable_values),
         }
 

@@ -24,7 +24,7 @@ class PackagedTransformerMismatchedIndexer(PretrainedTransformerMismatchedIndexe
         super().__init__(
             resolve_pretrained_model(model_name),
             namespace=namespace,
-            max_length=max_length,
+            max_length=max_length,  # type: ignore[arg-type]  # AllenNLP's hint omits its own default, None
             tokenizer_kwargs=tokenizer_kwargs,
             **kwargs,
         )
