@@ -41,7 +41,7 @@ JOBS ?= 2
 # the same machine reproduces them exactly (another machine: within noise, docs/results.md).
 THREADS ?= 1
 
-.PHONY: setup data test geo-1shot main run best table ablations baselines plus report benchmarks lock clean-venv pythons smoke
+.PHONY: setup data test lint geo-1shot main run best table ablations baselines plus report benchmarks lock clean-venv pythons smoke
 
 setup: $(STAMP)
 
@@ -64,6 +64,12 @@ data: $(STAMP)
 
 test: $(STAMP) data
 	$(BIN)/python -m pytest -q tests
+
+# Lint, format and type checks of the package (ruff.toml, mypy.ini); CI runs them after the tests.
+lint: $(STAMP)
+	$(BIN)/ruff check fewshot_parser
+	$(BIN)/ruff format --check fewshot_parser
+	$(BIN)/mypy fewshot_parser
 
 # The main experiment: faithful ProtoParser, GeoQuery 1-shot, on every evaluation split (one
 # pre-training, five fine-tunes), ending with a per-split table beside the paper and results/runs.csv.
