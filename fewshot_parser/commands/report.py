@@ -346,8 +346,8 @@ def headline_best_key() -> Optional[Tuple[str, str]]:
 def best_row_key(table, shuffles: Sequence[int]) -> Optional[Tuple[str, str]]:
     """
     The best row README and the figure show: the one the project names (`headline_best_key`), not the
-    variant with the highest official mean (picking by the official queries is the fitting issue 52
-    describes); that variant only when the named row has no results.
+    variant with the highest official mean (picking by the official queries would fit the row to the
+    queries it is measured on); that variant only when the named row has no results.
     """
     headline = headline_best_key()
     return headline if headline in table else best_of(table, [k for k in table if is_variant(k)], shuffles)

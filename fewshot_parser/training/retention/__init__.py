@@ -1,5 +1,5 @@
 """
-Retention in fine-tuning (issue 57): ways to keep what the pre-trained parser knows about known
+Retention in fine-tuning: ways to keep what the pre-trained parser knows about known
 predicates while the support set teaches it new ones, each a `RetentionMethod` that a
 `fewshot_pretrain_finetune` config lists under `retention` (none by default).
 """

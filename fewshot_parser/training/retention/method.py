@@ -1,6 +1,6 @@
 """
 The abstraction of a retention method: something fine-tuning does so that the parser keeps what it
-knew before the support set (issue 57), listed under the `retention` key of a
+knew before the support set, listed under the `retention` key of a
 `fewshot_pretrain_finetune` config. Each method is bound to one fine-tuning by `prepare`, before the
 data loader and the trainer are built, and may then give extra training instances (replay), a term
 added to every training loss (distillation, anchoring), leave parameters out of training (freezing),
