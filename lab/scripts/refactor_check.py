@@ -3,7 +3,8 @@ Digests that a pure refactor of ProtoParser must leave unchanged.
 
 For each configuration below, runs the tiny few-shot experiment of `fixtures/fewshot/` (pre-training
 on the geo fixture with meta batches, vocabulary extension, prototype initialisation, fine-tuning on
-its support set, evaluation on its query set) with one thread and a fixed seed, then prints:
+its support set, evaluation on its query set) with one thread, a fixed seed and the experiments' gradient
+clipping, then prints:
 
 * `pre`, `fine`: a digest of the values of the pre-trained and fine-tuned state dicts, in key order
   (the key names are left out, so that a renamed key shows up in `keys` only);
@@ -123,6 +124,9 @@ def experiment(name: str, pretrained: str) -> dict:
         config["pretraining"]["trainer"]["callbacks"] = settings["pre_callbacks"]
     if "callbacks" in settings:
         config["trainer"]["callbacks"] = settings["callbacks"]
+    for part in (config, config["pretraining"]):
+        # As the experiments' trainers: the clipping sums over the parameters in their order.
+        part["trainer"]["grad_norm"] = 5.0
     return config
 
 
