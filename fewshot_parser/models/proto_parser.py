@@ -31,7 +31,7 @@ from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypo
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix
 from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
-from fewshot_parser.modules.slot_variants import SlotVariant
+from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
 from fewshot_parser.modules.alignment import (
     attention_candidate_matrix,
     conditional_matrix,
@@ -332,7 +332,28 @@ class ProtoParser(Model):
             module = getattr(self._encoder, "_module", None)
             if self._decoder.reads_encoder_cells and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
                 raise ConfigurationError("proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder")
-        self._slot_variant: Optional[SlotVariant] = None if slot_variant is None else slot_variant.construct(parser=self)
+        self._slot_variant: SlotVariant = CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
+
+    # -- the parts components read ----------------------------------------------------------------------
+
+    @property
+    def decoder(self) -> StackLSTMDecoder:
+        """The template decoder."""
+        return self._decoder
+
+    @property
+    def slot_filler(self) -> SlotFiller:
+        """The copy-and-name slot layers (`modules/slot_filler.py`)."""
+        return self._slot_filler
+
+    @property
+    def slots(self) -> SlotVariant:
+        """How slots are filled: the `slot_variant`, by default the paper's copying and naming (`CopySlots`)."""
+        return self._slot_variant
+
+    @property
+    def label_smoothing(self) -> float:
+        return self._label_smoothing
 
     # -- action space -----------------------------------------------------------------------------
 
@@ -386,7 +407,7 @@ class ProtoParser(Model):
                     if prefix + key in state_dict:
                         state_dict[f"{prefix}{name}.{index}.{key}"] = state_dict.pop(prefix + key)
         # Archives of the old slot models kept the slot variant's layers at the top of the model.
-        old_prefixes = () if self._slot_variant is None else self._slot_variant.legacy_state_prefixes
+        old_prefixes = self._slot_variant.legacy_state_prefixes
         for key in [k for k in state_dict if any(k.startswith(prefix + old) for old in old_prefixes)]:
             state_dict[f"{prefix}_slot_variant.{key[len(prefix):]}"] = state_dict.pop(key)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
@@ -427,8 +448,7 @@ class ProtoParser(Model):
         for scorer in self.action_scorers:
             scorer.reset()
         self._decoder.extend(num_actions)
-        if self._slot_variant is not None:
-            self._slot_variant.extend(self)
+        self._slot_variant.extend(self)
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
 
@@ -480,8 +500,8 @@ class ProtoParser(Model):
             query_decoded.projections, query["actions"], query["stack_size"], matrix,
             self.action_bonus(query_decoded.projections, query_decoded.attention, query["source_tokens"]),
         )
-        slot_loss, _ = self.slot_loss(
-            query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
+        slot_loss, _ = self._slot_variant.slot_loss(
+            self, query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
             query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
             query["variable_values"], query.get("entity_values"),
         )
@@ -718,8 +738,7 @@ class ProtoParser(Model):
 
     def encode(self, source_tokens: TextFieldTensors) -> Tuple[torch.Tensor, torch.Tensor]:
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
-        if self._slot_variant is not None:
-            self._slot_variant.start_run(self)
+        self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
         embedded = _sum([self._source_embedder(source_tokens),
                          *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers)])
@@ -766,8 +785,8 @@ class ProtoParser(Model):
                 decoded.projections, actions, stack_size,
                 bonus=self.action_bonus(decoded.projections, decoded.attention, source_tokens),
             )
-            slot_loss, slot_correct = self.slot_loss(
-                decoded.projections, encoded, source_mask, source_entity_types, actions,
+            slot_loss, slot_correct = self._slot_variant.slot_loss(
+                self, decoded.projections, encoded, source_mask, source_entity_types, actions,
                 slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
             )
             output["loss"] = action_loss + slot_loss
@@ -817,137 +836,6 @@ class ProtoParser(Model):
             loss = loss * per_example(step_mask.sum(-1))
         return loss
 
-    def _entity_rows(
-        self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> torch.Tensor:
-        """Log attention `(rows, slots, source_length)` of the entity slots of the steps `keys` (= b * steps + t)."""
-        if self._slot_variant is not None:
-            return self._slot_variant.entity_rows(self, keys, num_steps, actions, projections, encoded, source_mask, source_types)
-        return self.copy_entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types)
-
-    def copy_entity_rows(
-        self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> torch.Tensor:
-        """Copy log-probabilities `(rows, slots, source_length)` for the steps `keys` (= b * steps + t)."""
-        b, t = keys // num_steps, keys % num_steps
-        types = self.space()["entity_types"][actions[b, t]]
-        width = int((types != 0).sum(-1).max().item()) if types.numel() else 1
-        return self._slot_filler.entity_log_probs(
-            projections[b, t], encoded[b], source_mask[b], source_types[b], types[:, : max(width, 1)]
-        )
-
-    def slot_loss(
-        self, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values=None,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """The slot loss of a teacher-forced batch (the `slot_variant`'s, if any) and, when not training, which slots were right."""
-        if self._slot_variant is not None:
-            return self._slot_variant.slot_loss(
-                self, projections, encoded, source_mask, source_types, actions,
-                slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
-            )
-        return self.copy_slot_loss(
-            projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-        )
-
-    def copy_slot_loss(
-        self, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """
-        Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions,
-        reduced as `loss_reduction` says; only decoder steps that have slots are run through the slot decoders.
-        """
-        loss, correct = self._copy_slot_loss(
-            projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-        )
-        if self.loss_reduction == "example":
-            loss = loss * per_example((slot_step >= 0).sum(-1))
-        return loss, correct
-
-    def _copy_slot_loss(
-        self, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """`copy_slot_loss` as a mean over slots."""
-        gold = actions.clamp(min=0)
-        num_steps = actions.size(1)
-        batch_index, slot_index = (slot_step >= 0).nonzero(as_tuple=True)
-        keys = batch_index * num_steps + slot_step[batch_index, slot_index]
-        order = slot_order[batch_index, slot_index]
-        is_variable = slot_is_variable[batch_index, slot_index].bool()
-        if self.action_space.unified:
-            return self._unified_slot_loss(
-                keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
-                entity_targets[batch_index, slot_index], variable_values[batch_index, slot_index],
-            )
-        losses = []
-        correct = torch.zeros(0, dtype=torch.bool, device=actions.device)
-        entity = ~is_variable
-        if entity.any():
-            rows, inverse = torch.unique(keys[entity], return_inverse=True)
-            log_probs = self._entity_rows(rows, num_steps, gold, projections, encoded, source_mask, source_types)
-            # shape: (entity_slots, source_length)
-            scores = log_probs[inverse, order[entity]]
-            targets = entity_targets[batch_index[entity], slot_index[entity]] > 0
-            nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
-            losses.append(nll.masked_fill(~targets.any(-1), 0.0))
-            correct = targets.gather(-1, scores.argmax(-1, keepdim=True)).squeeze(-1)
-        if is_variable.any():
-            rows, inverse = torch.unique(keys[is_variable], return_inverse=True)
-            log_probs = self._slot_filler.variable_log_probs(
-                projections[rows // num_steps, rows % num_steps], int(order[is_variable].max().item()) + 1
-            )
-            # shape: (variable_slots, num_variables)
-            scores = log_probs[inverse, order[is_variable]]
-            gold_names = variable_values[batch_index[is_variable], slot_index[is_variable]].clamp(min=0)
-            nll = -scores.gather(-1, gold_names.unsqueeze(-1)).squeeze(-1)
-            if self._label_smoothing > 0:
-                nll = (1 - self._label_smoothing) * nll - self._label_smoothing * scores.mean(-1)
-            losses.append(nll)
-            correct = torch.cat([correct, scores.argmax(-1) == gold_names])
-        if not losses:
-            return projections.sum() * 0.0, []
-        loss = torch.cat(losses).sum() / keys.numel()
-        return loss, correct.tolist() if not self.training else []
-
-    def _copyable(self, source_mask: torch.Tensor, source_types: torch.Tensor) -> torch.Tensor:
-        """Utterance positions an entity may be copied from: tokens that look like entities."""
-        none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)
-        return source_mask & (source_types != none)
-
-    def _unified_slot_loss(
-        self, keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
-        entity_targets, variable_values,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """Slot loss with unified slots: each slot's target is a variable name or a set of positions."""
-        if keys.numel() == 0:
-            return projections.sum() * 0.0, []
-        rows, inverse = torch.unique(keys, return_inverse=True)
-        b, t = rows // num_steps, rows % num_steps
-        log_probs = self._slot_filler.unified_log_probs(
-            projections[b, t], encoded[b], self._copyable(source_mask, source_types)[b], int(order.max().item()) + 1
-        )
-        # shape: (slots, num_variables + source_length)
-        scores = log_probs[inverse, order]
-        num_variables = scores.size(-1) - entity_targets.size(-1)
-        variable_target = torch.zeros_like(scores, dtype=torch.bool)
-        variable_target[torch.arange(scores.size(0), device=scores.device), variable_values.clamp(min=0)] = True
-        entity_target = torch.cat([torch.zeros_like(scores[:, :num_variables], dtype=torch.bool), entity_targets > 0], -1)
-        targets = torch.where(is_variable.unsqueeze(-1), variable_target, entity_target)
-        nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
-        nll = nll.masked_fill(~targets.any(-1), 0.0)
-        if self._label_smoothing > 0:
-            allowed = scores > torch.finfo(scores.dtype).min / 2
-            uniform = -(scores * allowed).sum(-1) / allowed.sum(-1).clamp(min=1)
-            nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
-        correct = [] if self.training else targets.gather(-1, scores.argmax(-1, keepdim=True)).squeeze(-1).tolist()
-        return nll.mean(), correct
-
     # -- decoding -------------------------------------------------------------------------------------
 
     def decode(
@@ -960,8 +848,7 @@ class ProtoParser(Model):
         (or a reranker that lists its candidates) the n-best LFs. `source_tokens` gives the score
         terms of `decoding_bonus` (lexical linking, schema encoding) and of the `decoding_scorers`.
         """
-        if self._slot_variant is not None:
-            self._slot_variant.start_run(self)
+        self._slot_variant.start_run(self)
         inputs = DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens)
         hypotheses = self.search(inputs, self.beam_size)
         for reranker in self.rerankers:
@@ -998,8 +885,8 @@ class ProtoParser(Model):
         )
         flat = predicted.reshape(batch_size * beams, -1)
         flat_projections = projections.reshape(batch_size * beams, flat.size(1), -1)
-        entity_choice, variable_choice = self._predict_slots(
-            flat.clamp(min=0), flat >= 0, flat_projections,
+        entity_choice, variable_choice = self._slot_variant.predict_slots(
+            self, flat.clamp(min=0), flat >= 0, flat_projections,
             encoded.repeat_interleave(beams, 0), source_mask.repeat_interleave(beams, 0),
             source_types.repeat_interleave(beams, 0),
         )
@@ -1007,7 +894,9 @@ class ProtoParser(Model):
         filling = SlotFilling(flat, flat_projections, utterances, entity_choice, variable_choice, {})
         for row in range(batch_size * beams):
             if float(scores[row // beams, row % beams]) != float("-inf"):
-                filling.steps[row] = self.hypothesis_steps(filling, row, variable_choice)
+                filling.steps[row] = self._slot_variant.steps(
+                    self, filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice, variable_choice
+                )
         for reranker in self.rerankers:
             reranker.revise(self, filling)
         hypotheses: List[List[Hypothesis]] = []
@@ -1034,101 +923,6 @@ class ProtoParser(Model):
         if self.new_action_bias:
             logits = logits + self._new_action_mask.to(matrix.dtype) * self.new_action_bias
         return logits
-
-    def hypothesis_steps(
-        self, filling: SlotFilling, row: int, variable_choice: Dict[Tuple[int, int], List[int]]
-    ) -> List[Step]:
-        """The steps of hypothesis `row` of `filling`, its variable slots named as `variable_choice` says."""
-        return self._steps(filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice,
-                           variable_choice)
-
-    def variable_log_probs(self, projections: torch.Tensor, num_slots: int) -> torch.Tensor:
-        """`(steps, num_slots, num_variables)`: the slot filler's name log-probabilities for decoder states `projections`."""
-        return self._slot_filler.variable_log_probs(projections, num_slots)
-
-    def _steps(
-        self, sequence: List[int], row: int, utterance: List[str],
-        entity_choice: Dict[Tuple[int, int], List[int]], variable_choice: Dict[Tuple[int, int], List[int]],
-    ) -> List[Step]:
-        """Actions with their predicted slot values, up to STOP."""
-        if self._slot_variant is not None:
-            utterance, entity_choice = self._slot_variant.slot_words(self, utterance, entity_choice)
-        steps = []
-        for t, index in enumerate(sequence):
-            action = self.action_space.actions[index] if index >= 0 else None
-            if action is None:
-                break
-            values = []
-            entities = variables = 0
-            for slot in action.slots:
-                if slot == UNIFIED_SLOT:
-                    choice = variable_choice[row, t][len(values)]
-                    num_variables = self.vocab.get_vocab_size(VARIABLE_NAMESPACE)
-                    if choice < num_variables:
-                        values.append(SlotValue("variable", self.vocab.get_token_from_index(choice, VARIABLE_NAMESPACE)))
-                    else:
-                        values.append(SlotValue("entity", utterance[min(choice - num_variables, len(utterance) - 1)]))
-                elif slot == VARIABLE_SLOT:
-                    name = self.vocab.get_token_from_index(variable_choice[row, t][variables], VARIABLE_NAMESPACE)
-                    values.append(SlotValue("variable", name))
-                    variables += 1
-                else:
-                    position = min(entity_choice[row, t][entities], len(utterance) - 1)
-                    values.append(SlotValue("entity", utterance[position]))
-                    entities += 1
-            steps.append(Step(action, tuple(values)))
-            if action == STOP_ACTION:
-                break
-        return steps
-
-    @torch.no_grad()
-    def _predict_slots(
-        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
-        """The entity and variable choices of the decoded `actions` (the `slot_variant`'s, if any), by (b, t)."""
-        if self._slot_variant is not None:
-            return self._slot_variant.predict_slots(self, actions, real, projections, encoded, source_mask, source_types)
-        return self.copy_predict_slots(actions, real, projections, encoded, source_mask, source_types)
-
-    @torch.no_grad()
-    def copy_predict_slots(
-        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
-        """Best copy position of every entity slot and best name of every variable slot, by (b, t)."""
-        space = self.space()
-        num_steps = actions.size(1)
-        entity_choice: Dict[Tuple[int, int], List[int]] = {}
-        variable_choice: Dict[Tuple[int, int], List[int]] = {}
-        if self.action_space.unified:
-            counts = self.action_space.num_unified.to(actions.device)[actions] * real
-            keys = (counts > 0).flatten().nonzero().squeeze(-1)
-            if keys.numel():
-                b, t = keys // num_steps, keys % num_steps
-                log_probs = self._slot_filler.unified_log_probs(
-                    projections[b, t], encoded[b], self._copyable(source_mask, source_types)[b], int(counts.max().item())
-                )
-                # Unified choices are stored in `variable_choice`: an index below the number of
-                # variables names one, the rest are utterance positions offset by that number.
-                for key, choices in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
-                    variable_choice[divmod(key, num_steps)] = choices
-            return entity_choice, variable_choice
-        keys = ((space["entity_types"][actions, 0] != 0) & real).flatten().nonzero().squeeze(-1)
-        if keys.numel():
-            best = self._entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types).argmax(-1)
-            for key, positions in zip(keys.tolist(), best.tolist()):
-                entity_choice[divmod(key, num_steps)] = positions
-        counts = space["num_variables"][actions] * real
-        keys = (counts > 0).flatten().nonzero().squeeze(-1)
-        if keys.numel():
-            log_probs = self._slot_filler.variable_log_probs(
-                projections[keys // num_steps, keys % num_steps], int(counts.max().item())
-            )
-            log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
-            for key, names in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
-                variable_choice[divmod(key, num_steps)] = names
-        return entity_choice, variable_choice
 
     @staticmethod
     def _to_logical_form(steps: List[Step], formalism: str) -> Optional[str]:
