@@ -1,4 +1,3 @@
-import json
 import logging
 import math
 import random
@@ -14,55 +13,27 @@ from allennlp.nn import util
 from allennlp.training.metrics import Average
 
 from fewshot_parser.logical_forms.actions import STOP_ACTION
-from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
 from fewshot_parser.logical_forms.tree import to_string
-from fewshot_parser.logical_forms.namespaces import (
-    ACTION_NAMESPACE,
-    ENTITY_TYPE_NAMESPACE,
-    NOT_AN_ENTITY,
-    VARIABLE_NAMESPACE,
-)
-from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
-from fewshot_parser.data.predicate_names import load_lexicon
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, VARIABLE_NAMESPACE
 from fewshot_parser.modules.action_scorers import ActionScorer
+from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker, SlotFilling
-from fewshot_parser.modules.predicate_parts import part_similarity_matrix
+from fewshot_parser.modules.lexicon_scope import LexiconScope
+from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
+from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
+from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention
 from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
-from fewshot_parser.modules.alignment import (
-    attention_candidate_matrix,
-    conditional_matrix,
-    link_similarity_matrix,
-    regularization,
-    string_similarity_matrix,
-    supervised_attention_loss,
-)
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.modules.word_ids import vocabulary_word_ids
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 
+__all__ = ["ProtoParser", "per_example"]
+
 logger = logging.getLogger(__name__)
-
-
-def _sum(terms: List[Optional[torch.Tensor]]) -> Optional[torch.Tensor]:
-    """The sum of the tensors among `terms`, left to right (floating-point sums depend on the order); None if none."""
-    total = None
-    for term in terms:
-        if term is not None:
-            total = term if total is None else total + term
-    return total
-
-
-def per_example(counts: torch.Tensor, over_examples_with_steps: bool = False) -> torch.Tensor:
-    """
-    The factor that turns a mean over the units counted in `counts` (`(batch,)`: units per example)
-    into a mean over examples of per-example sums: total units / examples (those with a unit, or all).
-    """
-    examples = (counts > 0).sum() if over_examples_with_steps else torch.tensor(counts.numel(), device=counts.device)
-    return counts.sum().float() / examples.clamp(min=1).float()
 
 
 @Model.register("proto_parser")
@@ -70,11 +41,18 @@ class ProtoParser(Model):
     """
     The transition-based parser of the paper (Sec. 3.2): a BiLSTM encoder, a stack-LSTM template
     decoder over GEN/REDUCE actions with dot-product attention, and slot decoders that copy entities
-    from the utterance and name variables.
+    from the utterance and name variables; trained with predicate-dropout meta batches over action
+    prototypes (Algorithm 1) and the attention regularizer (Eq. 5-6).
 
     The action embedding matrix `action_embedding` (`num_actions x action_dim`) is both the decoder
     input embedding and the output matrix `C` (`P(a | h_t) ~ exp(c_a . h_t)`); it is a plain parameter
     that few-shot training replaces rows of (prototypes) and extends (new predicates).
+
+    What is not the paper's model is a component with a narrow interface, each given the parser
+    (whose public attributes it reads): the decoder state and search (`modules/state_machines/`), slot
+    filling (`slot_variant`, `modules/slot_variants/`), the lexicon scope (`modules/lexicon_scope.py`),
+    the loss terms (`modules/loss_terms/`), the action scorers (`modules/action_scorers/`: lexical
+    linking, schema encoding) and the decoding scorers and rerankers (`modules/decoding/`).
 
     Registered as a `Model` with name "proto_parser".
 
@@ -86,113 +64,62 @@ class ProtoParser(Model):
         Word embeddings of the utterance.
     encoder : `Seq2SeqEncoder`
         Contextual encoder (a bidirectional LSTM in the paper).
-    action_dim : `int`, optional (default = `128`)
-        Size of action embeddings.
-    decoder_dim : `int`, optional (default = `256`)
-        Size of the stack-LSTM and slot LSTMs.
+    action_dim, decoder_dim : `int`, optional (default = `128`, `256`)
+        Sizes of the action embeddings and of the stack-LSTM and slot LSTMs.
     dropout : `float`, optional (default = `0.5`)
-    meta_regularization : `bool`, optional (default = `False`)
-        Also add the attention regularizer to the meta-test loss of predicate-dropout meta batches,
-        as the authors' code does (the paper describes it for supervised batches).
-    dropout_placement : `str`, optional (default = `"all"`)
-        Where `dropout` applies: `"all"` (word vectors, encoder states, decoder input and `h_t`) or
-        `"attentional"` (`h_t` only, the attentional vector that scores actions, as the authors' code).
     label_smoothing : `float`, optional (default = `0.0`)
         Label smoothing of action, entity and variable losses.
     smoothing_k : `float`, optional (default = `0.0`)
-        Constant added to the action softmax denominator during training (Eq. 7); 0 disables it.
-        It never applies at evaluation or prediction.
+        Constant added to the action softmax denominator in training (Eq. 7); 0 disables it.
     max_decoding_steps : `int`, optional (default = `50`)
     beam_size : `int`, optional (default = `1`)
         1 for greedy decoding (the paper's setting); larger values also output the n-best LFs.
     attention_regularization : `float`, optional (default = `0.0`)
-        Weight lambda of the attention regularizer Omega (Eq. 5-6); 0 disables it.
+        Weight lambda of the attention regularizer Omega (`AttentionRegularizer`); 0 disables it.
+    conditional_feature, similarity_feature : `bool`, optional (default = `True`)
+        The co-occurrence and string-similarity features of Omega (the `-cond`, `-strsim` ablations).
     predicate_dropout : `float`, optional (default = `0.5`)
         Share r of the meta-support predicates treated as new in a meta batch (Algorithm 1).
-    conditional_feature, similarity_feature : `bool`, optional (default = `True`)
-        Use the co-occurrence feature P(a | x) and the string-similarity feature in Omega (the
-        `-cond` and `-strsim` ablations switch one off).
-    lexicon : `str`, optional (default = `None`)
-        Predicate lexicon for the string-similarity feature: a shipped one (`jobs`, `geo`, `atis`)
-        or a JSON file mapping predicates to words (`fewshot_parser.data.predicate_names.load_lexicon`).
-        Of the entries of a new predicate, only the words of its name and of its support utterances
-        are used (`fewshot_parser.data.lexicons`); the entries of known predicates are used whole.
-    lexicon_training_data : `str`, optional (default = `None`)
-        The split's training data path: a predicate its logical forms never use is new. Without it,
-        a predicate is new when no action of the pre-trained vocabulary uses it (the actions every
-        vocabulary extension marks new).
-    lexicon_support_data : `str`, optional (default = `None`)
-        The split's support data path, whose utterances give a new predicate the lexicon words they
-        hold. Without it a new predicate keeps only the words of its name.
-    lexicon_descriptions : `str`, optional (default = `None`)
-        The user's own description file (JSON: predicate -> words), used whole for every predicate.
-    handwritten_new_predicate_entries : `bool`, optional (default = `False`)
-        Use every hand-written lexicon word of the new predicates too. The shipped lexicons were
-        written with the benchmark's evaluation files in view, so this leaks evaluation data; only
-        for reproducing rows computed before.
-    lexical_linking : `bool`, optional (default = `False`)
-        Not in the paper. Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`:
-        `L` links actions to words whose string matches one of their predicates' names (or lexicon
-        words) at least `link_threshold`, `a_t` is the step's attention and `w` is learned. Because
-        `L` needs no training, it scores a new predicate's actions as well as known ones; the
-        predicate-dropout meta batches teach the model how far to trust it.
-    link_pooling : `str`, optional (default = `"attention"`)
-        How a step pools the links of the utterance's words: `"attention"` (weighted by the step's
-        attention, as above), `"max"` (the best-linked word, the same at every step) or `"both"`
-        (the sum, each with its own learned weight).
-    link_threshold : `float`, optional (default = `0.75`)
-        Minimum string similarity (`predicate_names.link_similarity`) for a word to be linked to an action.
-    supervised_attention : `float`, optional (default = `0.0`)
-        Weight of the supervised-attention loss of the authors' scripts (their `--sup_attention`, not
-        described in the paper): at every gold step, minus the log attention weight on each utterance
-        word that is a prefix of one of the action's symbols (or has one as prefix, or is a `lexicon`
-        word of it), averaged over steps (`alignment.supervised_attention_loss`). 0 disables it.
+
+    Beyond the paper (docs/reproduction.md and docs/results.md say where each comes from):
+
+    lexicon, lexicon_training_data, lexicon_support_data, lexicon_descriptions, handwritten_new_predicate_entries
+        The predicate lexicon of the similarity feature and of lexical linking, scoped to the split
+        (`LexiconScope`); by default none.
+    lexical_linking, link_pooling, link_threshold : `bool`, `str`, `float` (default = `False`, `"attention"`, `0.75`)
+        A learned score for actions whose predicates the utterance names (`LexicalLinking`).
     new_action_bias : `float`, optional (default = `0.0`)
-        Not in the paper. Added to the decoding score of every action that a vocabulary extension
-        added after pre-training, at evaluation and prediction, never in training: a prior
-        correction for new predicates, whose rows were fine-tuned on one or two examples against
-        known rows trained on hundreds. Which actions are new is saved with the weights (a buffer set
-        by every vocabulary extension), so a fine-tuned archive applies the bias when it is reloaded
-        for `allennlp evaluate` or `predict`.
-    decoding_scorers : `List[DecodingScorer]`, optional (default = `None`)
-        Not in the paper. Terms added to the action scores at every step of the template search, at
-        evaluation and prediction only, in list order (`fewshot_parser/modules/decoding/`:
-        `slot_type_check`, `missing_evidence`).
-    rerankers : `List[Reranker]`, optional (default = `None`)
-        Not in the paper. Choices among decoded alternatives, at evaluation and prediction only, in
-        list order (`entity_coverage`, `variable_scoping`).
-    action_scorers : `List[ActionScorer]`, optional (default = `None`)
-        Not in the paper. Terms added to the action scores at every step in training and decoding
-        alike, in list order before the lexical-linking term, with their own parameters and word
-        features (`fewshot_parser/modules/action_scorers/`: `schema_encoding`, IRNet's).
+        Added, at evaluation and prediction only, to the decoding score of every action a vocabulary
+        extension added after pre-training (`new_action_mask`, saved with the weights).
+    supervised_attention : `float`, optional (default = `0.0`)
+        Weight of the authors' supervised-attention loss (`SupervisedAttention`); 0 disables it.
+    decoding_scorers, rerankers : `List[DecodingScorer]`, `List[Reranker]`, optional
+        Score terms of the template search and choices among decoded alternatives, at evaluation and
+        prediction only, in list order (`modules/decoding/`).
+    action_scorers : `List[ActionScorer]`, optional
+        Score terms of every step in training and decoding alike, before lexical linking (`schema_encoding`).
 
-    The authors' code differs from the paper in the behaviours below (docs/reproduction.md has a row
-    for each); the defaults are the paper's reading, the faithful configs set the authors'.
+    The authors' behaviours (the defaults are the paper's reading, the faithful configs set the authors'):
 
+    meta_regularization : `bool`, optional (default = `False`)
+        Omega also in the meta-test loss of meta batches.
+    dropout_placement : `str`, optional (default = `"all"`)
+        `"attentional"`: dropout on `h_t` only.
     decoder : `Lazy[StackLSTMDecoder]`, optional (default = `None`: the paper's stack-LSTM decoder)
-        Another template decoder: `{"type": "authors"}`, input feeding and an input action table of its
-        own (`modules/feeding_decoder.py`, `modules/reduce_input_decoder.py`; row 7), greedy only. It is
-        built after the parser's other parameters; the paper's decoder is built first all the same, so
-        that every parameter draws from the random generator as the recorded rows did.
-    slot_variant : `Lazy[SlotVariant]`, optional (default = `None`: copy entities, name variables)
-        Another way of filling slots (`modules/slot_variants/`): `classified_entities` (rows 16, 36) or
-        `authors` (their slot states, note 3). Built last.
+        `{"type": "authors"}`: input feeding and an input table of its own, greedy only. Built after the
+        parser's other parameters; the paper's decoder is built first all the same, so that every
+        parameter draws from the random generator as the recorded rows did.
+    slot_variant : `Lazy[SlotVariant]`, optional (default = `None`: `copy`, the paper's)
+        `classified_entities` or `authors` (`modules/slot_variants/`). Built last.
     restrict_training : `bool`, optional (default = `True`)
-        True: the action loss normalises over the actions applicable to the stack (the paper's Eq. 2).
-        False: over every action of the vocabulary, as the authors' training softmax (row 12). Their
-        decoder's counterpart is the reranker `dead_ends`.
+        False: the action loss normalises over every valid action, as the authors' training softmax.
     loss_reduction : `str`, optional (default = `"step"`)
-        `"step"`: each loss term is a mean over what it is made of (steps, slots). `"example"`: per-example
-        sums averaged over the batch, as the authors' code (row 13, note 9); the attention regularizer and
-        supervised attention average over the examples that have such a step.
+        `"example"`: per-example sums averaged over the batch, as the authors' code
+        (`modules/loss_terms/reduction.py`).
     similarity : `str`, optional (default = `"name"`)
-        The string-similarity feature compares a word with the whole predicate name (and `lexicon` words),
-        or with `"parts"`: the `_` parts of the name expanded by the authors' part table
-        (`modules/predicate_parts.py`, row 19; `lexicon` is then not used by the feature).
+        `"parts"`: the similarity feature reads the authors' part table (`modules/predicate_parts.py`).
     predicate_dropout_unit : `str`, optional (default = `"predicate"`)
-        `"predicate"`: Algorithm 1, a share `predicate_dropout` of the meta-support predicates takes
-        prototypes. `"action"`: each action row of the meta-support set takes its prototype with
-        probability `predicate_dropout`, independently, as the authors' `ProtoDropout` (row 23).
+        `"action"`: each meta-support action row takes its prototype with probability `predicate_dropout`.
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -244,9 +171,10 @@ class ProtoParser(Model):
         self._encoder = encoder
         for name, value, allowed in (
             ("dropout_placement", dropout_placement, ("all", "attentional")),
-            ("loss_reduction", loss_reduction, ("step", "example")),
+            ("loss_reduction", loss_reduction, REDUCTIONS),
             ("similarity", similarity, ("name", "parts")),
             ("predicate_dropout_unit", predicate_dropout_unit, ("predicate", "action")),
+            ("link_pooling", link_pooling, POOLINGS),
         ):
             if value not in allowed:
                 raise ConfigurationError(f"proto_parser: {name} must be one of {list(allowed)}, not {value!r}")
@@ -272,33 +200,20 @@ class ProtoParser(Model):
         )
         self._space_tensors: Optional[Dict[str, torch.Tensor]] = None
         self.attention_regularization = attention_regularization
-        self._conditional_feature = conditional_feature
-        self._similarity_feature = similarity_feature
-        self._handwritten_lexicon = load_lexicon(lexicon)
-        # Read when the lexicon is first scoped, not here: a loaded archive keeps its scoped lexicon
-        # and needs neither the description file nor the split's data files.
-        self._descriptions_path = lexicon_descriptions
-        self._stored_lexicon: Optional[Dict[str, List[str]]] = None
-        self._lexicon_training_data = lexicon_training_data
-        self._lexicon_support_data = lexicon_support_data
-        self._handwritten_new_predicate_entries = handwritten_new_predicate_entries
-        self._lexical_linking = lexical_linking
-        self._link_threshold = link_threshold
-        self._link_table: Optional[torch.Tensor] = None
-        if link_pooling not in ("attention", "max", "both"):
-            raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {link_pooling!r}")
-        self._link_pooling = link_pooling
+        self.lexicon_scope = LexiconScope(lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data,
+                                          handwritten_new_predicate_entries)
+        # The linking weights and Omega's gate are the parser's parameters, here, where archives keep them.
         if lexical_linking and link_pooling in ("attention", "both"):
             self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
         if lexical_linking and link_pooling in ("max", "both"):
             self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
+        self.lexical_linking = LexicalLinking(link_pooling, link_threshold, getattr(self, "_link_weight", None),
+                                              getattr(self, "_link_max_weight", None)) if lexical_linking else None
         self._gate = torch.nn.Linear(decoder_dim, 1)
+        self.regularizer = AttentionRegularizer(self._gate, conditional_feature, similarity_feature, similarity)
         self.supervised_attention = supervised_attention
+        self.supervision = SupervisedAttention()
         self.meta_regularization = meta_regularization
-        self._candidate_table: Optional[torch.Tensor] = None
-        # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
-        self._conditional_table: Optional[torch.Tensor] = None
-        self._similarity_table: Optional[torch.Tensor] = None
         self.predicate_dropout = predicate_dropout
         # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
         self.new_actions: List[int] = []
@@ -355,6 +270,14 @@ class ProtoParser(Model):
     def label_smoothing(self) -> float:
         return self._label_smoothing
 
+    @property
+    def source_embedder(self) -> TextFieldEmbedder:
+        return self._source_embedder
+
+    @property
+    def max_decoding_steps(self) -> int:
+        return self._max_decoding_steps
+
     # -- action space -----------------------------------------------------------------------------
 
     def space(self) -> Dict[str, torch.Tensor]:
@@ -396,9 +319,10 @@ class ProtoParser(Model):
         # The scoped lexicon (absent from archives made before it was saved: scoped from the files then).
         stored = state_dict.pop(prefix + self.LEXICON_KEY, None)
         if stored is not None:
-            self._stored_lexicon = json.loads(bytes(stored.tolist()).decode("utf-8"))
-            self._similarity_table = None
-            self._link_table = None
+            self.lexicon_scope.load(stored)
+            self.regularizer.reset(conditional=False)
+            if self.lexical_linking is not None:
+                self.lexical_linking.reset()
         # Archives of the `*_missing_evidence` models (before decoding components) kept the
         # component's buffers at the top of the model: move them under the component.
         for components, name in ((self.decoding_scorers, "decoding_scorers"), (self.action_scorers, "action_scorers")):
@@ -435,11 +359,11 @@ class ProtoParser(Model):
         self._space_tensors = None
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
-        self._stored_lexicon = None
-        self._similarity_table = None
-        self._link_table = None
-        self._conditional_table = None
-        self._candidate_table = None
+        self.lexicon_scope.reset()
+        self.regularizer.reset()
+        self.supervision.reset()
+        if self.lexical_linking is not None:
+            self.lexical_linking.reset()
         self._slot_filler.extend(
             self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
             self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
@@ -507,11 +431,11 @@ class ProtoParser(Model):
         )
         loss = loss + slot_loss
         if self.meta_regularization and self.attention_regularization > 0:
-            omega = self.attention_omega(query_decoded, query["actions"], query["source_tokens"], source_mask)
+            omega = self.regularizer.omega(self, query_decoded, query["actions"], query["source_tokens"], source_mask)
             loss = loss + self.attention_regularization * omega
         if self.supervised_attention > 0:
-            loss = loss + self.supervised_attention * self.attention_supervision(
-                query_decoded.attention, query["actions"], query["source_tokens"], source_mask
+            loss = loss + self.supervised_attention * self.supervision.loss(
+                self, query_decoded.attention, query["actions"], query["source_tokens"], source_mask
             )
         return loss
 
@@ -534,163 +458,35 @@ class ProtoParser(Model):
         mask[self.action_space.indices_with_predicates(dropped)] = True
         return mask & present
 
-    # -- lexicon ----------------------------------------------------------------------------------------
+    # -- alignment: lexicon, regularizer, score terms ---------------------------------------------------
 
     def lexicon(self) -> Dict[str, List[str]]:
-        """
-        The lexicon the tables use: the hand-written one with the entries of new predicates cut down
-        to the words of their names and support utterances, plus the user's descriptions. A model
-        loaded from an archive uses the lexicon scoped when it was trained (saved with its weights by
-        `_save_to_state_dict`), so it reads no data file. Scoped once per vocabulary: the result is
-        kept until the vocabulary grows.
-        """
-        if self._stored_lexicon is None:
-            self._stored_lexicon = self._scope_lexicon()
-        return {predicate: list(words) for predicate, words in self._stored_lexicon.items()}
-
-    def _scope_lexicon(self) -> Dict[str, List[str]]:
-        """Scopes the hand-written lexicon and the descriptions to this vocabulary's new predicates."""
-        descriptions = load_descriptions(self._descriptions_path)
-        if not self._handwritten_lexicon and not descriptions:
-            return {}
-        if self._lexicon_training_data:
-            known = predicate_labels(read_pairs(self._lexicon_training_data))
-        else:
-            mask = self._new_action_mask.tolist()
-            known = {p for index, action in enumerate(self.action_space.actions)
-                     if action is not None and not (index < len(mask) and mask[index]) for p in action.predicates}
-        support = read_pairs(self._lexicon_support_data) if self._lexicon_support_data else []
-        return scope_lexicon(self._handwritten_lexicon, known, support, descriptions,
-                             self._handwritten_new_predicate_entries)
+        """The scoped lexicon the alignment tables use (`LexiconScope`; saved with the weights)."""
+        return self.lexicon_scope.lexicon(self)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):  # type: ignore[no-untyped-def]
-        # Saved with the weights, as UTF-8 bytes of its JSON: the scoped lexicon, so that an archive
-        # decodes the same anywhere, without the split's data or description files.
         super()._save_to_state_dict(destination, prefix, keep_vars)
-        encoded = json.dumps(self.lexicon(), sort_keys=True).encode("utf-8")
-        destination[prefix + self.LEXICON_KEY] = torch.tensor(list(encoded), dtype=torch.uint8)
-
-    # -- attention regularization ----------------------------------------------------------------------
+        destination[prefix + self.LEXICON_KEY] = self.lexicon_scope.as_tensor(self)
 
     def set_alignment_statistics(self, examples: List[Tuple[List[str], List[str]]]) -> None:
-        """Sets P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
-        pairs = []
-        for tokens, actions in examples:
-            pairs.append((
-                [self.vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions],
-                [self.vocab.get_token_index(t, "tokens") for t in tokens],
-            ))
-        self._conditional_table = conditional_matrix(
-            pairs, self.vocab.get_vocab_size(ACTION_NAMESPACE), self.vocab.get_vocab_size("tokens")
-        )
+        """Sets Omega's P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
+        self.regularizer.set_statistics(self, examples)
 
-    def similarity_table(self) -> torch.Tensor:
-        """`(num_actions, num_tokens)`: the string-similarity feature of the regularizer (see `similarity`)."""
-        if self._similarity_table is None:
-            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
-            predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            if self.similarity == "parts":
-                self._similarity_table = part_similarity_matrix(predicates, tokens)
-            else:
-                self._similarity_table = string_similarity_matrix(predicates, tokens, self.lexicon())
-        return self._similarity_table
-
-    def attention_omega(
-        self, decoded: DecoderOutput, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
-    ) -> torch.Tensor:
-        """Omega for the gold actions of a teacher-forced batch."""
-        device = actions.device
-        token_ids = self.word_ids(source_tokens)
-        gold = actions.clamp(min=0)
-        batch_size, num_steps = gold.shape
-        index = token_ids.unsqueeze(1).expand(batch_size, num_steps, -1)
-
-        def prior(table: Optional[torch.Tensor], enabled: bool) -> torch.Tensor:
-            if table is None or not enabled:
-                return torch.zeros(batch_size, num_steps, token_ids.size(1), device=device)
-            return table.to(device)[gold].gather(-1, index)
-
-        conditional = prior(self._conditional_table, self._conditional_feature)
-        similarity = prior(self.similarity_table() if self._similarity_feature else None, self._similarity_feature)
-        if self._conditional_feature and self._similarity_feature:
-            gate = torch.sigmoid(self._gate(decoded.states)).squeeze(-1)
-        else:
-            gate = torch.full((batch_size, num_steps), 1.0 if self._conditional_feature else 0.0, device=device)
-        space = self.space()
-        step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
-        omega = regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
-        if self.loss_reduction == "example":
-            omega = omega * per_example(self.regularized_steps(actions, source_tokens, source_mask).sum(-1), True)
-        return omega
-
-    def regularized_steps(
-        self, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
-    ) -> torch.Tensor:
-        """`(batch, steps)`: the steps the attention regularizer averages over (a prior with mass)."""
-        gold = actions.clamp(min=0)
-        token_ids = self.word_ids(source_tokens)
-        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
-        has_prior = torch.zeros_like(gold, dtype=torch.bool)
-        tables = [self._conditional_table if self._conditional_feature else None,
-                  self.similarity_table() if self._similarity_feature else None]
-        for table in tables:
-            if table is not None:
-                prior = table.to(actions.device)[gold].gather(-1, index) * source_mask.unsqueeze(1)
-                has_prior = has_prior | (prior.sum(-1) > 0)
-        space = self.space()
-        return (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold] & has_prior
-
-    def candidate_table(self) -> torch.Tensor:
-        """`(num_actions, num_tokens)`: the words supervised attention points each action at."""
-        if self._candidate_table is None:
-            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
-            strings = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) if a is not None else None
-                       for i, a in enumerate(self.action_space.actions)]
-            self._candidate_table = attention_candidate_matrix(strings, tokens, self.lexicon())
-        return self._candidate_table
-
-    def attention_supervision(
-        self, attention: torch.Tensor, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
-    ) -> torch.Tensor:
-        """The supervised-attention loss of a teacher-forced batch (see `supervised_attention`)."""
-        token_ids = self.word_ids(source_tokens)
-        gold = actions.clamp(min=0)
-        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
-        candidates = self.candidate_table().to(actions.device)[gold].gather(-1, index)
-        step_mask = (actions >= 0) & self.space()["valid"][gold]
-        loss = supervised_attention_loss(attention, candidates, source_mask, step_mask.float())
-        if self.loss_reduction == "example":
-            # The mean is over every real step; the authors average over examples with a candidate word.
-            with_candidates = (step_mask & ((candidates * source_mask.unsqueeze(1)).sum(-1) > 0)).sum(-1)
-            loss = loss * (step_mask.sum().float() / (with_candidates > 0).sum().clamp(min=1).float())
-        return loss
-
-    # -- lexical linking (not in the paper) -------------------------------------------------------------
-
-    def link_table(self) -> torch.Tensor:
-        """`(num_actions, num_tokens)`: string similarity of action predicates and words, 0 below the threshold."""
-        if self._link_table is None:
-            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
-            predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            self._link_table = link_similarity_matrix(predicates, tokens, self.lexicon(), self._link_threshold)
-        return self._link_table
-
-    def links(self, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
-        """`(batch, source_length, num_actions)` links of each utterance word to each action; None when off."""
-        if not self._lexical_linking:
-            return None
-        ids = self.word_ids(source_tokens)
-        return self.link_table().to(ids.device)[:, ids].permute(1, 2, 0)
+    @property
+    def new_action_mask(self) -> torch.Tensor:
+        """`(num_actions,)`: the actions added by a vocabulary extension after pre-training."""
+        return self._new_action_mask
 
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
         """
         `(batch, steps, num_actions)` added to the action scores of teacher-forced steps (None: nothing):
-        the terms of the `action_scorers`, then the lexical-linking bonus.
+        the terms of the `action_scorers`, then the lexical-linking term.
         """
         terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
-        return _sum([*terms, self.link_bonus(attention, source_tokens)])
+        linking = self.lexical_linking
+        return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
 
     def decoding_bonus(
         self, source_tokens: Optional[TextFieldTensors], beams: int
@@ -703,28 +499,12 @@ class ProtoParser(Model):
         if source_tokens is None:
             return None
         steps = [scorer.decoding(self, source_tokens, beams) for scorer in self.action_scorers]
-        links = self.links(source_tokens)
-        if links is not None:
-            hypothesis_links = links.repeat_interleave(beams, 0)
-            steps.append(lambda projection, attention: self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1))
+        if self.lexical_linking is not None:
+            steps.append(self.lexical_linking.decoding(self, source_tokens, beams))
         steps = [step for step in steps if step is not None]
         if not steps:
             return None
-        return lambda projection, attention: _sum([step(projection, attention) for step in steps])
-
-    def link_bonus(self, attention: torch.Tensor, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
-        """`(batch, steps, num_actions)` score bonus `w * sum_i a_t,i L[a, x_i]` for teacher-forced steps."""
-        links = self.links(source_tokens)
-        return None if links is None else self.link_scores(attention, links)
-
-    def link_scores(self, attention: torch.Tensor, links: torch.Tensor) -> torch.Tensor:
-        """Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps, source_length)`."""
-        scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
-        if self._link_pooling in ("attention", "both"):
-            scores = scores + self._link_weight * torch.bmm(attention, links)
-        if self._link_pooling in ("max", "both"):
-            scores = scores + self._link_max_weight * links.max(1)[0].unsqueeze(1)
-        return scores
+        return lambda projection, attention: sum_terms([step(projection, attention) for step in steps])
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
@@ -740,7 +520,7 @@ class ProtoParser(Model):
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
         self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
-        embedded = _sum([self._source_embedder(source_tokens),
+        embedded = sum_terms([self._source_embedder(source_tokens),
                          *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers)])
         if self._decoder.reads_encoder_cells:
             outputs, cells = encode_with_last_cells(self._encoder, self._dropout(embedded), mask)
@@ -792,11 +572,11 @@ class ProtoParser(Model):
             output["loss"] = action_loss + slot_loss
             if self.training and self.attention_regularization > 0:
                 # A training regularizer: validation losses stay comparable across settings.
-                omega = self.attention_omega(decoded, actions, source_tokens, source_mask)
+                omega = self.regularizer.omega(self, decoded, actions, source_tokens, source_mask)
                 output["loss"] = output["loss"] + self.attention_regularization * omega
             if self.training and self.supervised_attention > 0:
-                output["loss"] = output["loss"] + self.supervised_attention * self.attention_supervision(
-                    decoded.attention, actions, source_tokens, source_mask
+                output["loss"] = output["loss"] + self.supervised_attention * self.supervision.loss(
+                    self, decoded.attention, actions, source_tokens, source_mask
                 )
             if not self.training:
                 for correct in slot_correct:
