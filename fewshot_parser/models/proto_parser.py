@@ -12,14 +12,12 @@ from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import util
 from allennlp.training.metrics import Average
 
-from fewshot_parser.logical_forms.actions import STOP_ACTION
-from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
-from fewshot_parser.logical_forms.tree import to_string
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, VARIABLE_NAMESPACE
 from fewshot_parser.modules.action_scorers import ActionScorer
 from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
-from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker, SlotFilling
+from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
+from fewshot_parser.modules.decoding.template_search import search_templates
 from fewshot_parser.modules.lexicon_scope import LexiconScope
 from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
 from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
@@ -128,43 +126,21 @@ class ProtoParser(Model):
     LEXICON_KEY = "_scoped_lexicon"
 
     def __init__(
-        self,
-        vocab: Vocabulary,
-        source_embedder: TextFieldEmbedder,
-        encoder: Seq2SeqEncoder,
-        action_dim: int = 128,
-        decoder_dim: int = 256,
-        dropout: float = 0.5,
-        label_smoothing: float = 0.0,
-        smoothing_k: float = 0.0,
-        max_decoding_steps: int = 50,
-        beam_size: int = 1,
-        attention_regularization: float = 0.0,
-        conditional_feature: bool = True,
-        similarity_feature: bool = True,
-        predicate_dropout: float = 0.5,
-        lexicon: Optional[str] = None,
-        lexical_linking: bool = False,
-        link_pooling: str = "attention",
-        link_threshold: float = 0.75,
-        new_action_bias: float = 0.0,
-        supervised_attention: float = 0.0,
-        dropout_placement: str = "all",
-        meta_regularization: bool = False,
-        lexicon_training_data: Optional[str] = None,
-        lexicon_support_data: Optional[str] = None,
-        lexicon_descriptions: Optional[str] = None,
-        handwritten_new_predicate_entries: bool = False,
-        decoding_scorers: Optional[List[DecodingScorer]] = None,
-        rerankers: Optional[List[Reranker]] = None,
-        action_scorers: Optional[List[ActionScorer]] = None,
-        decoder: Optional[Lazy[StackLSTMDecoder]] = None,
-        slot_variant: Optional[Lazy[SlotVariant]] = None,
-        restrict_training: bool = True,
-        loss_reduction: str = "step",
-        similarity: str = "name",
-        predicate_dropout_unit: str = "predicate",
-        **kwargs: Any,
+        self, vocab: Vocabulary, source_embedder: TextFieldEmbedder, encoder: Seq2SeqEncoder, action_dim: int = 128,
+        decoder_dim: int = 256, dropout: float = 0.5, label_smoothing: float = 0.0, smoothing_k: float = 0.0,
+        max_decoding_steps: int = 50, beam_size: int = 1, attention_regularization: float = 0.0,
+        conditional_feature: bool = True, similarity_feature: bool = True, predicate_dropout: float = 0.5,
+        # Beyond the paper (with two of the authors' behaviours, `dropout_placement` and `meta_regularization`).
+        lexicon: Optional[str] = None, lexical_linking: bool = False, link_pooling: str = "attention",
+        link_threshold: float = 0.75, new_action_bias: float = 0.0, supervised_attention: float = 0.0,
+        dropout_placement: str = "all", meta_regularization: bool = False, lexicon_training_data: Optional[str] = None,
+        lexicon_support_data: Optional[str] = None, lexicon_descriptions: Optional[str] = None,
+        handwritten_new_predicate_entries: bool = False, decoding_scorers: Optional[List[DecodingScorer]] = None,
+        rerankers: Optional[List[Reranker]] = None, action_scorers: Optional[List[ActionScorer]] = None,
+        # The authors' behaviours.
+        decoder: Optional[Lazy[StackLSTMDecoder]] = None, slot_variant: Optional[Lazy[SlotVariant]] = None,
+        restrict_training: bool = True, loss_reduction: str = "step", similarity: str = "name",
+        predicate_dropout_unit: str = "predicate", **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
@@ -198,7 +174,6 @@ class ProtoParser(Model):
             if len(self.action_space) else 1,
             unified=self.action_space.unified,
         )
-        self._space_tensors: Optional[Dict[str, torch.Tensor]] = None
         self.attention_regularization = attention_regularization
         self.lexicon_scope = LexiconScope(lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data,
                                           handwritten_new_predicate_entries)
@@ -281,17 +256,8 @@ class ProtoParser(Model):
     # -- action space -----------------------------------------------------------------------------
 
     def space(self) -> Dict[str, torch.Tensor]:
-        """Per-action tensors on the model's device (rebuilt after the vocabulary grows)."""
-        device = self.action_embedding.device
-        if self._space_tensors is None or self._space_tensors["valid"].device != device:
-            self._space_tensors = {
-                "valid": self.action_space.valid.to(device),
-                "arity": self.action_space.arity.to(device),
-                "is_stop": self.action_space.is_stop.to(device),
-                "entity_types": self.action_space.entity_types.to(device),
-                "num_variables": self.action_space.num_variables.to(device),
-            }
-        return self._space_tensors
+        """Per-action tensors on the model's device (`ActionSpace.tensors`; rebuilt after the vocabulary grows)."""
+        return self.action_space.tensors(self.action_embedding.device)
 
     def action_matrix(self) -> torch.Tensor:
         """The action embedding matrix `C` used to score actions (training code may override it)."""
@@ -356,7 +322,6 @@ class ProtoParser(Model):
         added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self._new_action_mask.device)
         self._new_action_mask = torch.cat([self._new_action_mask[:old_actions], added])
         self.action_space = ActionSpace(self.vocab)
-        self._space_tensors = None
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
         self.lexicon_scope.reset()
@@ -643,52 +608,8 @@ class ProtoParser(Model):
         return output
 
     def search(self, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
-        """
-        One decoding pass: per example, the finished hypotheses of a beam of `beams` templates (best
-        first), with their slots filled and revised by the `rerankers`.
-        """
-        encoded, source_mask, source_types, metadata, source_tokens = inputs
-        matrix = self.action_matrix()
-        batch_size = encoded.size(0)
-        bonus = self.decoding_bonus(source_tokens, beams)
-        terms = [term.repeat_interleave(beams, 0) for term in (s.scores(self, inputs) for s in self.decoding_scorers)
-                 if term is not None]
-
-        def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
-            added = None if bonus is None else bonus(projection, attention)
-            for term in terms:
-                added = term if added is None else added + term
-            return self.action_scores(projection, matrix, added)
-
-        predicted, scores, projections = self._decoder.search(
-            encoded, source_mask, matrix, self.space(), self._max_decoding_steps, score, beams,
-        )
-        flat = predicted.reshape(batch_size * beams, -1)
-        flat_projections = projections.reshape(batch_size * beams, flat.size(1), -1)
-        entity_choice, variable_choice = self._slot_variant.predict_slots(
-            self, flat.clamp(min=0), flat >= 0, flat_projections,
-            encoded.repeat_interleave(beams, 0), source_mask.repeat_interleave(beams, 0),
-            source_types.repeat_interleave(beams, 0),
-        )
-        utterances = [metadata[row // beams]["utterance"] for row in range(batch_size * beams)]
-        filling = SlotFilling(flat, flat_projections, utterances, entity_choice, variable_choice, {})
-        for row in range(batch_size * beams):
-            if float(scores[row // beams, row % beams]) != float("-inf"):
-                filling.steps[row] = self._slot_variant.steps(
-                    self, filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice, variable_choice
-                )
-        for reranker in self.rerankers:
-            reranker.revise(self, filling)
-        hypotheses: List[List[Hypothesis]] = []
-        for b in range(batch_size):
-            found = []
-            for row in range(b * beams, (b + 1) * beams):
-                if row in filling.steps:
-                    steps = filling.steps[row]
-                    found.append(Hypothesis(self._to_logical_form(steps, metadata[b]["formalism"]),
-                                            [str(s.action) for s in steps], float(scores[b, row - b * beams])))
-            hypotheses.append(found)
-        return hypotheses
+        """One decoding pass: per example, the finished hypotheses of a beam of `beams` templates, best first."""
+        return search_templates(self, inputs, beams)
 
     def action_scores(self, projections: torch.Tensor, matrix: torch.Tensor, added: Optional[torch.Tensor]) -> torch.Tensor:
         """
@@ -703,21 +624,6 @@ class ProtoParser(Model):
         if self.new_action_bias:
             logits = logits + self._new_action_mask.to(matrix.dtype) * self.new_action_bias
         return logits
-
-    @staticmethod
-    def _to_logical_form(steps: List[Step], formalism: str) -> Optional[str]:
-        """The LF of a decoded sequence; without STOP (step limit) the top tree of the stack."""
-        try:
-            return to_string(execute(steps), formalism)
-        except TransitionError:
-            stack = []
-            for action, values in steps:
-                if action == STOP_ACTION or action.pattern is None or action.arity > len(stack):
-                    break
-                children = stack[len(stack) - action.arity:]
-                del stack[len(stack) - action.arity:]
-                stack.append(instantiate(action.pattern, children, values))
-            return to_string(stack[-1], formalism) if stack else None
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         metrics: Dict[str, float] = {}
