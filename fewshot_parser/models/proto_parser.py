@@ -1,7 +1,7 @@
 import logging
 import math
 import random
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.common import Lazy
@@ -18,6 +18,7 @@ from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, Lexi
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
 from fewshot_parser.modules.decoding.template_search import search_templates
+from fewshot_parser.modules.legacy_state import move_legacy_state_keys
 from fewshot_parser.modules.lexicon_scope import LexiconScope
 from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
 from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
@@ -289,17 +290,8 @@ class ProtoParser(Model):
             self.regularizer.reset(conditional=False)
             if self.lexical_linking is not None:
                 self.lexical_linking.reset()
-        # Archives of the `*_missing_evidence` models (before decoding components) kept the
-        # component's buffers at the top of the model: move them under the component.
-        for components, name in ((self.decoding_scorers, "decoding_scorers"), (self.action_scorers, "action_scorers")):
-            for index, component in enumerate(components):
-                for key in getattr(component, "legacy_state_keys", ()):
-                    if prefix + key in state_dict:
-                        state_dict[f"{prefix}{name}.{index}.{key}"] = state_dict.pop(prefix + key)
-        # Archives of the old slot models kept the slot variant's layers at the top of the model.
-        old_prefixes = self._slot_variant.legacy_state_prefixes
-        for key in [k for k in state_dict if any(k.startswith(prefix + old) for old in old_prefixes)]:
-            state_dict[f"{prefix}_slot_variant.{key[len(prefix):]}"] = state_dict.pop(key)
+        move_legacy_state_keys(state_dict, prefix, {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers},
+                               self._slot_variant.legacy_state_prefixes)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -385,24 +377,7 @@ class ProtoParser(Model):
         mask = self.dropped_rows(present)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
-        loss = self.action_loss(
-            query_decoded.projections, query["actions"], query["stack_size"], matrix,
-            self.action_bonus(query_decoded.projections, query_decoded.attention, query["source_tokens"]),
-        )
-        slot_loss, _ = self._slot_variant.slot_loss(
-            self, query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
-            query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
-            query["variable_values"], query.get("entity_values"),
-        )
-        loss = loss + slot_loss
-        if self.meta_regularization and self.attention_regularization > 0:
-            omega = self.regularizer.omega(self, query_decoded, query["actions"], query["source_tokens"], source_mask)
-            loss = loss + self.attention_regularization * omega
-        if self.supervised_attention > 0:
-            loss = loss + self.supervised_attention * self.supervision.loss(
-                self, query_decoded.attention, query["actions"], query["source_tokens"], source_mask
-            )
-        return loss
+        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, self.meta_regularization, True)[0]
 
     def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
         """
@@ -447,29 +422,12 @@ class ProtoParser(Model):
     ) -> Optional[torch.Tensor]:
         """
         `(batch, steps, num_actions)` added to the action scores of teacher-forced steps (None: nothing):
-        the terms of the `action_scorers`, then the lexical-linking term.
+        the terms of the `action_scorers`, then the lexical-linking term (`template_search.decoding_terms`
+        gives the same terms to the search, step by step).
         """
         terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
         linking = self.lexical_linking
         return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
-
-    def decoding_bonus(
-        self, source_tokens: Optional[TextFieldTensors], beams: int
-    ) -> Optional[Callable[[torch.Tensor, torch.Tensor], torch.Tensor]]:
-        """
-        The decoding counterpart of `action_bonus`: a function of one step's `(hypotheses, dim)`
-        projections and `(hypotheses, source_length)` attention (hypotheses = batch x `beams`, in
-        that order) giving `(hypotheses, num_actions)` score terms; None when there are none.
-        """
-        if source_tokens is None:
-            return None
-        steps = [scorer.decoding(self, source_tokens, beams) for scorer in self.action_scorers]
-        if self.lexical_linking is not None:
-            steps.append(self.lexical_linking.decoding(self, source_tokens, beams))
-        steps = [step for step in steps if step is not None]
-        if not steps:
-            return None
-        return lambda projection, attention: sum_terms([step(projection, attention) for step in steps])
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
@@ -494,21 +452,13 @@ class ProtoParser(Model):
         return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
-        self,
-        source_tokens: Optional[TextFieldTensors] = None,
-        source_entity_types: Optional[torch.Tensor] = None,
-        metadata: Optional[List[Dict[str, Any]]] = None,
-        actions: Optional[torch.Tensor] = None,
-        previous_state: Optional[torch.Tensor] = None,
-        stack_size: Optional[torch.Tensor] = None,
-        popped_states: Optional[torch.Tensor] = None,
-        slot_step: Optional[torch.Tensor] = None,
-        slot_order: Optional[torch.Tensor] = None,
-        slot_is_variable: Optional[torch.Tensor] = None,
-        entity_targets: Optional[torch.Tensor] = None,
-        variable_values: Optional[torch.Tensor] = None,
-        entity_values: Optional[torch.Tensor] = None,
-        meta_support: Optional[Dict[str, Any]] = None,
+        self, source_tokens: Optional[TextFieldTensors] = None, source_entity_types: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None, actions: Optional[torch.Tensor] = None,
+        previous_state: Optional[torch.Tensor] = None, stack_size: Optional[torch.Tensor] = None,
+        popped_states: Optional[torch.Tensor] = None, slot_step: Optional[torch.Tensor] = None,
+        slot_order: Optional[torch.Tensor] = None, slot_is_variable: Optional[torch.Tensor] = None,
+        entity_targets: Optional[torch.Tensor] = None, variable_values: Optional[torch.Tensor] = None,
+        entity_values: Optional[torch.Tensor] = None, meta_support: Optional[Dict[str, Any]] = None,
         meta_query: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
         """
@@ -523,26 +473,14 @@ class ProtoParser(Model):
         output: Dict[str, Any] = {}
         if actions is not None:
             assert previous_state is not None and stack_size is not None and popped_states is not None
-            decoded = self._decoder(
-                encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states
-            )
-            action_loss = self.action_loss(
-                decoded.projections, actions, stack_size,
-                bonus=self.action_bonus(decoded.projections, decoded.attention, source_tokens),
-            )
-            slot_loss, slot_correct = self._slot_variant.slot_loss(
-                self, decoded.projections, encoded, source_mask, source_entity_types, actions,
-                slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
-            )
-            output["loss"] = action_loss + slot_loss
-            if self.training and self.attention_regularization > 0:
-                # A training regularizer: validation losses stay comparable across settings.
-                omega = self.regularizer.omega(self, decoded, actions, source_tokens, source_mask)
-                output["loss"] = output["loss"] + self.attention_regularization * omega
-            if self.training and self.supervised_attention > 0:
-                output["loss"] = output["loss"] + self.supervised_attention * self.supervision.loss(
-                    self, decoded.attention, actions, source_tokens, source_mask
-                )
+            batch = {"source_tokens": source_tokens, "source_entity_types": source_entity_types, "actions": actions,
+                     "stack_size": stack_size, "slot_step": slot_step, "slot_order": slot_order,
+                     "slot_is_variable": slot_is_variable, "entity_targets": entity_targets,
+                     "variable_values": variable_values, "entity_values": entity_values}
+            decoded = self._decoder(encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states)
+            # Omega and supervised attention are training terms: validation losses stay comparable across settings.
+            output["loss"], slot_correct = self.supervised_loss(batch, decoded, encoded, source_mask, None,
+                                                                self.training, self.training)
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
@@ -554,6 +492,34 @@ class ProtoParser(Model):
                 for predicted, m in zip(output["predicted_actions"], metadata):
                     self._template_accuracy(float(predicted == m["actions"]))
         return output
+
+    def supervised_loss(
+        self, batch: Dict[str, Any], decoded: DecoderOutput, encoded: torch.Tensor, source_mask: torch.Tensor,
+        matrix: Optional[torch.Tensor], regularize: bool, supervise: bool,
+    ) -> Tuple[torch.Tensor, List[bool]]:
+        """
+        The loss of a teacher-forced `batch` (its gold actions decoded as `decoded` with action rows
+        `matrix`, None for `action_matrix()`): actions, slots, then Omega when `regularize` and supervised
+        attention when `supervise` (each when its weight is not 0). Also, when not training, whether each
+        slot was right.
+        """
+        actions, source_tokens = batch["actions"], batch["source_tokens"]
+        loss = self.action_loss(decoded.projections, actions, batch["stack_size"], matrix,
+                                self.action_bonus(decoded.projections, decoded.attention, source_tokens))
+        slot_loss, slot_correct = self._slot_variant.slot_loss(
+            self, decoded.projections, encoded, source_mask, batch["source_entity_types"], actions, batch["slot_step"],
+            batch["slot_order"], batch["slot_is_variable"], batch["entity_targets"], batch["variable_values"],
+            batch.get("entity_values"),
+        )
+        loss = loss + slot_loss
+        if regularize and self.attention_regularization > 0:
+            omega = self.regularizer.omega(self, decoded, actions, source_tokens, source_mask)
+            loss = loss + self.attention_regularization * omega
+        if supervise and self.supervised_attention > 0:
+            loss = loss + self.supervised_attention * self.supervision.loss(
+                self, decoded.attention, actions, source_tokens, source_mask
+            )
+        return loss, slot_correct
 
     def action_loss(
         self, projections: torch.Tensor, actions: torch.Tensor, stack_size: torch.Tensor,
@@ -591,7 +557,7 @@ class ProtoParser(Model):
         Beam search over templates (greedy when `beam_size` is 1), then slot filling, then the
         `rerankers`. Returns the best LF string, its actions and score per example, and with a beam
         (or a reranker that lists its candidates) the n-best LFs. `source_tokens` gives the score
-        terms of `decoding_bonus` (lexical linking, schema encoding) and of the `decoding_scorers`.
+        terms of the action scorers and lexical linking and of the `decoding_scorers`.
         """
         self._slot_variant.start_run(self)
         inputs = DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens)

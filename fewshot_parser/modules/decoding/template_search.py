@@ -1,12 +1,14 @@
 """One decoding pass of `proto_parser`: the template search, slot filling, and the LFs of the hypotheses."""
-from typing import Any, List, Optional
+from typing import Any, Callable, List, Optional
 
 import torch
+from allennlp.data import TextFieldTensors
 
 from fewshot_parser.logical_forms.actions import STOP_ACTION
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
 from fewshot_parser.logical_forms.tree import to_string
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis, SlotFilling
+from fewshot_parser.modules.loss_terms.reduction import sum_terms
 
 
 def logical_form(steps: List[Step], formalism: str) -> Optional[str]:
@@ -24,16 +26,36 @@ def logical_form(steps: List[Step], formalism: str) -> Optional[str]:
         return to_string(stack[-1], formalism) if stack else None
 
 
+def decoding_terms(
+    parser: Any, source_tokens: Optional[TextFieldTensors], beams: int
+) -> Optional[Callable[[torch.Tensor, torch.Tensor], torch.Tensor]]:
+    """
+    The decoding counterpart of `parser.action_bonus`: a function of one step's `(hypotheses, dim)`
+    projections and `(hypotheses, source_length)` attention (hypotheses = batch x `beams`, in that
+    order) giving `(hypotheses, num_actions)` score terms: the `action_scorers`', then lexical linking's;
+    None when there are none.
+    """
+    if source_tokens is None:
+        return None
+    steps = [scorer.decoding(parser, source_tokens, beams) for scorer in parser.action_scorers]
+    if parser.lexical_linking is not None:
+        steps.append(parser.lexical_linking.decoding(parser, source_tokens, beams))
+    steps = [step for step in steps if step is not None]
+    if not steps:
+        return None
+    return lambda projection, attention: sum_terms([step(projection, attention) for step in steps])
+
+
 def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
     """
     Per example, the finished hypotheses of a beam of `beams` templates (best first) of `parser`'s
-    decoder, scored by `parser.action_scores` with its `decoding_bonus` and `decoding_scorers`, their
+    decoder, scored by `parser.action_scores` with its `decoding_terms` and `decoding_scorers`, their
     slots filled by `parser.slots` and revised by its `rerankers`.
     """
     encoded, source_mask, source_types, metadata, source_tokens = inputs
     matrix = parser.action_matrix()
     batch_size = encoded.size(0)
-    bonus = parser.decoding_bonus(source_tokens, beams)
+    bonus = decoding_terms(parser, source_tokens, beams)
     terms = [term.repeat_interleave(beams, 0) for term in (s.scores(parser, inputs) for s in parser.decoding_scorers)
              if term is not None]
 
