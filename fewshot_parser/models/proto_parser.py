@@ -12,17 +12,18 @@ from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import util
 from allennlp.training.metrics import Average
 
-from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, VARIABLE_NAMESPACE
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.modules.action_scorers import ActionScorer
 from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
-from fewshot_parser.modules.decoding.template_search import search_templates
+from fewshot_parser.modules.decoding.template_search import decode_batch, search_templates
 from fewshot_parser.modules.legacy_state import move_legacy_state_keys
 from fewshot_parser.modules.lexicon_scope import LexiconScope
 from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
 from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
 from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention
+from fewshot_parser.modules import prototypes as prototype_functions
 from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
@@ -40,85 +41,48 @@ class ProtoParser(Model):
     """
     The transition-based parser of the paper (Sec. 3.2): a BiLSTM encoder, a stack-LSTM template
     decoder over GEN/REDUCE actions with dot-product attention, and slot decoders that copy entities
-    from the utterance and name variables; trained with predicate-dropout meta batches over action
-    prototypes (Algorithm 1) and the attention regularizer (Eq. 5-6).
+    and name variables; trained with predicate-dropout meta batches over action prototypes
+    (Algorithm 1) and the attention regularizer (Eq. 5-6). The action embedding matrix
+    `action_embedding` is both the decoder's input embedding and the output matrix `C`
+    (`P(a | h_t) ~ exp(c_a . h_t)`), whose rows few-shot training replaces (prototypes) and extends.
 
-    The action embedding matrix `action_embedding` (`num_actions x action_dim`) is both the decoder
-    input embedding and the output matrix `C` (`P(a | h_t) ~ exp(c_a . h_t)`); it is a plain parameter
-    that few-shot training replaces rows of (prototypes) and extends (new predicates).
-
-    What is not the paper's model is a component with a narrow interface, each given the parser
-    (whose public attributes it reads): the decoder state and search (`modules/state_machines/`), slot
-    filling (`slot_variant`, `modules/slot_variants/`), the lexicon scope (`modules/lexicon_scope.py`),
-    the loss terms (`modules/loss_terms/`), the action scorers (`modules/action_scorers/`: lexical
-    linking, schema encoding) and the decoding scorers and rerankers (`modules/decoding/`).
+    The rest are components given the parser, whose public attributes they read: the decoder state
+    and search (`modules/state_machines/`), slot filling (`modules/slot_variants/`), the lexicon scope,
+    the loss terms (`modules/loss_terms/`), the action scorers (`modules/action_scorers/`) and the
+    decoding scorers and rerankers (`modules/decoding/`).
 
     Registered as a `Model` with name "proto_parser".
 
     # Parameters
 
-    vocab : `Vocabulary`
-        Needs the namespaces `actions`, `variables` and `entity_types` made by the `fewshot_*` readers.
-    source_embedder : `TextFieldEmbedder`
-        Word embeddings of the utterance.
-    encoder : `Seq2SeqEncoder`
-        Contextual encoder (a bidirectional LSTM in the paper).
-    action_dim, decoder_dim : `int`, optional (default = `128`, `256`)
-        Sizes of the action embeddings and of the stack-LSTM and slot LSTMs.
-    dropout : `float`, optional (default = `0.5`)
-    label_smoothing : `float`, optional (default = `0.0`)
-        Label smoothing of action, entity and variable losses.
+    vocab, source_embedder, encoder
+        The `fewshot_*` readers' vocabulary, the word embeddings and the contextual encoder.
+    action_dim, decoder_dim, dropout, label_smoothing, max_decoding_steps
+        Sizes of the action embeddings and of the LSTMs; dropout; label smoothing of every loss.
     smoothing_k : `float`, optional (default = `0.0`)
-        Constant added to the action softmax denominator in training (Eq. 7); 0 disables it.
-    max_decoding_steps : `int`, optional (default = `50`)
+        Constant added to the action softmax denominator in training (Eq. 7).
     beam_size : `int`, optional (default = `1`)
-        1 for greedy decoding (the paper's setting); larger values also output the n-best LFs.
-    attention_regularization : `float`, optional (default = `0.0`)
-        Weight lambda of the attention regularizer Omega (`AttentionRegularizer`); 0 disables it.
-    conditional_feature, similarity_feature : `bool`, optional (default = `True`)
-        The co-occurrence and string-similarity features of Omega (the `-cond`, `-strsim` ablations).
+        1 for greedy decoding (the paper's); larger values also output the n-best LFs.
+    attention_regularization, conditional_feature, similarity_feature
+        Weight of Omega and its two features (`AttentionRegularizer`; the `-cond`, `-strsim` ablations).
     predicate_dropout : `float`, optional (default = `0.5`)
-        Share r of the meta-support predicates treated as new in a meta batch (Algorithm 1).
+        Share r of the meta-support predicates treated as new in a meta batch.
 
     Beyond the paper (docs/reproduction.md and docs/results.md say where each comes from):
+    `lexicon`, `lexicon_training_data`, `lexicon_support_data`, `lexicon_descriptions`,
+    `handwritten_new_predicate_entries` (`LexiconScope`); `lexical_linking`, `link_pooling`,
+    `link_threshold` (`LexicalLinking`); `supervised_attention` (`SupervisedAttention`);
+    `action_scorers`, `decoding_scorers`, `rerankers`; and `new_action_bias`, added at evaluation and
+    prediction to the score of every action added after pre-training (`new_action_mask`, saved).
 
-    lexicon, lexicon_training_data, lexicon_support_data, lexicon_descriptions, handwritten_new_predicate_entries
-        The predicate lexicon of the similarity feature and of lexical linking, scoped to the split
-        (`LexiconScope`); by default none.
-    lexical_linking, link_pooling, link_threshold : `bool`, `str`, `float` (default = `False`, `"attention"`, `0.75`)
-        A learned score for actions whose predicates the utterance names (`LexicalLinking`).
-    new_action_bias : `float`, optional (default = `0.0`)
-        Added, at evaluation and prediction only, to the decoding score of every action a vocabulary
-        extension added after pre-training (`new_action_mask`, saved with the weights).
-    supervised_attention : `float`, optional (default = `0.0`)
-        Weight of the authors' supervised-attention loss (`SupervisedAttention`); 0 disables it.
-    decoding_scorers, rerankers : `List[DecodingScorer]`, `List[Reranker]`, optional
-        Score terms of the template search and choices among decoded alternatives, at evaluation and
-        prediction only, in list order (`modules/decoding/`).
-    action_scorers : `List[ActionScorer]`, optional
-        Score terms of every step in training and decoding alike, before lexical linking (`schema_encoding`).
-
-    The authors' behaviours (the defaults are the paper's reading, the faithful configs set the authors'):
-
-    meta_regularization : `bool`, optional (default = `False`)
-        Omega also in the meta-test loss of meta batches.
-    dropout_placement : `str`, optional (default = `"all"`)
-        `"attentional"`: dropout on `h_t` only.
-    decoder : `Lazy[StackLSTMDecoder]`, optional (default = `None`: the paper's stack-LSTM decoder)
-        `{"type": "authors"}`: input feeding and an input table of its own, greedy only. Built after the
-        parser's other parameters; the paper's decoder is built first all the same, so that every
-        parameter draws from the random generator as the recorded rows did.
-    slot_variant : `Lazy[SlotVariant]`, optional (default = `None`: `copy`, the paper's)
-        `classified_entities` or `authors` (`modules/slot_variants/`). Built last.
-    restrict_training : `bool`, optional (default = `True`)
-        False: the action loss normalises over every valid action, as the authors' training softmax.
-    loss_reduction : `str`, optional (default = `"step"`)
-        `"example"`: per-example sums averaged over the batch, as the authors' code
-        (`modules/loss_terms/reduction.py`).
-    similarity : `str`, optional (default = `"name"`)
-        `"parts"`: the similarity feature reads the authors' part table (`modules/predicate_parts.py`).
-    predicate_dropout_unit : `str`, optional (default = `"predicate"`)
-        `"action"`: each meta-support action row takes its prototype with probability `predicate_dropout`.
+    The authors' behaviours (the defaults are the paper's reading; the faithful configs set these):
+    `meta_regularization` (Omega in meta batches too), `dropout_placement: "attentional"` (on `h_t`
+    only), `decoder: {type: "authors"}` (built after every other parameter, so that each draws from
+    the random generator as the recorded rows did), `slot_variant` (`classified_entities`,
+    `authors`; built last), `restrict_training: false` (the action loss over every valid action),
+    `loss_reduction: "example"` (`modules/loss_terms/reduction.py`), `similarity: "parts"`
+    (`modules/predicate_parts.py`) and `predicate_dropout_unit: "action"` (each meta-support row takes
+    its prototype with probability `predicate_dropout`).
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -156,25 +120,16 @@ class ProtoParser(Model):
             if value not in allowed:
                 raise ConfigurationError(f"proto_parser: {name} must be one of {list(allowed)}, not {value!r}")
         self._dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
-        self._label_smoothing = label_smoothing
+        self.label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
-        self._max_decoding_steps = max_decoding_steps
+        self.max_decoding_steps = max_decoding_steps
         self.beam_size = beam_size
         self.action_space = ActionSpace(vocab)
         num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
         self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
         encoder_dim = encoder.get_output_dim()
         self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
-        self._slot_filler = SlotFiller(
-            action_dim,
-            encoder_dim,
-            decoder_dim,
-            vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
-            vocab.get_vocab_size(VARIABLE_NAMESPACE),
-            int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item()))
-            if len(self.action_space) else 1,
-            unified=self.action_space.unified,
-        )
+        self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
         self.attention_regularization = attention_regularization
         self.lexicon_scope = LexiconScope(lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data,
                                           handwritten_new_predicate_entries)
@@ -243,16 +198,8 @@ class ProtoParser(Model):
         return self._slot_variant
 
     @property
-    def label_smoothing(self) -> float:
-        return self._label_smoothing
-
-    @property
     def source_embedder(self) -> TextFieldEmbedder:
         return self._source_embedder
-
-    @property
-    def max_decoding_steps(self) -> int:
-        return self._max_decoding_steps
 
     # -- action space -----------------------------------------------------------------------------
 
@@ -268,10 +215,7 @@ class ProtoParser(Model):
         self, projections: torch.Tensor, mask: torch.Tensor, matrix: Optional[torch.Tensor] = None,
         bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
-        """
-        Log P(a | h_t) over applicable actions, with the pre-training smoothing constant if training;
-        `bonus` (same shape as the scores, from `link_bonus`) is added to the scores.
-        """
+        """Log P(a | h_t) over the `mask`ed actions, plus `bonus`, with the smoothing constant in training."""
         matrix = self.action_matrix() if matrix is None else matrix
         logits = torch.matmul(projections, matrix.t())
         if bonus is not None:
@@ -290,8 +234,8 @@ class ProtoParser(Model):
             self.regularizer.reset(conditional=False)
             if self.lexical_linking is not None:
                 self.lexical_linking.reset()
-        move_legacy_state_keys(state_dict, prefix, {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers},
-                               self._slot_variant.legacy_state_prefixes)
+        groups = {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers}
+        move_legacy_state_keys(state_dict, prefix, groups, self._slot_variant.legacy_state_prefixes)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -316,16 +260,10 @@ class ProtoParser(Model):
         self.action_space = ActionSpace(self.vocab)
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
-        self.lexicon_scope.reset()
-        self.regularizer.reset()
-        self.supervision.reset()
-        if self.lexical_linking is not None:
-            self.lexical_linking.reset()
-        self._slot_filler.extend(
-            self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
-            self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
-            int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item())),
-        )
+        for component in (self.lexicon_scope, self.regularizer, self.supervision, self.lexical_linking):
+            if component is not None:
+                component.reset()
+        self._slot_filler.extend_to(self.vocab, self.action_space)
         for scorer in self.action_scorers:
             scorer.reset()
         self._decoder.extend(num_actions)
@@ -335,35 +273,18 @@ class ProtoParser(Model):
 
     def action_sums(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """Sum of `h_t` `(num_actions, action_dim)` and count `(num_actions,)` over the steps applying each action."""
-        num_actions = self.action_embedding.size(0)
-        flat_actions = actions.reshape(-1)
-        keep = flat_actions >= 0
-        flat = projections.reshape(-1, projections.size(-1))[keep]
-        index = flat_actions[keep]
-        sums = torch.zeros(num_actions, flat.size(-1), device=flat.device, dtype=flat.dtype).index_add(0, index, flat)
-        counts = torch.zeros(num_actions, device=flat.device, dtype=flat.dtype).index_add(
-            0, index, torch.ones_like(index, dtype=flat.dtype)
-        )
-        return sums, counts
+        return prototype_functions.action_sums(projections, actions, self.action_embedding.size(0))
 
     def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """
-        Prototype of every action (Eq. 3): the mean `h_t` over the steps that apply it.
-
-        # Returns
-
-        `(num_actions, action_dim)` prototypes (zero where absent) and a `(num_actions,)` presence mask.
-        """
-        sums, counts = self.action_sums(projections, actions)
-        return sums / counts.clamp(min=1).unsqueeze(-1), counts > 0
+        """Prototype of every action (Eq. 3), the mean `h_t` over the steps that apply it, and a presence mask."""
+        return prototype_functions.prototypes(projections, actions, self.action_embedding.size(0))
 
     def teacher_forced(self, batch: Dict[str, Any], matrix: Optional[torch.Tensor] = None) -> Tuple[DecoderOutput, torch.Tensor, torch.Tensor]:
         """Encodes a batch and runs the decoder on its gold actions (with action matrix `matrix`)."""
         encoded, source_mask = self.encode(batch["source_tokens"])
-        decoded = self._decoder(
-            encoded, source_mask, self.action_matrix() if matrix is None else matrix,
-            batch["actions"], batch["previous_state"], batch["popped_states"],
-        )
+        matrix = self.action_matrix() if matrix is None else matrix
+        decoded = self._decoder(encoded, source_mask, matrix, batch["actions"], batch["previous_state"],
+                                batch["popped_states"])
         return decoded, encoded, source_mask
 
     def meta_loss(self, support: Dict[str, Any], query: Dict[str, Any]) -> torch.Tensor:
@@ -382,9 +303,8 @@ class ProtoParser(Model):
     def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
         """
         `(num_actions,)`: the rows among `present` that take their prototypes in a meta batch: those of a
-        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with
-        `predicate_dropout_unit` "action" each row with probability `predicate_dropout`. Rows that use
-        no predicate keep their embedding.
+        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with unit "action"
+        each row with probability `predicate_dropout`. Rows that use no predicate keep their embedding.
         """
         share = self.predicate_dropout
         if self.predicate_dropout_unit == "action":
@@ -420,21 +340,14 @@ class ProtoParser(Model):
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
-        """
-        `(batch, steps, num_actions)` added to the action scores of teacher-forced steps (None: nothing):
-        the terms of the `action_scorers`, then the lexical-linking term (`template_search.decoding_terms`
-        gives the same terms to the search, step by step).
-        """
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `action_scorers`', then linking's."""
         terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
         linking = self.lexical_linking
         return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
-        """
-        Ids of the utterance words in the `tokens` vocabulary, which the alignment priors are indexed
-        by. Whatever embeds the utterance, the reader must keep a single-id indexer named `tokens`.
-        """
+        """Ids of the utterance words in the `tokens` vocabulary (a single-id indexer the reader must keep)."""
         return vocabulary_word_ids(source_tokens, "attention regularization")
 
     # -- forward ------------------------------------------------------------------------------------
@@ -539,9 +452,9 @@ class ProtoParser(Model):
         gold = actions.clamp(min=0)
         step_mask = (actions >= 0) & self.space()["valid"][gold]
         nll = -log_probs.gather(-1, gold.unsqueeze(-1)).squeeze(-1)
-        if self._label_smoothing > 0:
+        if self.label_smoothing > 0:
             uniform = -(log_probs * mask).sum(-1) / mask.sum(-1).clamp(min=1)
-            nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
+            nll = (1 - self.label_smoothing) * nll + self.label_smoothing * uniform
         loss = (nll * step_mask).sum() / step_mask.sum().clamp(min=1)
         if self.loss_reduction == "example":
             loss = loss * per_example(step_mask.sum(-1))
@@ -553,25 +466,8 @@ class ProtoParser(Model):
         self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
         metadata: List[Dict[str, Any]], source_tokens: Optional[TextFieldTensors] = None,
     ) -> Dict[str, Any]:
-        """
-        Beam search over templates (greedy when `beam_size` is 1), then slot filling, then the
-        `rerankers`. Returns the best LF string, its actions and score per example, and with a beam
-        (or a reranker that lists its candidates) the n-best LFs. `source_tokens` gives the score
-        terms of the action scorers and lexical linking and of the `decoding_scorers`.
-        """
-        self._slot_variant.start_run(self)
-        inputs = DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens)
-        hypotheses = self.search(inputs, self.beam_size)
-        for reranker in self.rerankers:
-            hypotheses = reranker.rerank(self, inputs, hypotheses)
-        output: Dict[str, Any] = {
-            "logical_form": [found[0].logical_form for found in hypotheses],
-            "predicted_actions": [found[0].actions for found in hypotheses],
-            "score": [found[0].score for found in hypotheses],
-        }
-        if self.beam_size > 1 or any(reranker.lists_candidates for reranker in self.rerankers):
-            output["n_best"] = [[{"logical_form": h.logical_form, "score": h.score} for h in found] for found in hypotheses]
-        return output
+        """The best LF, its actions and score per example (and the n-best LFs), by `template_search.decode_batch`."""
+        return decode_batch(self, DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens))
 
     def search(self, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
         """One decoding pass: per example, the finished hypotheses of a beam of `beams` templates, best first."""
@@ -579,10 +475,8 @@ class ProtoParser(Model):
 
     def action_scores(self, projections: torch.Tensor, matrix: torch.Tensor, added: Optional[torch.Tensor]) -> torch.Tensor:
         """
-        The score of every action as decoding sees it: the action rows `matrix` against the decoder's
-        `projections` (`(..., dim)`), plus the `added` terms (bonuses and decoding scorers; None for
-        none), plus `new_action_bias` on the actions added after pre-training. The search and the
-        `dead_ends` reranker both score through here.
+        Every action's score as decoding sees it (the search's and `dead_ends`'): `matrix` against the
+        `projections` `(..., dim)`, plus the `added` terms (or None), plus `new_action_bias` on new actions.
         """
         logits = torch.matmul(projections, matrix.t())
         if added is not None:

@@ -224,7 +224,7 @@ class TestProtoParserBeamSearch(ModelTestCase):
         crash the stack bookkeeping (a dead hypothesis may hold an action the stack cannot take) nor be output."""
         self.model.eval()
         self.model.beam_size = self.model.action_embedding.size(0) + 3
-        self.model._max_decoding_steps = 3
+        self.model.max_decoding_steps = 3
         for output in self.model.forward_on_instances(self.instances):
             assert output["n_best"] and all(h["score"] > float("-inf") for h in output["n_best"])
 

@@ -1,5 +1,5 @@
 """One decoding pass of `proto_parser`: the template search, slot filling, and the LFs of the hypotheses."""
-from typing import Any, Callable, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import torch
 from allennlp.data import TextFieldTensors
@@ -96,3 +96,23 @@ def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[Li
                                         [str(s.action) for s in steps], float(scores[b, row - b * beams])))
         hypotheses.append(found)
     return hypotheses
+
+
+def decode_batch(parser: Any, inputs: DecodingInputs) -> Dict[str, Any]:
+    """
+    Beam search over templates (greedy when `parser.beam_size` is 1), then slot filling, then the
+    `rerankers`. Returns the best LF string, its actions and score per example, and with a beam (or a
+    reranker that lists its candidates) the n-best LFs.
+    """
+    parser.slots.start_run(parser)
+    hypotheses = parser.search(inputs, parser.beam_size)
+    for reranker in parser.rerankers:
+        hypotheses = reranker.rerank(parser, inputs, hypotheses)
+    output: Dict[str, Any] = {
+        "logical_form": [found[0].logical_form for found in hypotheses],
+        "predicted_actions": [found[0].actions for found in hypotheses],
+        "score": [found[0].score for found in hypotheses],
+    }
+    if parser.beam_size > 1 or any(reranker.lists_candidates for reranker in parser.rerankers):
+        output["n_best"] = [[{"logical_form": h.logical_form, "score": h.score} for h in found] for found in hypotheses]
+    return output
