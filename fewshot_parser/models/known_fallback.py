@@ -58,7 +58,7 @@ class KnownFallback(Model):
     def __init__(self, vocab: Vocabulary, parser: Model, pretrained: Model, **kwargs: Any) -> None:
         super().__init__(vocab, **kwargs)
         for name, member in (("parser", marking(parser)), ("pretrained", pretrained)):
-            if not hasattr(member, "_new_action_mask") or not hasattr(member, "new_action_bias"):
+            if not hasattr(member, "new_action_mask") or not hasattr(member, "new_action_bias"):
                 raise ConfigurationError(f"fewshot_known_fallback: its {name} must be a proto_parser (one that marks "
                                          f"its new actions) or an ensemble of them, not {type(member).__name__}")
         parser.vocab = pretrained.vocab = vocab
@@ -79,7 +79,7 @@ class KnownFallback(Model):
         predicate, while a known one is the pre-trained parser's to answer with.
         """
         if self._new_actions is None:
-            mask = marking(self.parser)._new_action_mask.tolist()  # type: ignore[union-attr]
+            mask = marking(self.parser).new_action_mask.tolist()  # type: ignore[union-attr]
             names = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) for i in range(len(mask))]
             produced = [() if name.startswith("@@") else Action.from_string(name).predicates for name in names]
             known = {predicate for added, predicates in zip(mask, produced) if not added for predicate in predicates}

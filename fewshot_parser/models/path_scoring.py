@@ -57,16 +57,16 @@ def path_log_probs(
     encoded, source_mask = encoded[index], source_mask[index]
     actions, previous, stack_size, popped = (x.to(encoded.device) for x in forced_inputs(parser, paths))
     matrix = parser.action_matrix()
-    decoded = parser._decoder(encoded, source_mask, matrix, actions, previous, popped)
+    decoded = parser.decoder(encoded, source_mask, matrix, actions, previous, popped)
     logits = torch.matmul(decoded.projections, matrix.t())
     bonus = parser.action_bonus(decoded.projections, decoded.attention, select_rows(source_tokens, index))
     if bonus is not None:
         logits = logits + bonus
     if parser.new_action_bias:
-        logits = logits + parser._new_action_mask.to(logits.dtype) * parser.new_action_bias
+        logits = logits + parser.new_action_mask.to(logits.dtype) * parser.new_action_bias
     space = parser.space()
     mask = applicable_mask(space, stack_size)
-    last = parser._max_decoding_steps - 1
+    last = parser.max_decoding_steps - 1
     if actions.size(1) > last:
         # The search's last step allows only the actions that finish the tree, when there are any.
         closing = mask[:, last] & space["is_stop"]

@@ -1,8 +1,7 @@
-import json
 import logging
 import math
 import random
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import torch
 from allennlp.common import Lazy
@@ -13,56 +12,28 @@ from allennlp.modules import Seq2SeqEncoder, TextFieldEmbedder
 from allennlp.nn import util
 from allennlp.training.metrics import Average
 
-from fewshot_parser.logical_forms.actions import STOP_ACTION
-from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
-from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
-from fewshot_parser.logical_forms.tree import to_string
-from fewshot_parser.logical_forms.namespaces import (
-    ACTION_NAMESPACE,
-    ENTITY_TYPE_NAMESPACE,
-    NOT_AN_ENTITY,
-    VARIABLE_NAMESPACE,
-)
-from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
-from fewshot_parser.data.predicate_names import load_lexicon
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.modules.action_scorers import ActionScorer
+from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
-from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker, SlotFilling
-from fewshot_parser.modules.predicate_parts import part_similarity_matrix
+from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
+from fewshot_parser.modules.decoding.template_search import decode_batch, search_templates
+from fewshot_parser.modules.legacy_state import move_legacy_state_keys
+from fewshot_parser.modules.lexicon_scope import LexiconScope
+from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
+from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
+from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention
+from fewshot_parser.modules import prototypes as prototype_functions
 from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
-from fewshot_parser.modules.slot_variants import SlotVariant
-from fewshot_parser.modules.alignment import (
-    attention_candidate_matrix,
-    conditional_matrix,
-    link_similarity_matrix,
-    regularization,
-    string_similarity_matrix,
-    supervised_attention_loss,
-)
+from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.modules.word_ids import vocabulary_word_ids
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 
+__all__ = ["ProtoParser", "per_example"]
+
 logger = logging.getLogger(__name__)
-
-
-def _sum(terms: List[Optional[torch.Tensor]]) -> Optional[torch.Tensor]:
-    """The sum of the tensors among `terms`, left to right (floating-point sums depend on the order); None if none."""
-    total = None
-    for term in terms:
-        if term is not None:
-            total = term if total is None else total + term
-    return total
-
-
-def per_example(counts: torch.Tensor, over_examples_with_steps: bool = False) -> torch.Tensor:
-    """
-    The factor that turns a mean over the units counted in `counts` (`(batch,)`: units per example)
-    into a mean over examples of per-example sums: total units / examples (those with a unit, or all).
-    """
-    examples = (counts > 0).sum() if over_examples_with_steps else torch.tensor(counts.numel(), device=counts.device)
-    return counts.sum().float() / examples.clamp(min=1).float()
 
 
 @Model.register("proto_parser")
@@ -70,129 +41,48 @@ class ProtoParser(Model):
     """
     The transition-based parser of the paper (Sec. 3.2): a BiLSTM encoder, a stack-LSTM template
     decoder over GEN/REDUCE actions with dot-product attention, and slot decoders that copy entities
-    from the utterance and name variables.
+    and name variables; trained with predicate-dropout meta batches over action prototypes
+    (Algorithm 1) and the attention regularizer (Eq. 5-6). The action embedding matrix
+    `action_embedding` is both the decoder's input embedding and the output matrix `C`
+    (`P(a | h_t) ~ exp(c_a . h_t)`), whose rows few-shot training replaces (prototypes) and extends.
 
-    The action embedding matrix `action_embedding` (`num_actions x action_dim`) is both the decoder
-    input embedding and the output matrix `C` (`P(a | h_t) ~ exp(c_a . h_t)`); it is a plain parameter
-    that few-shot training replaces rows of (prototypes) and extends (new predicates).
+    The rest are components given the parser, whose public attributes they read: the decoder state
+    and search (`modules/state_machines/`), slot filling (`modules/slot_variants/`), the lexicon scope,
+    the loss terms (`modules/loss_terms/`), the action scorers (`modules/action_scorers/`) and the
+    decoding scorers and rerankers (`modules/decoding/`).
 
     Registered as a `Model` with name "proto_parser".
 
     # Parameters
 
-    vocab : `Vocabulary`
-        Needs the namespaces `actions`, `variables` and `entity_types` made by the `fewshot_*` readers.
-    source_embedder : `TextFieldEmbedder`
-        Word embeddings of the utterance.
-    encoder : `Seq2SeqEncoder`
-        Contextual encoder (a bidirectional LSTM in the paper).
-    action_dim : `int`, optional (default = `128`)
-        Size of action embeddings.
-    decoder_dim : `int`, optional (default = `256`)
-        Size of the stack-LSTM and slot LSTMs.
-    dropout : `float`, optional (default = `0.5`)
-    meta_regularization : `bool`, optional (default = `False`)
-        Also add the attention regularizer to the meta-test loss of predicate-dropout meta batches,
-        as the authors' code does (the paper describes it for supervised batches).
-    dropout_placement : `str`, optional (default = `"all"`)
-        Where `dropout` applies: `"all"` (word vectors, encoder states, decoder input and `h_t`) or
-        `"attentional"` (`h_t` only, the attentional vector that scores actions, as the authors' code).
-    label_smoothing : `float`, optional (default = `0.0`)
-        Label smoothing of action, entity and variable losses.
+    vocab, source_embedder, encoder
+        The `fewshot_*` readers' vocabulary, the word embeddings and the contextual encoder.
+    action_dim, decoder_dim, dropout, label_smoothing, max_decoding_steps
+        Sizes of the action embeddings and of the LSTMs; dropout; label smoothing of every loss.
     smoothing_k : `float`, optional (default = `0.0`)
-        Constant added to the action softmax denominator during training (Eq. 7); 0 disables it.
-        It never applies at evaluation or prediction.
-    max_decoding_steps : `int`, optional (default = `50`)
+        Constant added to the action softmax denominator in training (Eq. 7).
     beam_size : `int`, optional (default = `1`)
-        1 for greedy decoding (the paper's setting); larger values also output the n-best LFs.
-    attention_regularization : `float`, optional (default = `0.0`)
-        Weight lambda of the attention regularizer Omega (Eq. 5-6); 0 disables it.
+        1 for greedy decoding (the paper's); larger values also output the n-best LFs.
+    attention_regularization, conditional_feature, similarity_feature
+        Weight of Omega and its two features (`AttentionRegularizer`; the `-cond`, `-strsim` ablations).
     predicate_dropout : `float`, optional (default = `0.5`)
-        Share r of the meta-support predicates treated as new in a meta batch (Algorithm 1).
-    conditional_feature, similarity_feature : `bool`, optional (default = `True`)
-        Use the co-occurrence feature P(a | x) and the string-similarity feature in Omega (the
-        `-cond` and `-strsim` ablations switch one off).
-    lexicon : `str`, optional (default = `None`)
-        Predicate lexicon for the string-similarity feature: a shipped one (`jobs`, `geo`, `atis`)
-        or a JSON file mapping predicates to words (`fewshot_parser.data.predicate_names.load_lexicon`).
-        Of the entries of a new predicate, only the words of its name and of its support utterances
-        are used (`fewshot_parser.data.lexicons`); the entries of known predicates are used whole.
-    lexicon_training_data : `str`, optional (default = `None`)
-        The split's training data path: a predicate its logical forms never use is new. Without it,
-        a predicate is new when no action of the pre-trained vocabulary uses it (the actions every
-        vocabulary extension marks new).
-    lexicon_support_data : `str`, optional (default = `None`)
-        The split's support data path, whose utterances give a new predicate the lexicon words they
-        hold. Without it a new predicate keeps only the words of its name.
-    lexicon_descriptions : `str`, optional (default = `None`)
-        The user's own description file (JSON: predicate -> words), used whole for every predicate.
-    handwritten_new_predicate_entries : `bool`, optional (default = `False`)
-        Use every hand-written lexicon word of the new predicates too. The shipped lexicons were
-        written with the benchmark's evaluation files in view, so this leaks evaluation data; only
-        for reproducing rows computed before.
-    lexical_linking : `bool`, optional (default = `False`)
-        Not in the paper. Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`:
-        `L` links actions to words whose string matches one of their predicates' names (or lexicon
-        words) at least `link_threshold`, `a_t` is the step's attention and `w` is learned. Because
-        `L` needs no training, it scores a new predicate's actions as well as known ones; the
-        predicate-dropout meta batches teach the model how far to trust it.
-    link_pooling : `str`, optional (default = `"attention"`)
-        How a step pools the links of the utterance's words: `"attention"` (weighted by the step's
-        attention, as above), `"max"` (the best-linked word, the same at every step) or `"both"`
-        (the sum, each with its own learned weight).
-    link_threshold : `float`, optional (default = `0.75`)
-        Minimum string similarity (`predicate_names.link_similarity`) for a word to be linked to an action.
-    supervised_attention : `float`, optional (default = `0.0`)
-        Weight of the supervised-attention loss of the authors' scripts (their `--sup_attention`, not
-        described in the paper): at every gold step, minus the log attention weight on each utterance
-        word that is a prefix of one of the action's symbols (or has one as prefix, or is a `lexicon`
-        word of it), averaged over steps (`alignment.supervised_attention_loss`). 0 disables it.
-    new_action_bias : `float`, optional (default = `0.0`)
-        Not in the paper. Added to the decoding score of every action that a vocabulary extension
-        added after pre-training, at evaluation and prediction, never in training: a prior
-        correction for new predicates, whose rows were fine-tuned on one or two examples against
-        known rows trained on hundreds. Which actions are new is saved with the weights (a buffer set
-        by every vocabulary extension), so a fine-tuned archive applies the bias when it is reloaded
-        for `allennlp evaluate` or `predict`.
-    decoding_scorers : `List[DecodingScorer]`, optional (default = `None`)
-        Not in the paper. Terms added to the action scores at every step of the template search, at
-        evaluation and prediction only, in list order (`fewshot_parser/modules/decoding/`:
-        `slot_type_check`, `missing_evidence`).
-    rerankers : `List[Reranker]`, optional (default = `None`)
-        Not in the paper. Choices among decoded alternatives, at evaluation and prediction only, in
-        list order (`entity_coverage`, `variable_scoping`).
-    action_scorers : `List[ActionScorer]`, optional (default = `None`)
-        Not in the paper. Terms added to the action scores at every step in training and decoding
-        alike, in list order before the lexical-linking term, with their own parameters and word
-        features (`fewshot_parser/modules/action_scorers/`: `schema_encoding`, IRNet's).
+        Share r of the meta-support predicates treated as new in a meta batch.
 
-    The authors' code differs from the paper in the behaviours below (docs/reproduction.md has a row
-    for each); the defaults are the paper's reading, the faithful configs set the authors'.
+    Beyond the paper (docs/reproduction.md and docs/results.md say where each comes from):
+    `lexicon`, `lexicon_training_data`, `lexicon_support_data`, `lexicon_descriptions`,
+    `handwritten_new_predicate_entries` (`LexiconScope`); `lexical_linking`, `link_pooling`,
+    `link_threshold` (`LexicalLinking`); `supervised_attention` (`SupervisedAttention`);
+    `action_scorers`, `decoding_scorers`, `rerankers`; and `new_action_bias`, added at evaluation and
+    prediction to the score of every action added after pre-training (`new_action_mask`, saved).
 
-    decoder : `Lazy[StackLSTMDecoder]`, optional (default = `None`: the paper's stack-LSTM decoder)
-        Another template decoder: `{"type": "authors"}`, input feeding and an input action table of its
-        own (`modules/feeding_decoder.py`, `modules/reduce_input_decoder.py`; row 7), greedy only. It is
-        built after the parser's other parameters; the paper's decoder is built first all the same, so
-        that every parameter draws from the random generator as the recorded rows did.
-    slot_variant : `Lazy[SlotVariant]`, optional (default = `None`: copy entities, name variables)
-        Another way of filling slots (`modules/slot_variants/`): `classified_entities` (rows 16, 36) or
-        `authors` (their slot states, note 3). Built last.
-    restrict_training : `bool`, optional (default = `True`)
-        True: the action loss normalises over the actions applicable to the stack (the paper's Eq. 2).
-        False: over every action of the vocabulary, as the authors' training softmax (row 12). Their
-        decoder's counterpart is the reranker `dead_ends`.
-    loss_reduction : `str`, optional (default = `"step"`)
-        `"step"`: each loss term is a mean over what it is made of (steps, slots). `"example"`: per-example
-        sums averaged over the batch, as the authors' code (row 13, note 9); the attention regularizer and
-        supervised attention average over the examples that have such a step.
-    similarity : `str`, optional (default = `"name"`)
-        The string-similarity feature compares a word with the whole predicate name (and `lexicon` words),
-        or with `"parts"`: the `_` parts of the name expanded by the authors' part table
-        (`modules/predicate_parts.py`, row 19; `lexicon` is then not used by the feature).
-    predicate_dropout_unit : `str`, optional (default = `"predicate"`)
-        `"predicate"`: Algorithm 1, a share `predicate_dropout` of the meta-support predicates takes
-        prototypes. `"action"`: each action row of the meta-support set takes its prototype with
-        probability `predicate_dropout`, independently, as the authors' `ProtoDropout` (row 23).
+    The authors' behaviours (the defaults are the paper's reading; the faithful configs set these):
+    `meta_regularization` (Omega in meta batches too), `dropout_placement: "attentional"` (on `h_t`
+    only), `decoder: {type: "authors"}` (built after every other parameter, so that each draws from
+    the random generator as the recorded rows did), `slot_variant` (`classified_entities`,
+    `authors`; built last), `restrict_training: false` (the action loss over every valid action),
+    `loss_reduction: "example"` (`modules/loss_terms/reduction.py`), `similarity: "parts"`
+    (`modules/predicate_parts.py`) and `predicate_dropout_unit: "action"` (each meta-support row takes
+    its prototype with probability `predicate_dropout`).
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -201,104 +91,60 @@ class ProtoParser(Model):
     LEXICON_KEY = "_scoped_lexicon"
 
     def __init__(
-        self,
-        vocab: Vocabulary,
-        source_embedder: TextFieldEmbedder,
-        encoder: Seq2SeqEncoder,
-        action_dim: int = 128,
-        decoder_dim: int = 256,
-        dropout: float = 0.5,
-        label_smoothing: float = 0.0,
-        smoothing_k: float = 0.0,
-        max_decoding_steps: int = 50,
-        beam_size: int = 1,
-        attention_regularization: float = 0.0,
-        conditional_feature: bool = True,
-        similarity_feature: bool = True,
-        predicate_dropout: float = 0.5,
-        lexicon: Optional[str] = None,
-        lexical_linking: bool = False,
-        link_pooling: str = "attention",
-        link_threshold: float = 0.75,
-        new_action_bias: float = 0.0,
-        supervised_attention: float = 0.0,
-        dropout_placement: str = "all",
-        meta_regularization: bool = False,
-        lexicon_training_data: Optional[str] = None,
-        lexicon_support_data: Optional[str] = None,
-        lexicon_descriptions: Optional[str] = None,
-        handwritten_new_predicate_entries: bool = False,
-        decoding_scorers: Optional[List[DecodingScorer]] = None,
-        rerankers: Optional[List[Reranker]] = None,
-        action_scorers: Optional[List[ActionScorer]] = None,
-        decoder: Optional[Lazy[StackLSTMDecoder]] = None,
-        slot_variant: Optional[Lazy[SlotVariant]] = None,
-        restrict_training: bool = True,
-        loss_reduction: str = "step",
-        similarity: str = "name",
-        predicate_dropout_unit: str = "predicate",
-        **kwargs: Any,
+        self, vocab: Vocabulary, source_embedder: TextFieldEmbedder, encoder: Seq2SeqEncoder, action_dim: int = 128,
+        decoder_dim: int = 256, dropout: float = 0.5, label_smoothing: float = 0.0, smoothing_k: float = 0.0,
+        max_decoding_steps: int = 50, beam_size: int = 1, attention_regularization: float = 0.0,
+        conditional_feature: bool = True, similarity_feature: bool = True, predicate_dropout: float = 0.5,
+        # Beyond the paper (with two of the authors' behaviours, `dropout_placement` and `meta_regularization`).
+        lexicon: Optional[str] = None, lexical_linking: bool = False, link_pooling: str = "attention",
+        link_threshold: float = 0.75, new_action_bias: float = 0.0, supervised_attention: float = 0.0,
+        dropout_placement: str = "all", meta_regularization: bool = False, lexicon_training_data: Optional[str] = None,
+        lexicon_support_data: Optional[str] = None, lexicon_descriptions: Optional[str] = None,
+        handwritten_new_predicate_entries: bool = False, decoding_scorers: Optional[List[DecodingScorer]] = None,
+        rerankers: Optional[List[Reranker]] = None, action_scorers: Optional[List[ActionScorer]] = None,
+        # The authors' behaviours.
+        decoder: Optional[Lazy[StackLSTMDecoder]] = None, slot_variant: Optional[Lazy[SlotVariant]] = None,
+        restrict_training: bool = True, loss_reduction: str = "step", similarity: str = "name",
+        predicate_dropout_unit: str = "predicate", **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
         self._encoder = encoder
         for name, value, allowed in (
             ("dropout_placement", dropout_placement, ("all", "attentional")),
-            ("loss_reduction", loss_reduction, ("step", "example")),
+            ("loss_reduction", loss_reduction, REDUCTIONS),
             ("similarity", similarity, ("name", "parts")),
             ("predicate_dropout_unit", predicate_dropout_unit, ("predicate", "action")),
+            ("link_pooling", link_pooling, POOLINGS),
         ):
             if value not in allowed:
                 raise ConfigurationError(f"proto_parser: {name} must be one of {list(allowed)}, not {value!r}")
         self._dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
-        self._label_smoothing = label_smoothing
+        self.label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
-        self._max_decoding_steps = max_decoding_steps
+        self.max_decoding_steps = max_decoding_steps
         self.beam_size = beam_size
         self.action_space = ActionSpace(vocab)
         num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
         self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
         encoder_dim = encoder.get_output_dim()
         self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
-        self._slot_filler = SlotFiller(
-            action_dim,
-            encoder_dim,
-            decoder_dim,
-            vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
-            vocab.get_vocab_size(VARIABLE_NAMESPACE),
-            int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item()))
-            if len(self.action_space) else 1,
-            unified=self.action_space.unified,
-        )
-        self._space_tensors: Optional[Dict[str, torch.Tensor]] = None
+        self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
         self.attention_regularization = attention_regularization
-        self._conditional_feature = conditional_feature
-        self._similarity_feature = similarity_feature
-        self._handwritten_lexicon = load_lexicon(lexicon)
-        # Read when the lexicon is first scoped, not here: a loaded archive keeps its scoped lexicon
-        # and needs neither the description file nor the split's data files.
-        self._descriptions_path = lexicon_descriptions
-        self._stored_lexicon: Optional[Dict[str, List[str]]] = None
-        self._lexicon_training_data = lexicon_training_data
-        self._lexicon_support_data = lexicon_support_data
-        self._handwritten_new_predicate_entries = handwritten_new_predicate_entries
-        self._lexical_linking = lexical_linking
-        self._link_threshold = link_threshold
-        self._link_table: Optional[torch.Tensor] = None
-        if link_pooling not in ("attention", "max", "both"):
-            raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {link_pooling!r}")
-        self._link_pooling = link_pooling
+        self.lexicon_scope = LexiconScope(lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data,
+                                          handwritten_new_predicate_entries)
+        # The linking weights and Omega's gate are the parser's parameters, here, where archives keep them.
         if lexical_linking and link_pooling in ("attention", "both"):
             self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
         if lexical_linking and link_pooling in ("max", "both"):
             self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
+        self.lexical_linking = LexicalLinking(link_pooling, link_threshold, getattr(self, "_link_weight", None),
+                                              getattr(self, "_link_max_weight", None)) if lexical_linking else None
         self._gate = torch.nn.Linear(decoder_dim, 1)
+        self.regularizer = AttentionRegularizer(self._gate, conditional_feature, similarity_feature, similarity)
         self.supervised_attention = supervised_attention
+        self.supervision = SupervisedAttention()
         self.meta_regularization = meta_regularization
-        self._candidate_table: Optional[torch.Tensor] = None
-        # Alignment priors (num_actions x num_tokens); recomputed for each training run, not saved.
-        self._conditional_table: Optional[torch.Tensor] = None
-        self._similarity_table: Optional[torch.Tensor] = None
         self.predicate_dropout = predicate_dropout
         # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
         self.new_actions: List[int] = []
@@ -332,22 +178,34 @@ class ProtoParser(Model):
             module = getattr(self._encoder, "_module", None)
             if self._decoder.reads_encoder_cells and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
                 raise ConfigurationError("proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder")
-        self._slot_variant: Optional[SlotVariant] = None if slot_variant is None else slot_variant.construct(parser=self)
+        self._slot_variant: SlotVariant = CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
+
+    # -- the parts components read ----------------------------------------------------------------------
+
+    @property
+    def decoder(self) -> StackLSTMDecoder:
+        """The template decoder."""
+        return self._decoder
+
+    @property
+    def slot_filler(self) -> SlotFiller:
+        """The copy-and-name slot layers (`modules/slot_filler.py`)."""
+        return self._slot_filler
+
+    @property
+    def slots(self) -> SlotVariant:
+        """How slots are filled: the `slot_variant`, by default the paper's copying and naming (`CopySlots`)."""
+        return self._slot_variant
+
+    @property
+    def source_embedder(self) -> TextFieldEmbedder:
+        return self._source_embedder
 
     # -- action space -----------------------------------------------------------------------------
 
     def space(self) -> Dict[str, torch.Tensor]:
-        """Per-action tensors on the model's device (rebuilt after the vocabulary grows)."""
-        device = self.action_embedding.device
-        if self._space_tensors is None or self._space_tensors["valid"].device != device:
-            self._space_tensors = {
-                "valid": self.action_space.valid.to(device),
-                "arity": self.action_space.arity.to(device),
-                "is_stop": self.action_space.is_stop.to(device),
-                "entity_types": self.action_space.entity_types.to(device),
-                "num_variables": self.action_space.num_variables.to(device),
-            }
-        return self._space_tensors
+        """Per-action tensors on the model's device (`ActionSpace.tensors`; rebuilt after the vocabulary grows)."""
+        return self.action_space.tensors(self.action_embedding.device)
 
     def action_matrix(self) -> torch.Tensor:
         """The action embedding matrix `C` used to score actions (training code may override it)."""
@@ -357,10 +215,7 @@ class ProtoParser(Model):
         self, projections: torch.Tensor, mask: torch.Tensor, matrix: Optional[torch.Tensor] = None,
         bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
-        """
-        Log P(a | h_t) over applicable actions, with the pre-training smoothing constant if training;
-        `bonus` (same shape as the scores, from `link_bonus`) is added to the scores.
-        """
+        """Log P(a | h_t) over the `mask`ed actions, plus `bonus`, with the smoothing constant in training."""
         matrix = self.action_matrix() if matrix is None else matrix
         logits = torch.matmul(projections, matrix.t())
         if bonus is not None:
@@ -375,20 +230,12 @@ class ProtoParser(Model):
         # The scoped lexicon (absent from archives made before it was saved: scoped from the files then).
         stored = state_dict.pop(prefix + self.LEXICON_KEY, None)
         if stored is not None:
-            self._stored_lexicon = json.loads(bytes(stored.tolist()).decode("utf-8"))
-            self._similarity_table = None
-            self._link_table = None
-        # Archives of the `*_missing_evidence` models (before decoding components) kept the
-        # component's buffers at the top of the model: move them under the component.
-        for components, name in ((self.decoding_scorers, "decoding_scorers"), (self.action_scorers, "action_scorers")):
-            for index, component in enumerate(components):
-                for key in getattr(component, "legacy_state_keys", ()):
-                    if prefix + key in state_dict:
-                        state_dict[f"{prefix}{name}.{index}.{key}"] = state_dict.pop(prefix + key)
-        # Archives of the old slot models kept the slot variant's layers at the top of the model.
-        old_prefixes = () if self._slot_variant is None else self._slot_variant.legacy_state_prefixes
-        for key in [k for k in state_dict if any(k.startswith(prefix + old) for old in old_prefixes)]:
-            state_dict[f"{prefix}_slot_variant.{key[len(prefix):]}"] = state_dict.pop(key)
+            self.lexicon_scope.load(stored)
+            self.regularizer.reset(conditional=False)
+            if self.lexical_linking is not None:
+                self.lexical_linking.reset()
+        groups = {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers}
+        move_legacy_state_keys(state_dict, prefix, groups, self._slot_variant.legacy_state_prefixes)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -411,58 +258,33 @@ class ProtoParser(Model):
         added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self._new_action_mask.device)
         self._new_action_mask = torch.cat([self._new_action_mask[:old_actions], added])
         self.action_space = ActionSpace(self.vocab)
-        self._space_tensors = None
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
-        self._stored_lexicon = None
-        self._similarity_table = None
-        self._link_table = None
-        self._conditional_table = None
-        self._candidate_table = None
-        self._slot_filler.extend(
-            self.vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
-            self.vocab.get_vocab_size(VARIABLE_NAMESPACE),
-            int(max(self.action_space.num_variables.max().item(), self.action_space.num_unified.max().item())),
-        )
+        for component in (self.lexicon_scope, self.regularizer, self.supervision, self.lexical_linking):
+            if component is not None:
+                component.reset()
+        self._slot_filler.extend_to(self.vocab, self.action_space)
         for scorer in self.action_scorers:
             scorer.reset()
         self._decoder.extend(num_actions)
-        if self._slot_variant is not None:
-            self._slot_variant.extend(self)
+        self._slot_variant.extend(self)
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
 
     def action_sums(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """Sum of `h_t` `(num_actions, action_dim)` and count `(num_actions,)` over the steps applying each action."""
-        num_actions = self.action_embedding.size(0)
-        flat_actions = actions.reshape(-1)
-        keep = flat_actions >= 0
-        flat = projections.reshape(-1, projections.size(-1))[keep]
-        index = flat_actions[keep]
-        sums = torch.zeros(num_actions, flat.size(-1), device=flat.device, dtype=flat.dtype).index_add(0, index, flat)
-        counts = torch.zeros(num_actions, device=flat.device, dtype=flat.dtype).index_add(
-            0, index, torch.ones_like(index, dtype=flat.dtype)
-        )
-        return sums, counts
+        return prototype_functions.action_sums(projections, actions, self.action_embedding.size(0))
 
     def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """
-        Prototype of every action (Eq. 3): the mean `h_t` over the steps that apply it.
-
-        # Returns
-
-        `(num_actions, action_dim)` prototypes (zero where absent) and a `(num_actions,)` presence mask.
-        """
-        sums, counts = self.action_sums(projections, actions)
-        return sums / counts.clamp(min=1).unsqueeze(-1), counts > 0
+        """Prototype of every action (Eq. 3), the mean `h_t` over the steps that apply it, and a presence mask."""
+        return prototype_functions.prototypes(projections, actions, self.action_embedding.size(0))
 
     def teacher_forced(self, batch: Dict[str, Any], matrix: Optional[torch.Tensor] = None) -> Tuple[DecoderOutput, torch.Tensor, torch.Tensor]:
         """Encodes a batch and runs the decoder on its gold actions (with action matrix `matrix`)."""
         encoded, source_mask = self.encode(batch["source_tokens"])
-        decoded = self._decoder(
-            encoded, source_mask, self.action_matrix() if matrix is None else matrix,
-            batch["actions"], batch["previous_state"], batch["popped_states"],
-        )
+        matrix = self.action_matrix() if matrix is None else matrix
+        decoded = self._decoder(encoded, source_mask, matrix, batch["actions"], batch["previous_state"],
+                                batch["popped_states"])
         return decoded, encoded, source_mask
 
     def meta_loss(self, support: Dict[str, Any], query: Dict[str, Any]) -> torch.Tensor:
@@ -476,31 +298,13 @@ class ProtoParser(Model):
         mask = self.dropped_rows(present)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
-        loss = self.action_loss(
-            query_decoded.projections, query["actions"], query["stack_size"], matrix,
-            self.action_bonus(query_decoded.projections, query_decoded.attention, query["source_tokens"]),
-        )
-        slot_loss, _ = self.slot_loss(
-            query_decoded.projections, encoded, source_mask, query["source_entity_types"], query["actions"],
-            query["slot_step"], query["slot_order"], query["slot_is_variable"], query["entity_targets"],
-            query["variable_values"], query.get("entity_values"),
-        )
-        loss = loss + slot_loss
-        if self.meta_regularization and self.attention_regularization > 0:
-            omega = self.attention_omega(query_decoded, query["actions"], query["source_tokens"], source_mask)
-            loss = loss + self.attention_regularization * omega
-        if self.supervised_attention > 0:
-            loss = loss + self.supervised_attention * self.attention_supervision(
-                query_decoded.attention, query["actions"], query["source_tokens"], source_mask
-            )
-        return loss
+        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, self.meta_regularization, True)[0]
 
     def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
         """
         `(num_actions,)`: the rows among `present` that take their prototypes in a meta batch: those of a
-        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with
-        `predicate_dropout_unit` "action" each row with probability `predicate_dropout`. Rows that use
-        no predicate keep their embedding.
+        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with unit "action"
+        each row with probability `predicate_dropout`. Rows that use no predicate keep their embedding.
         """
         share = self.predicate_dropout
         if self.predicate_dropout_unit == "action":
@@ -514,214 +318,45 @@ class ProtoParser(Model):
         mask[self.action_space.indices_with_predicates(dropped)] = True
         return mask & present
 
-    # -- lexicon ----------------------------------------------------------------------------------------
+    # -- alignment: lexicon, regularizer, score terms ---------------------------------------------------
 
     def lexicon(self) -> Dict[str, List[str]]:
-        """
-        The lexicon the tables use: the hand-written one with the entries of new predicates cut down
-        to the words of their names and support utterances, plus the user's descriptions. A model
-        loaded from an archive uses the lexicon scoped when it was trained (saved with its weights by
-        `_save_to_state_dict`), so it reads no data file. Scoped once per vocabulary: the result is
-        kept until the vocabulary grows.
-        """
-        if self._stored_lexicon is None:
-            self._stored_lexicon = self._scope_lexicon()
-        return {predicate: list(words) for predicate, words in self._stored_lexicon.items()}
-
-    def _scope_lexicon(self) -> Dict[str, List[str]]:
-        """Scopes the hand-written lexicon and the descriptions to this vocabulary's new predicates."""
-        descriptions = load_descriptions(self._descriptions_path)
-        if not self._handwritten_lexicon and not descriptions:
-            return {}
-        if self._lexicon_training_data:
-            known = predicate_labels(read_pairs(self._lexicon_training_data))
-        else:
-            mask = self._new_action_mask.tolist()
-            known = {p for index, action in enumerate(self.action_space.actions)
-                     if action is not None and not (index < len(mask) and mask[index]) for p in action.predicates}
-        support = read_pairs(self._lexicon_support_data) if self._lexicon_support_data else []
-        return scope_lexicon(self._handwritten_lexicon, known, support, descriptions,
-                             self._handwritten_new_predicate_entries)
+        """The scoped lexicon the alignment tables use (`LexiconScope`; saved with the weights)."""
+        return self.lexicon_scope.lexicon(self)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):  # type: ignore[no-untyped-def]
-        # Saved with the weights, as UTF-8 bytes of its JSON: the scoped lexicon, so that an archive
-        # decodes the same anywhere, without the split's data or description files.
         super()._save_to_state_dict(destination, prefix, keep_vars)
-        encoded = json.dumps(self.lexicon(), sort_keys=True).encode("utf-8")
-        destination[prefix + self.LEXICON_KEY] = torch.tensor(list(encoded), dtype=torch.uint8)
-
-    # -- attention regularization ----------------------------------------------------------------------
+        destination[prefix + self.LEXICON_KEY] = self.lexicon_scope.as_tensor(self)
 
     def set_alignment_statistics(self, examples: List[Tuple[List[str], List[str]]]) -> None:
-        """Sets P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
-        pairs = []
-        for tokens, actions in examples:
-            pairs.append((
-                [self.vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions],
-                [self.vocab.get_token_index(t, "tokens") for t in tokens],
-            ))
-        self._conditional_table = conditional_matrix(
-            pairs, self.vocab.get_vocab_size(ACTION_NAMESPACE), self.vocab.get_vocab_size("tokens")
-        )
+        """Sets Omega's P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
+        self.regularizer.set_statistics(self, examples)
 
-    def similarity_table(self) -> torch.Tensor:
-        """`(num_actions, num_tokens)`: the string-similarity feature of the regularizer (see `similarity`)."""
-        if self._similarity_table is None:
-            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
-            predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            if self.similarity == "parts":
-                self._similarity_table = part_similarity_matrix(predicates, tokens)
-            else:
-                self._similarity_table = string_similarity_matrix(predicates, tokens, self.lexicon())
-        return self._similarity_table
-
-    def attention_omega(
-        self, decoded: DecoderOutput, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
-    ) -> torch.Tensor:
-        """Omega for the gold actions of a teacher-forced batch."""
-        device = actions.device
-        token_ids = self.word_ids(source_tokens)
-        gold = actions.clamp(min=0)
-        batch_size, num_steps = gold.shape
-        index = token_ids.unsqueeze(1).expand(batch_size, num_steps, -1)
-
-        def prior(table: Optional[torch.Tensor], enabled: bool) -> torch.Tensor:
-            if table is None or not enabled:
-                return torch.zeros(batch_size, num_steps, token_ids.size(1), device=device)
-            return table.to(device)[gold].gather(-1, index)
-
-        conditional = prior(self._conditional_table, self._conditional_feature)
-        similarity = prior(self.similarity_table() if self._similarity_feature else None, self._similarity_feature)
-        if self._conditional_feature and self._similarity_feature:
-            gate = torch.sigmoid(self._gate(decoded.states)).squeeze(-1)
-        else:
-            gate = torch.full((batch_size, num_steps), 1.0 if self._conditional_feature else 0.0, device=device)
-        space = self.space()
-        step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
-        omega = regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
-        if self.loss_reduction == "example":
-            omega = omega * per_example(self.regularized_steps(actions, source_tokens, source_mask).sum(-1), True)
-        return omega
-
-    def regularized_steps(
-        self, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
-    ) -> torch.Tensor:
-        """`(batch, steps)`: the steps the attention regularizer averages over (a prior with mass)."""
-        gold = actions.clamp(min=0)
-        token_ids = self.word_ids(source_tokens)
-        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
-        has_prior = torch.zeros_like(gold, dtype=torch.bool)
-        tables = [self._conditional_table if self._conditional_feature else None,
-                  self.similarity_table() if self._similarity_feature else None]
-        for table in tables:
-            if table is not None:
-                prior = table.to(actions.device)[gold].gather(-1, index) * source_mask.unsqueeze(1)
-                has_prior = has_prior | (prior.sum(-1) > 0)
-        space = self.space()
-        return (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold] & has_prior
-
-    def candidate_table(self) -> torch.Tensor:
-        """`(num_actions, num_tokens)`: the words supervised attention points each action at."""
-        if self._candidate_table is None:
-            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
-            strings = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) if a is not None else None
-                       for i, a in enumerate(self.action_space.actions)]
-            self._candidate_table = attention_candidate_matrix(strings, tokens, self.lexicon())
-        return self._candidate_table
-
-    def attention_supervision(
-        self, attention: torch.Tensor, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
-    ) -> torch.Tensor:
-        """The supervised-attention loss of a teacher-forced batch (see `supervised_attention`)."""
-        token_ids = self.word_ids(source_tokens)
-        gold = actions.clamp(min=0)
-        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
-        candidates = self.candidate_table().to(actions.device)[gold].gather(-1, index)
-        step_mask = (actions >= 0) & self.space()["valid"][gold]
-        loss = supervised_attention_loss(attention, candidates, source_mask, step_mask.float())
-        if self.loss_reduction == "example":
-            # The mean is over every real step; the authors average over examples with a candidate word.
-            with_candidates = (step_mask & ((candidates * source_mask.unsqueeze(1)).sum(-1) > 0)).sum(-1)
-            loss = loss * (step_mask.sum().float() / (with_candidates > 0).sum().clamp(min=1).float())
-        return loss
-
-    # -- lexical linking (not in the paper) -------------------------------------------------------------
-
-    def link_table(self) -> torch.Tensor:
-        """`(num_actions, num_tokens)`: string similarity of action predicates and words, 0 below the threshold."""
-        if self._link_table is None:
-            tokens = [self.vocab.get_token_from_index(i, "tokens") for i in range(self.vocab.get_vocab_size("tokens"))]
-            predicates = [a.predicates if a is not None else () for a in self.action_space.actions]
-            self._link_table = link_similarity_matrix(predicates, tokens, self.lexicon(), self._link_threshold)
-        return self._link_table
-
-    def links(self, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
-        """`(batch, source_length, num_actions)` links of each utterance word to each action; None when off."""
-        if not self._lexical_linking:
-            return None
-        ids = self.word_ids(source_tokens)
-        return self.link_table().to(ids.device)[:, ids].permute(1, 2, 0)
+    @property
+    def new_action_mask(self) -> torch.Tensor:
+        """`(num_actions,)`: the actions added by a vocabulary extension after pre-training."""
+        return self._new_action_mask
 
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
-        """
-        `(batch, steps, num_actions)` added to the action scores of teacher-forced steps (None: nothing):
-        the terms of the `action_scorers`, then the lexical-linking bonus.
-        """
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `action_scorers`', then linking's."""
         terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
-        return _sum([*terms, self.link_bonus(attention, source_tokens)])
-
-    def decoding_bonus(
-        self, source_tokens: Optional[TextFieldTensors], beams: int
-    ) -> Optional[Callable[[torch.Tensor, torch.Tensor], torch.Tensor]]:
-        """
-        The decoding counterpart of `action_bonus`: a function of one step's `(hypotheses, dim)`
-        projections and `(hypotheses, source_length)` attention (hypotheses = batch x `beams`, in
-        that order) giving `(hypotheses, num_actions)` score terms; None when there are none.
-        """
-        if source_tokens is None:
-            return None
-        steps = [scorer.decoding(self, source_tokens, beams) for scorer in self.action_scorers]
-        links = self.links(source_tokens)
-        if links is not None:
-            hypothesis_links = links.repeat_interleave(beams, 0)
-            steps.append(lambda projection, attention: self.link_scores(attention.unsqueeze(1), hypothesis_links).squeeze(1))
-        steps = [step for step in steps if step is not None]
-        if not steps:
-            return None
-        return lambda projection, attention: _sum([step(projection, attention) for step in steps])
-
-    def link_bonus(self, attention: torch.Tensor, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
-        """`(batch, steps, num_actions)` score bonus `w * sum_i a_t,i L[a, x_i]` for teacher-forced steps."""
-        links = self.links(source_tokens)
-        return None if links is None else self.link_scores(attention, links)
-
-    def link_scores(self, attention: torch.Tensor, links: torch.Tensor) -> torch.Tensor:
-        """Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps, source_length)`."""
-        scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
-        if self._link_pooling in ("attention", "both"):
-            scores = scores + self._link_weight * torch.bmm(attention, links)
-        if self._link_pooling in ("max", "both"):
-            scores = scores + self._link_max_weight * links.max(1)[0].unsqueeze(1)
-        return scores
+        linking = self.lexical_linking
+        return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
-        """
-        Ids of the utterance words in the `tokens` vocabulary, which the alignment priors are indexed
-        by. Whatever embeds the utterance, the reader must keep a single-id indexer named `tokens`.
-        """
+        """Ids of the utterance words in the `tokens` vocabulary (a single-id indexer the reader must keep)."""
         return vocabulary_word_ids(source_tokens, "attention regularization")
 
     # -- forward ------------------------------------------------------------------------------------
 
     def encode(self, source_tokens: TextFieldTensors) -> Tuple[torch.Tensor, torch.Tensor]:
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
-        if self._slot_variant is not None:
-            self._slot_variant.start_run(self)
+        self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
-        embedded = _sum([self._source_embedder(source_tokens),
+        embedded = sum_terms([self._source_embedder(source_tokens),
                          *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers)])
         if self._decoder.reads_encoder_cells:
             outputs, cells = encode_with_last_cells(self._encoder, self._dropout(embedded), mask)
@@ -730,21 +365,13 @@ class ProtoParser(Model):
         return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
-        self,
-        source_tokens: Optional[TextFieldTensors] = None,
-        source_entity_types: Optional[torch.Tensor] = None,
-        metadata: Optional[List[Dict[str, Any]]] = None,
-        actions: Optional[torch.Tensor] = None,
-        previous_state: Optional[torch.Tensor] = None,
-        stack_size: Optional[torch.Tensor] = None,
-        popped_states: Optional[torch.Tensor] = None,
-        slot_step: Optional[torch.Tensor] = None,
-        slot_order: Optional[torch.Tensor] = None,
-        slot_is_variable: Optional[torch.Tensor] = None,
-        entity_targets: Optional[torch.Tensor] = None,
-        variable_values: Optional[torch.Tensor] = None,
-        entity_values: Optional[torch.Tensor] = None,
-        meta_support: Optional[Dict[str, Any]] = None,
+        self, source_tokens: Optional[TextFieldTensors] = None, source_entity_types: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None, actions: Optional[torch.Tensor] = None,
+        previous_state: Optional[torch.Tensor] = None, stack_size: Optional[torch.Tensor] = None,
+        popped_states: Optional[torch.Tensor] = None, slot_step: Optional[torch.Tensor] = None,
+        slot_order: Optional[torch.Tensor] = None, slot_is_variable: Optional[torch.Tensor] = None,
+        entity_targets: Optional[torch.Tensor] = None, variable_values: Optional[torch.Tensor] = None,
+        entity_values: Optional[torch.Tensor] = None, meta_support: Optional[Dict[str, Any]] = None,
         meta_query: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
         """
@@ -759,26 +386,14 @@ class ProtoParser(Model):
         output: Dict[str, Any] = {}
         if actions is not None:
             assert previous_state is not None and stack_size is not None and popped_states is not None
-            decoded = self._decoder(
-                encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states
-            )
-            action_loss = self.action_loss(
-                decoded.projections, actions, stack_size,
-                bonus=self.action_bonus(decoded.projections, decoded.attention, source_tokens),
-            )
-            slot_loss, slot_correct = self.slot_loss(
-                decoded.projections, encoded, source_mask, source_entity_types, actions,
-                slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
-            )
-            output["loss"] = action_loss + slot_loss
-            if self.training and self.attention_regularization > 0:
-                # A training regularizer: validation losses stay comparable across settings.
-                omega = self.attention_omega(decoded, actions, source_tokens, source_mask)
-                output["loss"] = output["loss"] + self.attention_regularization * omega
-            if self.training and self.supervised_attention > 0:
-                output["loss"] = output["loss"] + self.supervised_attention * self.attention_supervision(
-                    decoded.attention, actions, source_tokens, source_mask
-                )
+            batch = {"source_tokens": source_tokens, "source_entity_types": source_entity_types, "actions": actions,
+                     "stack_size": stack_size, "slot_step": slot_step, "slot_order": slot_order,
+                     "slot_is_variable": slot_is_variable, "entity_targets": entity_targets,
+                     "variable_values": variable_values, "entity_values": entity_values}
+            decoded = self._decoder(encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states)
+            # Omega and supervised attention are training terms: validation losses stay comparable across settings.
+            output["loss"], slot_correct = self.supervised_loss(batch, decoded, encoded, source_mask, None,
+                                                                self.training, self.training)
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
@@ -790,6 +405,34 @@ class ProtoParser(Model):
                 for predicted, m in zip(output["predicted_actions"], metadata):
                     self._template_accuracy(float(predicted == m["actions"]))
         return output
+
+    def supervised_loss(
+        self, batch: Dict[str, Any], decoded: DecoderOutput, encoded: torch.Tensor, source_mask: torch.Tensor,
+        matrix: Optional[torch.Tensor], regularize: bool, supervise: bool,
+    ) -> Tuple[torch.Tensor, List[bool]]:
+        """
+        The loss of a teacher-forced `batch` (its gold actions decoded as `decoded` with action rows
+        `matrix`, None for `action_matrix()`): actions, slots, then Omega when `regularize` and supervised
+        attention when `supervise` (each when its weight is not 0). Also, when not training, whether each
+        slot was right.
+        """
+        actions, source_tokens = batch["actions"], batch["source_tokens"]
+        loss = self.action_loss(decoded.projections, actions, batch["stack_size"], matrix,
+                                self.action_bonus(decoded.projections, decoded.attention, source_tokens))
+        slot_loss, slot_correct = self._slot_variant.slot_loss(
+            self, decoded.projections, encoded, source_mask, batch["source_entity_types"], actions, batch["slot_step"],
+            batch["slot_order"], batch["slot_is_variable"], batch["entity_targets"], batch["variable_values"],
+            batch.get("entity_values"),
+        )
+        loss = loss + slot_loss
+        if regularize and self.attention_regularization > 0:
+            omega = self.regularizer.omega(self, decoded, actions, source_tokens, source_mask)
+            loss = loss + self.attention_regularization * omega
+        if supervise and self.supervised_attention > 0:
+            loss = loss + self.supervised_attention * self.supervision.loss(
+                self, decoded.attention, actions, source_tokens, source_mask
+            )
+        return loss, slot_correct
 
     def action_loss(
         self, projections: torch.Tensor, actions: torch.Tensor, stack_size: torch.Tensor,
@@ -809,144 +452,13 @@ class ProtoParser(Model):
         gold = actions.clamp(min=0)
         step_mask = (actions >= 0) & self.space()["valid"][gold]
         nll = -log_probs.gather(-1, gold.unsqueeze(-1)).squeeze(-1)
-        if self._label_smoothing > 0:
+        if self.label_smoothing > 0:
             uniform = -(log_probs * mask).sum(-1) / mask.sum(-1).clamp(min=1)
-            nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
+            nll = (1 - self.label_smoothing) * nll + self.label_smoothing * uniform
         loss = (nll * step_mask).sum() / step_mask.sum().clamp(min=1)
         if self.loss_reduction == "example":
             loss = loss * per_example(step_mask.sum(-1))
         return loss
-
-    def _entity_rows(
-        self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> torch.Tensor:
-        """Log attention `(rows, slots, source_length)` of the entity slots of the steps `keys` (= b * steps + t)."""
-        if self._slot_variant is not None:
-            return self._slot_variant.entity_rows(self, keys, num_steps, actions, projections, encoded, source_mask, source_types)
-        return self.copy_entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types)
-
-    def copy_entity_rows(
-        self, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> torch.Tensor:
-        """Copy log-probabilities `(rows, slots, source_length)` for the steps `keys` (= b * steps + t)."""
-        b, t = keys // num_steps, keys % num_steps
-        types = self.space()["entity_types"][actions[b, t]]
-        width = int((types != 0).sum(-1).max().item()) if types.numel() else 1
-        return self._slot_filler.entity_log_probs(
-            projections[b, t], encoded[b], source_mask[b], source_types[b], types[:, : max(width, 1)]
-        )
-
-    def slot_loss(
-        self, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values=None,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """The slot loss of a teacher-forced batch (the `slot_variant`'s, if any) and, when not training, which slots were right."""
-        if self._slot_variant is not None:
-            return self._slot_variant.slot_loss(
-                self, projections, encoded, source_mask, source_types, actions,
-                slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
-            )
-        return self.copy_slot_loss(
-            projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-        )
-
-    def copy_slot_loss(
-        self, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """
-        Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions,
-        reduced as `loss_reduction` says; only decoder steps that have slots are run through the slot decoders.
-        """
-        loss, correct = self._copy_slot_loss(
-            projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-        )
-        if self.loss_reduction == "example":
-            loss = loss * per_example((slot_step >= 0).sum(-1))
-        return loss, correct
-
-    def _copy_slot_loss(
-        self, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """`copy_slot_loss` as a mean over slots."""
-        gold = actions.clamp(min=0)
-        num_steps = actions.size(1)
-        batch_index, slot_index = (slot_step >= 0).nonzero(as_tuple=True)
-        keys = batch_index * num_steps + slot_step[batch_index, slot_index]
-        order = slot_order[batch_index, slot_index]
-        is_variable = slot_is_variable[batch_index, slot_index].bool()
-        if self.action_space.unified:
-            return self._unified_slot_loss(
-                keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
-                entity_targets[batch_index, slot_index], variable_values[batch_index, slot_index],
-            )
-        losses = []
-        correct = torch.zeros(0, dtype=torch.bool, device=actions.device)
-        entity = ~is_variable
-        if entity.any():
-            rows, inverse = torch.unique(keys[entity], return_inverse=True)
-            log_probs = self._entity_rows(rows, num_steps, gold, projections, encoded, source_mask, source_types)
-            # shape: (entity_slots, source_length)
-            scores = log_probs[inverse, order[entity]]
-            targets = entity_targets[batch_index[entity], slot_index[entity]] > 0
-            nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
-            losses.append(nll.masked_fill(~targets.any(-1), 0.0))
-            correct = targets.gather(-1, scores.argmax(-1, keepdim=True)).squeeze(-1)
-        if is_variable.any():
-            rows, inverse = torch.unique(keys[is_variable], return_inverse=True)
-            log_probs = self._slot_filler.variable_log_probs(
-                projections[rows // num_steps, rows % num_steps], int(order[is_variable].max().item()) + 1
-            )
-            # shape: (variable_slots, num_variables)
-            scores = log_probs[inverse, order[is_variable]]
-            gold_names = variable_values[batch_index[is_variable], slot_index[is_variable]].clamp(min=0)
-            nll = -scores.gather(-1, gold_names.unsqueeze(-1)).squeeze(-1)
-            if self._label_smoothing > 0:
-                nll = (1 - self._label_smoothing) * nll - self._label_smoothing * scores.mean(-1)
-            losses.append(nll)
-            correct = torch.cat([correct, scores.argmax(-1) == gold_names])
-        if not losses:
-            return projections.sum() * 0.0, []
-        loss = torch.cat(losses).sum() / keys.numel()
-        return loss, correct.tolist() if not self.training else []
-
-    def _copyable(self, source_mask: torch.Tensor, source_types: torch.Tensor) -> torch.Tensor:
-        """Utterance positions an entity may be copied from: tokens that look like entities."""
-        none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)
-        return source_mask & (source_types != none)
-
-    def _unified_slot_loss(
-        self, keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
-        entity_targets, variable_values,
-    ) -> Tuple[torch.Tensor, List[bool]]:
-        """Slot loss with unified slots: each slot's target is a variable name or a set of positions."""
-        if keys.numel() == 0:
-            return projections.sum() * 0.0, []
-        rows, inverse = torch.unique(keys, return_inverse=True)
-        b, t = rows // num_steps, rows % num_steps
-        log_probs = self._slot_filler.unified_log_probs(
-            projections[b, t], encoded[b], self._copyable(source_mask, source_types)[b], int(order.max().item()) + 1
-        )
-        # shape: (slots, num_variables + source_length)
-        scores = log_probs[inverse, order]
-        num_variables = scores.size(-1) - entity_targets.size(-1)
-        variable_target = torch.zeros_like(scores, dtype=torch.bool)
-        variable_target[torch.arange(scores.size(0), device=scores.device), variable_values.clamp(min=0)] = True
-        entity_target = torch.cat([torch.zeros_like(scores[:, :num_variables], dtype=torch.bool), entity_targets > 0], -1)
-        targets = torch.where(is_variable.unsqueeze(-1), variable_target, entity_target)
-        nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
-        nll = nll.masked_fill(~targets.any(-1), 0.0)
-        if self._label_smoothing > 0:
-            allowed = scores > torch.finfo(scores.dtype).min / 2
-            uniform = -(scores * allowed).sum(-1) / allowed.sum(-1).clamp(min=1)
-            nll = (1 - self._label_smoothing) * nll + self._label_smoothing * uniform
-        correct = [] if self.training else targets.gather(-1, scores.argmax(-1, keepdim=True)).squeeze(-1).tolist()
-        return nll.mean(), correct
 
     # -- decoding -------------------------------------------------------------------------------------
 
@@ -954,79 +466,17 @@ class ProtoParser(Model):
         self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
         metadata: List[Dict[str, Any]], source_tokens: Optional[TextFieldTensors] = None,
     ) -> Dict[str, Any]:
-        """
-        Beam search over templates (greedy when `beam_size` is 1), then slot filling, then the
-        `rerankers`. Returns the best LF string, its actions and score per example, and with a beam
-        (or a reranker that lists its candidates) the n-best LFs. `source_tokens` gives the score
-        terms of `decoding_bonus` (lexical linking, schema encoding) and of the `decoding_scorers`.
-        """
-        if self._slot_variant is not None:
-            self._slot_variant.start_run(self)
-        inputs = DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens)
-        hypotheses = self.search(inputs, self.beam_size)
-        for reranker in self.rerankers:
-            hypotheses = reranker.rerank(self, inputs, hypotheses)
-        output: Dict[str, Any] = {
-            "logical_form": [found[0].logical_form for found in hypotheses],
-            "predicted_actions": [found[0].actions for found in hypotheses],
-            "score": [found[0].score for found in hypotheses],
-        }
-        if self.beam_size > 1 or any(reranker.lists_candidates for reranker in self.rerankers):
-            output["n_best"] = [[{"logical_form": h.logical_form, "score": h.score} for h in found] for found in hypotheses]
-        return output
+        """The best LF, its actions and score per example (and the n-best LFs), by `template_search.decode_batch`."""
+        return decode_batch(self, DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens))
 
     def search(self, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
-        """
-        One decoding pass: per example, the finished hypotheses of a beam of `beams` templates (best
-        first), with their slots filled and revised by the `rerankers`.
-        """
-        encoded, source_mask, source_types, metadata, source_tokens = inputs
-        matrix = self.action_matrix()
-        batch_size = encoded.size(0)
-        bonus = self.decoding_bonus(source_tokens, beams)
-        terms = [term.repeat_interleave(beams, 0) for term in (s.scores(self, inputs) for s in self.decoding_scorers)
-                 if term is not None]
-
-        def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
-            added = None if bonus is None else bonus(projection, attention)
-            for term in terms:
-                added = term if added is None else added + term
-            return self.action_scores(projection, matrix, added)
-
-        predicted, scores, projections = self._decoder.search(
-            encoded, source_mask, matrix, self.space(), self._max_decoding_steps, score, beams,
-        )
-        flat = predicted.reshape(batch_size * beams, -1)
-        flat_projections = projections.reshape(batch_size * beams, flat.size(1), -1)
-        entity_choice, variable_choice = self._predict_slots(
-            flat.clamp(min=0), flat >= 0, flat_projections,
-            encoded.repeat_interleave(beams, 0), source_mask.repeat_interleave(beams, 0),
-            source_types.repeat_interleave(beams, 0),
-        )
-        utterances = [metadata[row // beams]["utterance"] for row in range(batch_size * beams)]
-        filling = SlotFilling(flat, flat_projections, utterances, entity_choice, variable_choice, {})
-        for row in range(batch_size * beams):
-            if float(scores[row // beams, row % beams]) != float("-inf"):
-                filling.steps[row] = self.hypothesis_steps(filling, row, variable_choice)
-        for reranker in self.rerankers:
-            reranker.revise(self, filling)
-        hypotheses: List[List[Hypothesis]] = []
-        for b in range(batch_size):
-            found = []
-            for row in range(b * beams, (b + 1) * beams):
-                if row in filling.steps:
-                    steps = filling.steps[row]
-                    found.append(Hypothesis(self._to_logical_form(steps, metadata[b]["formalism"]),
-                                            [str(s.action) for s in steps], float(scores[b, row - b * beams])))
-            hypotheses.append(found)
-        return hypotheses
+        """One decoding pass: per example, the finished hypotheses of a beam of `beams` templates, best first."""
+        return search_templates(self, inputs, beams)
 
     def action_scores(self, projections: torch.Tensor, matrix: torch.Tensor, added: Optional[torch.Tensor]) -> torch.Tensor:
         """
-        The score of every action as decoding sees it: the action rows `matrix` against the decoder's
-        `projections` (`(..., dim)`), plus the `added` terms (bonuses and decoding scorers; None for
-        none), plus `new_action_bias` on the actions added after pre-training. The search and the
-        `dead_ends` reranker both score through here.
+        Every action's score as decoding sees it (the search's and `dead_ends`'): `matrix` against the
+        `projections` `(..., dim)`, plus the `added` terms (or None), plus `new_action_bias` on new actions.
         """
         logits = torch.matmul(projections, matrix.t())
         if added is not None:
@@ -1034,116 +484,6 @@ class ProtoParser(Model):
         if self.new_action_bias:
             logits = logits + self._new_action_mask.to(matrix.dtype) * self.new_action_bias
         return logits
-
-    def hypothesis_steps(
-        self, filling: SlotFilling, row: int, variable_choice: Dict[Tuple[int, int], List[int]]
-    ) -> List[Step]:
-        """The steps of hypothesis `row` of `filling`, its variable slots named as `variable_choice` says."""
-        return self._steps(filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice,
-                           variable_choice)
-
-    def variable_log_probs(self, projections: torch.Tensor, num_slots: int) -> torch.Tensor:
-        """`(steps, num_slots, num_variables)`: the slot filler's name log-probabilities for decoder states `projections`."""
-        return self._slot_filler.variable_log_probs(projections, num_slots)
-
-    def _steps(
-        self, sequence: List[int], row: int, utterance: List[str],
-        entity_choice: Dict[Tuple[int, int], List[int]], variable_choice: Dict[Tuple[int, int], List[int]],
-    ) -> List[Step]:
-        """Actions with their predicted slot values, up to STOP."""
-        if self._slot_variant is not None:
-            utterance, entity_choice = self._slot_variant.slot_words(self, utterance, entity_choice)
-        steps = []
-        for t, index in enumerate(sequence):
-            action = self.action_space.actions[index] if index >= 0 else None
-            if action is None:
-                break
-            values = []
-            entities = variables = 0
-            for slot in action.slots:
-                if slot == UNIFIED_SLOT:
-                    choice = variable_choice[row, t][len(values)]
-                    num_variables = self.vocab.get_vocab_size(VARIABLE_NAMESPACE)
-                    if choice < num_variables:
-                        values.append(SlotValue("variable", self.vocab.get_token_from_index(choice, VARIABLE_NAMESPACE)))
-                    else:
-                        values.append(SlotValue("entity", utterance[min(choice - num_variables, len(utterance) - 1)]))
-                elif slot == VARIABLE_SLOT:
-                    name = self.vocab.get_token_from_index(variable_choice[row, t][variables], VARIABLE_NAMESPACE)
-                    values.append(SlotValue("variable", name))
-                    variables += 1
-                else:
-                    position = min(entity_choice[row, t][entities], len(utterance) - 1)
-                    values.append(SlotValue("entity", utterance[position]))
-                    entities += 1
-            steps.append(Step(action, tuple(values)))
-            if action == STOP_ACTION:
-                break
-        return steps
-
-    @torch.no_grad()
-    def _predict_slots(
-        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
-        """The entity and variable choices of the decoded `actions` (the `slot_variant`'s, if any), by (b, t)."""
-        if self._slot_variant is not None:
-            return self._slot_variant.predict_slots(self, actions, real, projections, encoded, source_mask, source_types)
-        return self.copy_predict_slots(actions, real, projections, encoded, source_mask, source_types)
-
-    @torch.no_grad()
-    def copy_predict_slots(
-        self, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-    ) -> Tuple[Dict[Tuple[int, int], List[int]], Dict[Tuple[int, int], List[int]]]:
-        """Best copy position of every entity slot and best name of every variable slot, by (b, t)."""
-        space = self.space()
-        num_steps = actions.size(1)
-        entity_choice: Dict[Tuple[int, int], List[int]] = {}
-        variable_choice: Dict[Tuple[int, int], List[int]] = {}
-        if self.action_space.unified:
-            counts = self.action_space.num_unified.to(actions.device)[actions] * real
-            keys = (counts > 0).flatten().nonzero().squeeze(-1)
-            if keys.numel():
-                b, t = keys // num_steps, keys % num_steps
-                log_probs = self._slot_filler.unified_log_probs(
-                    projections[b, t], encoded[b], self._copyable(source_mask, source_types)[b], int(counts.max().item())
-                )
-                # Unified choices are stored in `variable_choice`: an index below the number of
-                # variables names one, the rest are utterance positions offset by that number.
-                for key, choices in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
-                    variable_choice[divmod(key, num_steps)] = choices
-            return entity_choice, variable_choice
-        keys = ((space["entity_types"][actions, 0] != 0) & real).flatten().nonzero().squeeze(-1)
-        if keys.numel():
-            best = self._entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types).argmax(-1)
-            for key, positions in zip(keys.tolist(), best.tolist()):
-                entity_choice[divmod(key, num_steps)] = positions
-        counts = space["num_variables"][actions] * real
-        keys = (counts > 0).flatten().nonzero().squeeze(-1)
-        if keys.numel():
-            log_probs = self._slot_filler.variable_log_probs(
-                projections[keys // num_steps, keys % num_steps], int(counts.max().item())
-            )
-            log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
-            for key, names in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
-                variable_choice[divmod(key, num_steps)] = names
-        return entity_choice, variable_choice
-
-    @staticmethod
-    def _to_logical_form(steps: List[Step], formalism: str) -> Optional[str]:
-        """The LF of a decoded sequence; without STOP (step limit) the top tree of the stack."""
-        try:
-            return to_string(execute(steps), formalism)
-        except TransitionError:
-            stack = []
-            for action, values in steps:
-                if action == STOP_ACTION or action.pattern is None or action.arity > len(stack):
-                    break
-                children = stack[len(stack) - action.arity:]
-                del stack[len(stack) - action.arity:]
-                stack.append(instantiate(action.pattern, children, values))
-            return to_string(stack[-1], formalism) if stack else None
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         metrics: Dict[str, float] = {}

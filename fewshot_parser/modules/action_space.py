@@ -4,7 +4,7 @@ What the model needs to know about each action of the vocabulary, as tensors.
 Built from the `actions` namespace (whose strings are the action patterns), so it is rebuilt
 whenever the vocabulary grows (new predicates at fine-tuning).
 """
-from typing import List, Optional, Set
+from typing import Dict, List, Optional, Set
 
 import torch
 from allennlp.data import Vocabulary
@@ -33,6 +33,7 @@ class ActionSpace:
 
     def __init__(self, vocab: Vocabulary) -> None:
         size = vocab.get_vocab_size(ACTION_NAMESPACE)
+        self._tensors: Optional[Dict[str, torch.Tensor]] = None
         self.actions: List[Optional[Action]] = []
         for index in range(size):
             token = vocab.get_token_from_index(index, ACTION_NAMESPACE)
@@ -59,6 +60,13 @@ class ActionSpace:
             types = [slot_type(s) for s in action.slots if s not in (VARIABLE_SLOT, UNIFIED_SLOT)]
             for position, name in enumerate(types):
                 self.entity_types[index, position] = vocab.get_token_to_index_vocabulary(ENTITY_TYPE_NAMESPACE).get(name, oov)
+
+    def tensors(self, device: torch.device) -> Dict[str, torch.Tensor]:
+        """`valid`, `arity`, `is_stop`, `entity_types` and `num_variables` on `device` (kept while it is the same)."""
+        if self._tensors is None or self._tensors["valid"].device != device:
+            self._tensors = {name: getattr(self, name).to(device)
+                             for name in ("valid", "arity", "is_stop", "entity_types", "num_variables")}
+        return self._tensors
 
     def __len__(self) -> int:
         return len(self.actions)

@@ -14,7 +14,11 @@ inputs are the slot labels, not previous predictions), for training and for pred
 """
 
 import torch
+from allennlp.data import Vocabulary
 from torch import nn
+
+from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE, VARIABLE_NAMESPACE
+from fewshot_parser.modules.action_space import ActionSpace
 
 
 class SlotDecoder(nn.Module):
@@ -70,6 +74,22 @@ class SlotFiller(nn.Module):
         self.variable_output = nn.Linear(hidden_dim, num_variables)
         # Only with unified slots (`<s>`): one decoder choosing a variable name or a copy.
         self.unified_decoder = SlotDecoder(label_dim, projection_dim, hidden_dim) if unified else None
+
+    @classmethod
+    def for_vocabulary(
+        cls, vocab: Vocabulary, action_space: ActionSpace, projection_dim: int, encoder_dim: int, hidden_dim: int
+    ) -> "SlotFiller":
+        """The slot filler for the entity types, variables and slots of `vocab` and its `ActionSpace`."""
+        return cls(
+            projection_dim,
+            encoder_dim,
+            hidden_dim,
+            vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
+            vocab.get_vocab_size(VARIABLE_NAMESPACE),
+            int(max(action_space.num_variables.max().item(), action_space.num_unified.max().item()))
+            if len(action_space) else 1,
+            unified=action_space.unified,
+        )
 
     def entity_log_probs(
         self,
@@ -129,6 +149,14 @@ class SlotFiller(nn.Module):
         copy_scores = torch.bmm(states, self.copy_key(encoded).transpose(1, 2))
         copy_scores = copy_scores.masked_fill(~copyable.unsqueeze(1), torch.finfo(copy_scores.dtype).min)
         return torch.log_softmax(torch.cat([variable_scores, copy_scores], dim=-1), dim=-1)
+
+    def extend_to(self, vocab: Vocabulary, action_space: ActionSpace) -> None:
+        """`extend` to the entity types, variables and slots of a grown `vocab` and its `ActionSpace`."""
+        self.extend(
+            vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
+            vocab.get_vocab_size(VARIABLE_NAMESPACE),
+            int(max(action_space.num_variables.max().item(), action_space.num_unified.max().item())),
+        )
 
     def extend(self, num_entity_types: int, num_variables: int, max_variable_slots: int) -> None:
         """Grows the embeddings and output layer after the vocabulary grew (new rows start small)."""

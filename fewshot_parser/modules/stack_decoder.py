@@ -8,16 +8,20 @@ the encoder states, `h_t = tanh(W [h_dec; h_att])`, and action scores are `C h_t
 applicable actions. The action embedding matrix `C` is owned by the model, so it can be replaced or
 extended (prototypes, new predicates) without touching this module.
 
-Teacher forcing runs every step once for the whole batch (stack pointers come from the reader);
-beam search (greedy = beam 1) keeps the stacks as tensors, so it is batched over examples and beams.
+Teacher forcing runs every step once for the whole batch (stack pointers come from the reader).
+Decoding is a beam search (greedy = beam 1) over `StackDecoderState`s (`modules/state_machines/`), whose
+step is the decoder's `take_step`.
 """
-from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, NamedTuple, Tuple
 
 import torch
 from allennlp.common import Registrable
 from torch import nn
 
-from fewshot_parser.modules.action_space import ActionSpace
+from fewshot_parser.modules.state_machines.beam_search import StackBeamSearch
+from fewshot_parser.modules.state_machines.stack_state import StackDecoderState, applicable_mask
+
+__all__ = ["DecoderOutput", "StackLSTMDecoder", "applicable_mask"]
 
 
 class DecoderOutput(NamedTuple):
@@ -27,25 +31,6 @@ class DecoderOutput(NamedTuple):
     attention: torch.Tensor
     # shape: (batch_size, num_steps, decoder_dim): the stack-LSTM output states
     states: torch.Tensor
-
-
-def applicable_mask(space: Dict[str, torch.Tensor], stack_size: torch.Tensor) -> torch.Tensor:
-    """
-    Which actions may be taken with the given stack heights.
-
-    # Parameters
-
-    space : `Dict[str, torch.Tensor]` with `valid`, `arity`, `is_stop` (each `(num_actions,)`).
-    stack_size : `(...)` long tensor.
-
-    # Returns
-
-    `(..., num_actions)` bool mask.
-    """
-    size = stack_size.unsqueeze(-1)
-    mask = space["valid"] & (space["arity"] <= size)
-    stop_ok = size == 1
-    return mask & (~space["is_stop"] | stop_ok)
 
 
 class StackLSTMDecoder(nn.Module, Registrable):
@@ -165,7 +150,32 @@ class StackLSTMDecoder(nn.Module, Registrable):
         projections, attention = self.attend(states, self.attention_key(encoded), encoded, source_mask)
         return DecoderOutput(projections, attention, states)
 
-    @torch.no_grad()
+    def take_step(
+        self, state: StackDecoderState, action_embeddings: torch.Tensor, keys: torch.Tensor,
+        encoded: torch.Tensor, source_mask: torch.Tensor,
+    ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """
+        One search step of every hypothesis of `state`: the LSTM continues from the state below each
+        stack top, reading the last action's row of `action_embeddings` (the start vector at the first
+        step) and the popped states.
+
+        # Returns
+
+        The LSTM output and memory `(hypotheses, hidden_dim)`, `h_t` `(hypotheses, action_dim)` and the
+        attention weights `(hypotheses, source_length)`.
+        """
+        rows = torch.arange(state.num_hypotheses, device=encoded.device)
+        h_stack = torch.stack(state.hs, dim=1)
+        c_stack = torch.stack(state.cs, dim=1)
+        if state.previous_action is None:
+            embedding = self.start.unsqueeze(0).expand(state.num_hypotheses, -1)
+        else:
+            embedding = action_embeddings[state.previous_action]
+        cell_input = self._input(embedding, h_stack, state.popped)
+        h, c = self.cell(cell_input, (h_stack[rows, state.previous], c_stack[rows, state.previous]))
+        projection, attention = self.attend(h, keys, encoded, source_mask)
+        return h, c, projection, attention
+
     def search(
         self,
         encoded: torch.Tensor,
@@ -178,92 +188,16 @@ class StackLSTMDecoder(nn.Module, Registrable):
     ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """
         Beam search (greedy with `beam_size=1`) constrained to applicable actions, batched over
-        examples and beams: the stacks are tensors, so each step runs once for all hypotheses.
-        `score_fn(h_t, attention)` gives action scores `(hypotheses, num_actions)` from `h_t`
-        `(hypotheses, action_dim)` and the step's attention weights `(hypotheses, source_length)`.
+        examples and beams (`StackBeamSearch`). `score_fn(h_t, attention)` gives action scores
+        `(hypotheses, num_actions)` from `h_t` `(hypotheses, action_dim)` and the step's attention
+        weights `(hypotheses, source_length)`.
 
         # Returns
 
         actions `(batch, beam, steps)` (-1 after STOP), total log-probabilities `(batch, beam)`
         (best first), and `h_t` of every step `(batch, beam, steps, action_dim)`.
         """
-        batch_size, beams = encoded.size(0), beam_size
-        device = encoded.device
-        hypotheses = batch_size * beams
-        encoded = encoded.repeat_interleave(beams, 0)
-        source_mask = source_mask.repeat_interleave(beams, 0)
-        rows = torch.arange(hypotheses, device=device)
-        keys = self.attention_key(encoded)
-        h0, c0 = self.initial_state(encoded, source_mask)
-        hs, cs = [h0], [c0]
-        # Decoder-state index of each stack element; the stack is never deeper than max_steps.
-        stack_states = torch.zeros(hypotheses, max_steps + 1, dtype=torch.long, device=device)
-        stack_size = torch.zeros(hypotheses, dtype=torch.long, device=device)
-        finished = torch.zeros(hypotheses, dtype=torch.bool, device=device)
-        beam_scores = torch.zeros(batch_size, beams, device=device)
-        beam_scores[:, 1:] = float("-inf")  # all beams start as copies of the first
-        history: List[torch.Tensor] = []
-        projections: List[torch.Tensor] = []
-        previous_action: Optional[torch.Tensor] = None
-        popped = torch.full((hypotheses, 1), -1, dtype=torch.long, device=device)
-        previous = torch.zeros(hypotheses, dtype=torch.long, device=device)
-        positions = torch.arange(max_steps + 1, device=device).unsqueeze(0)
-        offsets = (torch.arange(batch_size, device=device) * beams).unsqueeze(1)
-        for step in range(max_steps):
-            h_stack = torch.stack(hs, dim=1)
-            c_stack = torch.stack(cs, dim=1)
-            if previous_action is None:
-                embedding = self.start.unsqueeze(0).expand(hypotheses, -1)
-            else:
-                embedding = action_embeddings[previous_action]
-            cell_input = self._input(embedding, h_stack, popped)
-            h, c = self.cell(cell_input, (h_stack[rows, previous], c_stack[rows, previous]))
-            projection, attention = self.attend(h, keys, encoded, source_mask)
-            logits = score_fn(projection, attention)
-            mask = applicable_mask(space, stack_size)
-            if step == max_steps - 1:
-                # Out of steps: only actions that finish the tree are allowed, if any.
-                closing = mask & space["is_stop"]
-                mask = torch.where(closing.any(-1, keepdim=True), closing, mask)
-            log_probs = torch.log_softmax(logits.masked_fill(~mask, float("-inf")), dim=-1)
-            # A finished hypothesis continues only with the padding action, at no cost.
-            log_probs = log_probs.masked_fill(finished.unsqueeze(1), float("-inf"))
-            log_probs[:, 0] = torch.where(finished, torch.zeros_like(log_probs[:, 0]), log_probs[:, 0])
-            num_actions = log_probs.size(1)
-            candidates = (beam_scores.reshape(-1, 1) + log_probs).reshape(batch_size, beams * num_actions)
-            beam_scores, best = candidates.topk(beams, dim=-1)
-            parent = (offsets + best // num_actions).reshape(-1)
-            action = (best % num_actions).reshape(-1)
-            # Reorder every per-hypothesis tensor by the chosen parents.
-            hs = [x[parent] for x in hs] + [h[parent]]
-            cs = [x[parent] for x in cs] + [c[parent]]
-            history = [x[parent] for x in history]
-            projections = [x[parent] for x in projections] + [projection[parent]]
-            stack_states, stack_size, finished = stack_states[parent], stack_size[parent], finished[parent]
-            history.append(action.masked_fill(finished, -1))
-            # Pop `arity` elements and push the new one (its state will be step + 2). A hypothesis with no
-            # finite score left (more beams than applicable paths) may hold an action its stack cannot take:
-            # it pops what there is, and is never output.
-            arity = space["arity"][action].masked_fill(finished, 0)
-            bottom = (stack_size - arity).clamp(min=0)
-            in_popped = (positions >= bottom.unsqueeze(1)) & (positions < stack_size.unsqueeze(1))
-            width = int(arity.max().item()) if hypotheses else 0
-            popped = torch.full((hypotheses, max(width, 1)), -1, dtype=torch.long, device=device)
-            if width:
-                order = torch.cumsum(in_popped.long(), dim=1) - 1
-                r, col = in_popped.nonzero(as_tuple=True)
-                popped[r, order[r, col]] = stack_states[r, col]
-            below = stack_states.gather(1, (bottom - 1).clamp(min=0).unsqueeze(1)).squeeze(1)
-            previous = torch.where(bottom > 0, below, torch.ones_like(below))
-            stack_states[rows, bottom.clamp(max=max_steps)] = step + 2
-            stack_size = bottom + 1
-            finished = finished | space["is_stop"][action]
-            previous_action = action
-            if bool(finished.all()):
-                break
-        actions = torch.stack(history, 1).reshape(batch_size, beams, -1)
-        steps_h = torch.stack(projections, 1).reshape(batch_size, beams, len(projections), -1)
-        return actions, beam_scores, steps_h
+        return StackBeamSearch(beam_size, max_steps).search(self, encoded, source_mask, action_embeddings, space, score_fn)
 
 
 StackLSTMDecoder.register("stack")(StackLSTMDecoder)

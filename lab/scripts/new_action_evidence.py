@@ -4,7 +4,7 @@ Would new actions gain from evidence words too? A decoding-only sweep on the tun
 The missing-evidence penalty (`fewshot_parser/modules/decoding/missing_evidence.py`) charges only known
 actions: a new one has no training examples to count. This script tries the one source a new action
 has, its name and the support set. A new GEN action's *confirmed* words are the utterance words
-that lexical linking ties to its predicate names (`ProtoParser.link_table`: the names, their parts
+that lexical linking ties to its predicate names (`LexicalLinking.table`: the names, their parts
 and the lexicon) and that its support utterances contain; an action with confirmed words is charged
 
     new_weight * [the utterance has none of the words linked to the action]
@@ -37,7 +37,7 @@ def new_action_groups(model, reader, train: str, support: str) -> Tuple[torch.Te
     vocab = model.vocab
     seen = {a for instance in reader.read(train) for a in instance["metadata"].metadata["actions"]}
     examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in reader.read(support)]
-    links = model.link_table() > 0
+    links = model.lexical_linking.table(model) > 0
     groups = torch.zeros(links.shape, dtype=torch.bool)
     confirmed = torch.zeros(links.size(0), dtype=torch.bool)
     described = []

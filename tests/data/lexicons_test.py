@@ -92,7 +92,7 @@ def linked(model: Model, predicate: str, word: str) -> float:
     column = model.vocab.get_token_index(word, "tokens")
     rows = [i for i, action in enumerate(model.action_space.actions) if action is not None and predicate in action.predicates]
     assert rows, predicate
-    return float(model.link_table()[rows, column].max())
+    return float(model.lexical_linking.table(model)[rows, column].max())
 
 
 @pytest.mark.parametrize("settings", [{}, {"lexicon_training_data": TRAIN, "lexicon_support_data": SUPPORT}])
@@ -141,7 +141,7 @@ def test_an_archived_model_keeps_its_scoped_lexicon_without_the_data_files(tmp_p
     shutil.copy(SUPPORT, support)
     settings = {"lexicon_training_data": str(train), "lexicon_support_data": str(support)}
     trained = fine_tuning_model(**settings)
-    state, lexicon, links = trained.state_dict(), trained.lexicon(), trained.link_table()
+    state, lexicon, links = trained.state_dict(), trained.lexicon(), trained.lexical_linking.table(trained)
     assert json.loads(bytes(state["_scoped_lexicon"].tolist()).decode()) == lexicon
     os.remove(train)
     os.remove(support)
@@ -149,7 +149,7 @@ def test_an_archived_model_keeps_its_scoped_lexicon_without_the_data_files(tmp_p
     loaded = fine_tuning_model(**settings)
     loaded.load_state_dict(state)
     assert loaded.lexicon() == lexicon and "first" in lexicon["class_type"]
-    assert bool((loaded.link_table() == links).all())
+    assert bool((loaded.lexical_linking.table(loaded) == links).all())
     # A vocabulary grown after loading (fine-tuning a loaded archive) scopes the lexicon again.
     loaded.extend_embedder_vocab()
     with pytest.raises(FileNotFoundError):

@@ -62,7 +62,7 @@ class TestTheAuthorsOptions(ModelTestCase):
         sequences = [[self.vocab.get_token_index(a, "actions") for a in path] for path in output["predicted_actions"]]
         encoded, mask = model.encode(tensors["source_tokens"])
         predicted, _, searched = model._decoder.search(
-            encoded, mask, model.action_matrix(), model.space(), model._max_decoding_steps,
+            encoded, mask, model.action_matrix(), model.space(), model.max_decoding_steps,
             lambda projection, attention: torch.matmul(projection, model.action_matrix().t()), 1,
         )
         assert first_inapplicable_choice(model, encoded, mask, output["predicted_actions"]) == [None] * len(sequences)

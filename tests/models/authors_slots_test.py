@@ -142,7 +142,7 @@ class TestAuthorsSlots(ModelTestCase):
             _, scores, rows, steps = self.chain(tensors)
             decoded, encoded, mask = model.teacher_forced(tensors)
             actions = tensors["actions"]
-            _, choice = model._predict_slots(actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
+            _, choice = model.slots.predict_slots(model, actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
         scores[:, :2] = torch.finfo(scores.dtype).min
         is_variable = (tensors["slot_step"] >= 0) & (tensors["slot_is_variable"] == 1)
         b, s = is_variable.nonzero(as_tuple=True)
@@ -166,7 +166,7 @@ class TestAuthorsSlots(ModelTestCase):
         with torch.no_grad():
             decoded, encoded, mask = model.teacher_forced(tensors)
             actions = tensors["actions"]
-            _, variable_choice = model._predict_slots(actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
+            _, variable_choice = model.slots.predict_slots(model, actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
         counts = model.space()["num_variables"][actions.clamp(min=0)] * (actions >= 0)
         expected = {(r, t): int(counts[r, t]) for r, t in counts.nonzero().tolist()}
         assert expected and {key: len(names) for key, names in variable_choice.items()} == expected

@@ -111,7 +111,7 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
             other = next(i for i, v in enumerate(values) if i >= 2 and v not in utterance)
             entity_choice = {(0, step): [other] * slots.count(step) for step in set(slots)}
             variable_choice = {(0, t): [2] * 4 for t in range(tensors["actions"].size(1))}
-            steps = self.model._steps(tensors["actions"][row].tolist(), 0, utterance, entity_choice, variable_choice)
+            steps = self.model.slots.steps(self.model, tensors["actions"][row].tolist(), 0, utterance, entity_choice, variable_choice)
             written = [v.value for step in steps for v in step.values if v.kind == "entity"]
             assert written == [values[other]] * len(slots)
             checked += 1
@@ -120,14 +120,14 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
     def test_decoding_chooses_known_values_for_entity_slots(self):
         self.model.eval()
         chosen = []
-        predict = self.model._predict_slots
+        predict = self.model.slots.predict_slots
 
         def recording(*args, **kwargs):
             entity_choice, variable_choice = predict(*args, **kwargs)
             chosen.extend(value for values in entity_choice.values() for value in values)
             return entity_choice, variable_choice
 
-        self.model._predict_slots = recording
+        self.model.slots.predict_slots = recording
         tensors = self.tensors()
         output = self.model(**tensors)
         assert len(output["logical_form"]) == len(self.instances)
@@ -135,7 +135,7 @@ class TestClassifiedEntitiesProtoParser(ModelTestCase):
         with torch.no_grad():
             decoded, encoded, mask = self.model.teacher_forced(tensors)
             actions = tensors["actions"]
-            self.model._predict_slots(actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
+            self.model.slots.predict_slots(self.model, actions.clamp(min=0), actions >= 0, decoded.projections, encoded, mask, tensors["source_entity_types"])
         assert chosen, "no entity slot was decoded"
         assert all(2 <= value < self.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE) for value in chosen)
 

@@ -56,16 +56,16 @@ class TestProtoParser(ModelTestCase):
         reader = DatasetReader.from_params(Params.from_file(self.param_file)["dataset_reader"])
         trainer = Trainer(self.model, Loader(reader, self.instances[:2]))
         AlignmentStatisticsCallback(self.TEST_DIR).on_start(trainer)
-        alone = self.model._conditional_table.clone()
+        alone = self.model.regularizer.conditional_table.clone()
         extra = fixture_split("geo", "train")
         AlignmentStatisticsCallback(self.TEST_DIR, extra_data_path=extra).on_start(trainer)
-        both = self.model._conditional_table
+        both = self.model.regularizer.conditional_table
         assert not torch.equal(alone, both)
         self.model.set_alignment_statistics([
             ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"])
             for i in list(reader.read(extra)) + self.instances[:2]
         ])
-        assert torch.equal(both, self.model._conditional_table)
+        assert torch.equal(both, self.model.regularizer.conditional_table)
 
     def test_lexicon_variant_trains_and_changes_the_similarity_prior(self):
         overrides = json.dumps({
@@ -74,14 +74,15 @@ class TestProtoParser(ModelTestCase):
             "trainer.callbacks": [{"type": "fewshot_alignment_statistics"}],
         })
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, overrides=overrides)
-        plain = self.model.similarity_table()
+        plain = self.model.regularizer.similarity_table(self.model)
         # Another hand-written lexicon: the scoped one (kept per vocabulary) and the table are dropped.
-        self.model._handwritten_lexicon, self.model._similarity_table = {"argmax": ["high", "highest", "largest"]}, None
-        self.model._stored_lexicon = None
-        assert not torch.equal(plain, self.model.similarity_table())
+        self.model.lexicon_scope.handwritten = {"argmax": ["high", "highest", "largest"]}
+        self.model.regularizer.reset(conditional=False)
+        self.model.lexicon_scope.reset()
+        assert not torch.equal(plain, self.model.regularizer.similarity_table(self.model))
 
     def test_the_lexicon_is_scoped_once_per_vocabulary(self, monkeypatch):
-        import fewshot_parser.models.proto_parser as module
+        import fewshot_parser.modules.lexicon_scope as module
 
         calls = []
 
@@ -91,7 +92,8 @@ class TestProtoParser(ModelTestCase):
 
         monkeypatch.setattr(module, "scope_lexicon", counting)
         model = self.model
-        model._handwritten_lexicon, model._stored_lexicon = {"argmax": ["high", "highest"]}, None
+        model.lexicon_scope.handwritten = {"argmax": ["high", "highest"]}
+        model.lexicon_scope.reset()
         assert model.lexicon() == {"argmax": ["high"]}
         model.lexicon()
         model.state_dict()  # saving stores the scoped lexicon without scoping it again
@@ -112,7 +114,7 @@ class TestProtoParser(ModelTestCase):
         word_ids = torch.tensor([[model.vocab.get_token_index(w, "tokens") for w in words] + [0] * (width - len(words))
                                  for words in sentences])
         source_tokens = {"tokens": {"tokens": word_ids}}
-        links = model.links(source_tokens)
+        links = model.lexical_linking.links(model, source_tokens)
         assert links.shape == (len(sentences), width, model.action_embedding.size(0))
         # Every word named by an action's predicate (or lexicon word) is linked to it, and nothing else is.
         for b, words in enumerate(sentences):
@@ -127,7 +129,7 @@ class TestProtoParser(ModelTestCase):
                         assert linked == (pytest.approx(expected) if expected >= 0.75 else 0.0), (word, str(action))
         assert links.sum() > 0
         uniform = torch.full((len(sentences), 3, width), 1.0 / width)
-        assert model.link_bonus(uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
+        assert model.lexical_linking.teacher_forced(model, uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
 
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("score",))
@@ -222,7 +224,7 @@ class TestProtoParserBeamSearch(ModelTestCase):
         crash the stack bookkeeping (a dead hypothesis may hold an action the stack cannot take) nor be output."""
         self.model.eval()
         self.model.beam_size = self.model.action_embedding.size(0) + 3
-        self.model._max_decoding_steps = 3
+        self.model.max_decoding_steps = 3
         for output in self.model.forward_on_instances(self.instances):
             assert output["n_best"] and all(h["score"] > float("-inf") for h in output["n_best"])
 
@@ -312,7 +314,7 @@ class TestSupervisedAttention(ModelTestCase):
         self.model.supervised_attention = 1.0
         torch.manual_seed(0)
         supervised = self.model(**tensors)["loss"].item()
-        assert self.model.candidate_table().sum() > 0
+        assert self.model.supervision.candidate_table(self.model).sum() > 0
         assert supervised > plain
 
 

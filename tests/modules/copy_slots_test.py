@@ -1,4 +1,5 @@
 """The paper's slot filling as a component: `CopySlots`, the default `slot_variant`."""
+import copy
 import json
 
 import _jsonnet
@@ -16,8 +17,8 @@ def test_the_default_slot_variant_is_the_copy_filler_and_adds_no_parameters():
     reader = DatasetReader.from_params(Params(config["dataset_reader"]))
     instances = list(reader.read(fixture_split("geo", "train")))
     vocab = Vocabulary.from_instances(instances)
-    default = Model.from_params(vocab=vocab, params=Params(dict(config["model"])))
-    named = Model.from_params(vocab=vocab, params=Params({**config["model"], "slot_variant": {"type": "copy"}}))
+    default = Model.from_params(vocab=vocab, params=Params(copy.deepcopy(config["model"])))
+    named = Model.from_params(vocab=vocab, params=Params({**copy.deepcopy(config["model"]), "slot_variant": {"type": "copy"}}))
     assert type(default.slots) is CopySlots and SlotVariant.resolve_class_name("copy")[0] is CopySlots
     assert list(default.state_dict()) == list(named.state_dict())
     assert not any(name.startswith("_slot_variant") for name in default.state_dict())
@@ -27,7 +28,7 @@ def test_the_default_slot_variant_is_the_copy_filler_and_adds_no_parameters():
     ours, theirs = default(**tensors), named(**tensors)
     assert ours["loss"].item() == theirs["loss"].item()
     assert ours["logical_form"] == theirs["logical_form"]
-    # Every decoded slot is filled from the choices the component made.
+    # Every step of a gold template gets a value per slot from the component's choices.
     actions = tensors["actions"]
     decoded, encoded, mask = default.teacher_forced(tensors)
     entity_choice, variable_choice = default.slots.predict_slots(

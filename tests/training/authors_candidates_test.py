@@ -43,12 +43,12 @@ def test_the_callback_sets_the_table_the_supervised_attention_loss_uses():
     instances = list(reader.read(fixture_split("geo", "train")))
     vocab = Vocabulary.from_instances(instances)
     model = Model.from_params(vocab=vocab, params=Params({**config["model"], "supervised_attention": 1.0}))
-    ours = model.candidate_table().clone()
+    ours = model.supervision.candidate_table(model).clone()
     AuthorsAttentionCandidatesCallback("unused").on_start(SimpleNamespace(model=model))
     strings = [vocab.get_token_from_index(i, "actions") if a is not None else None for i, a in enumerate(model.action_space.actions)]
     tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
     expected = authors_candidate_matrix(strings, tokens)
-    assert torch.equal(model.candidate_table(), expected)  # what the loss reads
+    assert torch.equal(model.supervision.candidate_table(model), expected)  # what the loss reads
     assert not torch.equal(ours, expected)
 
 

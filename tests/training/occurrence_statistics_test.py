@@ -63,9 +63,9 @@ def test_the_callback_gives_the_model_the_occurrence_table_of_train_and_extra_da
                 [vocab.get_token_index(t, "tokens") for t in metadata["utterance"]])
 
     expected = authors_counts([ids(i) for i in train + support], vocab.get_vocab_size("actions"), vocab.get_vocab_size("tokens"))
-    assert torch.allclose(model._conditional_table, expected)
+    assert torch.allclose(model.regularizer.conditional_table, expected)
     model.set_alignment_statistics([(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in train + support])
-    assert not torch.allclose(model._conditional_table, expected)  # the presence shares differ
+    assert not torch.allclose(model.regularizer.conditional_table, expected)  # the presence shares differ
 
 
 def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archive_loads(tmp_path, monkeypatch):

@@ -357,6 +357,10 @@ class Scripted(Model):
         self.answers, self.calls, self.new_action_bias = answers, 0, 0.0
         self.register_buffer("_new_action_mask", torch.tensor(new))
 
+    @property
+    def new_action_mask(self) -> torch.Tensor:
+        return self._new_action_mask
+
     def forward(self, **inputs: Any) -> Dict[str, Any]:  # type: ignore
         self.calls += 1
         return {"logical_form": [" ".join(a) if a else None for a in self.answers],

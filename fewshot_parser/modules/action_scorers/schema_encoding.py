@@ -43,16 +43,17 @@ class SchemaEncoding(ActionScorer):
         self._schema: Optional[SchemaTables] = None
 
     def attach(self, parser: Any) -> None:
-        embedders = getattr(parser._source_embedder, "_token_embedders", {})
-        if not isinstance(embedders.get("tokens"), Embedding):
+        # A `BasicTextFieldEmbedder` registers each token embedder as its module `token_embedder_<name>`.
+        tokens = getattr(parser.source_embedder, "token_embedder_tokens", None)
+        if not isinstance(tokens, Embedding):
             raise ConfigurationError(
                 "schema_encoding embeds predicate names with the utterance's word embeddings: the parser's "
                 "source_embedder needs an 'embedding' token embedder named 'tokens'"
             )
         # Utterance words may have more embedders beside `tokens` (e.g. MiniLM); predicate names are
         # embedded with the `tokens` table alone, so schema items have that table's width.
-        word_dim = parser._source_embedder.get_output_dim()
-        name_dim = embedders["tokens"].get_output_dim()
+        word_dim = parser.source_embedder.get_output_dim()
+        name_dim = tokens.get_output_dim()
         self._word_type_embedding = torch.nn.Embedding(NUM_MATCH_TYPES, word_dim)
         self._predicate_type_embedding = torch.nn.Embedding(NUM_MATCH_TYPES, name_dim)
         self._schema_projection = torch.nn.Linear(name_dim, parser.action_embedding.size(1), bias=False)
@@ -84,7 +85,7 @@ class SchemaEncoding(ActionScorer):
         tables = self.schema(parser)
         device = parser.action_embedding.device
         _, predicate_types = self.link(parser, source_tokens)
-        words = parser._source_embedder._token_embedders["tokens"](tables.name_token_ids.to(device))
+        words = parser.source_embedder.token_embedder_tokens(tables.name_token_ids.to(device))
         name_mask = tables.name_mask.to(device).unsqueeze(-1).float()
         names = (words * name_mask).sum(1) / name_mask.sum(1).clamp(min=1)  # (P, word_dim)
         predicates = names.unsqueeze(0) + self._predicate_type_embedding(predicate_types)  # (batch, P, word_dim)

@@ -69,7 +69,7 @@ def first_inapplicable_choice(
     device = encoded.device
     actions, previous, stack_size, popped = (x.to(device) for x in (actions, previous, stack_size, popped))
     matrix = parser.action_matrix()
-    decoded = parser._decoder(encoded, source_mask, matrix, actions, previous, popped)
+    decoded = parser.decoder(encoded, source_mask, matrix, actions, previous, popped)
     bonus = None if source_tokens is None else parser.action_bonus(decoded.projections, decoded.attention, source_tokens)
     scores = parser.action_scores(decoded.projections, matrix, bonus)
     space = parser.space()

@@ -125,7 +125,7 @@ class VariableScoping(Reranker):
         counts = parser.space()["num_variables"][actions] * real
         keys = (counts > 0).flatten().nonzero().squeeze(-1)
         if keys.numel():
-            log_probs = parser.variable_log_probs(
+            log_probs = parser.slot_filler.variable_log_probs(
                 filling.projections[keys // num_steps, keys % num_steps], int(counts.max().item()))
             log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
             top = log_probs.topk(min(self.names_per_slot, log_probs.size(-1)), dim=-1)
@@ -159,7 +159,9 @@ class VariableScoping(Reranker):
             renamed = {key: list(names) for key, names in filling.variable_choice.items() if key[0] == row}
             for (t, i), slot_choices, index in zip(slots, choices, indices):
                 renamed[row, t][i] = slot_choices[index][1]
-            candidate = parser.hypothesis_steps(filling, row, renamed)
+            candidate = parser.slots.steps(
+                parser, filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice, renamed
+            )
             if is_well_scoped(candidate):
                 return candidate
         return steps

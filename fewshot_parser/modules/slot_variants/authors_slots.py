@@ -40,7 +40,7 @@ class AuthorsSlots(ClassifiedEntities):
     legacy_state_prefixes = ("_entity_classifier.", "_slot_states.")
 
     def __init__(self, parser: Any) -> None:
-        decoder = parser._decoder
+        decoder = parser.decoder
         if not isinstance(decoder, InputFeedingStackDecoder):
             raise ConfigurationError("slot_variant 'authors' needs the authors' decoder (decoder: {type: 'authors'})")
         super().__init__(parser, readout="decoder")
@@ -58,7 +58,7 @@ class AuthorsSlots(ClassifiedEntities):
     @staticmethod
     def _freeze_unused_slot_layers(parser: Any) -> None:
         """The parser's slot decoders stay in the model (so every parameter draws as without this variant) but are not trained."""
-        filler = parser._slot_filler
+        filler = parser.slot_filler
         for layer in (filler.entity_decoder, filler.variable_decoder, filler.type_embedding, filler.variable_position, filler.variable_output):
             layer.requires_grad_(False)
 
@@ -71,12 +71,12 @@ class AuthorsSlots(ClassifiedEntities):
 
     def start_run(self, parser: Any) -> None:
         """Every decoder run follows an encoding or starts a decoding: its record starts here."""
-        parser._decoder.cell.records = []
+        parser.decoder.cell.records = []
 
     @staticmethod
     def _step_states(parser: Any, projections: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """`(h_t, c_t)` of the decoder run that gave `projections` `(batch, steps, action_dim)`: two `(batch, steps, hidden)`."""
-        records = parser._decoder.cell.records
+        records = parser.decoder.cell.records
         if not records or len(records) != projections.size(1) or records[0][0].size(0) != projections.size(0):
             found = f"{len(records)} steps of {records[0][0].size(0)} rows" if records else "no steps"
             raise RuntimeError(
@@ -97,7 +97,7 @@ class AuthorsSlots(ClassifiedEntities):
         step_actions = actions[b, t]
         types = parser.space()["entity_types"][step_actions]
         width = max(int((types != 0).sum(-1).max().item()) if types.numel() else 1, 1)
-        decoder = parser._decoder
+        decoder = parser.decoder
         inputs = torch.cat([decoder.input_embedding[step_actions], projections[b, t]], dim=-1)
         states = self._slot_states.entity_states(inputs, h[b, t], c[b, t], width)
         attention_keys = decoder.attention_key(encoded)[b]
@@ -118,7 +118,7 @@ class AuthorsSlots(ClassifiedEntities):
         attention_keys: torch.Tensor,
     ) -> torch.Tensor:
         """`(slots, num_variables)` log-probabilities from variable states `(slots, hidden)` of examples `rows`."""
-        decoder = parser._decoder
+        decoder = parser.decoder
         log_attention = self._slot_states.log_attention(states.unsqueeze(1), attention_keys[rows], source_mask[rows])
         context = torch.bmm(log_attention.exp(), encoded[rows]).squeeze(1)
         vector = decoder.dropout(torch.tanh(decoder.output(torch.cat([states, context], dim=-1))))
@@ -146,7 +146,7 @@ class AuthorsSlots(ClassifiedEntities):
             slot_order[batch_index, slot_index], variable_values[batch_index, slot_index].clamp(min=0),
         )
         nll = -scores.gather(-1, gold.unsqueeze(-1)).squeeze(-1)
-        smoothing = parser._label_smoothing
+        smoothing = parser.label_smoothing
         if smoothing > 0:
             nll = (1 - smoothing) * nll - smoothing * scores.mean(-1)
         loss = loss + nll.sum() / actions.size(0)
@@ -172,7 +172,7 @@ class AuthorsSlots(ClassifiedEntities):
         inputs = torch.where((order == 0).unsqueeze(-1), projections[batch_index, steps], previous)
         padded = inputs.new_zeros(projections.size(0), int(position.max().item()) + 1, inputs.size(-1))
         padded[batch_index, position] = inputs
-        decoder = parser._decoder
+        decoder = parser.decoder
         h0, c0 = decoder.initial_state(encoded, source_mask)
         states, _ = self._slot_states.variable_states(padded, h0, c0)
         scores = self._variable_log_probs(
@@ -204,7 +204,7 @@ class AuthorsSlots(ClassifiedEntities):
         table = torch.full((num_rows, int(position.max().item()) + 1), -1, dtype=torch.long, device=actions.device)
         table[rows, position] = torch.arange(slot_keys.numel(), device=actions.device)
         every_row = torch.arange(num_rows, device=actions.device)
-        decoder = parser._decoder
+        decoder = parser.decoder
         h0, c0 = decoder.initial_state(encoded, source_mask)
         attention_keys = decoder.attention_key(encoded)
         chosen = torch.zeros_like(slot_keys)

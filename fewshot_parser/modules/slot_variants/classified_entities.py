@@ -21,11 +21,12 @@ from allennlp.common.checks import ConfigurationError
 
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.modules.entity_classifier import EntityClassifier
+from fewshot_parser.modules.slot_variants.copy_slots import CopySlots
 from fewshot_parser.modules.slot_variants.slot_variant import Choices, SlotVariant
 
 
 @SlotVariant.register("classified_entities")
-class ClassifiedEntities(SlotVariant):
+class ClassifiedEntities(CopySlots):
     """
     Entity slots that name a value of the `entity_values` vocabulary. The value loss is reduced as the
     parser reduces its slot loss (`loss_reduction`): per-example sums averaged over the batch, or a mean
@@ -45,19 +46,19 @@ class ClassifiedEntities(SlotVariant):
     legacy_state_prefixes = ("_entity_classifier.",)
 
     def __init__(self, parser: Any, readout: str = "own") -> None:
-        super().__init__()
+        super().__init__(parser)
         if readout not in ("own", "decoder"):
             raise ConfigurationError(f"slot_variant: readout must be one of ['own', 'decoder'], not {readout!r}")
         if parser.action_space.unified:
             raise ConfigurationError("slot_variant: classified entity slots are for typed or untyped slots, not unified ones")
-        copy_key = parser._slot_filler.copy_key
+        copy_key = parser.slot_filler.copy_key
         self._entity_classifier = EntityClassifier(
             copy_key.out_features, copy_key.in_features, parser.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
         )
         if readout == "decoder":
             # Built first and then shared, so that every other parameter draws from the random
             # generator as with layers of their own.
-            decoder = parser._decoder
+            decoder = parser.decoder
             if decoder.attention_key.weight.shape != copy_key.weight.shape:
                 raise ConfigurationError(
                     f"slot_variant readout 'decoder': the decoder's attention key is {tuple(decoder.attention_key.weight.shape)}, "
@@ -67,7 +68,7 @@ class ClassifiedEntities(SlotVariant):
                 self._entity_classifier.share(decoder.output, decoder.dropout)
             except ValueError as error:
                 raise ConfigurationError(f"slot_variant readout 'decoder': {error}") from None
-            parser._slot_filler.copy_key = decoder.attention_key
+            parser.slot_filler.copy_key = decoder.attention_key
         self.readout = readout
         self._value_tokens: Optional[List[str]] = None
 
@@ -83,7 +84,7 @@ class ClassifiedEntities(SlotVariant):
         b, t = keys // num_steps, keys % num_steps
         types = parser.space()["entity_types"][actions[b, t]]
         width = max(int((types != 0).sum(-1).max().item()) if types.numel() else 1, 1)
-        filler = parser._slot_filler
+        filler = parser.slot_filler
         states = filler.entity_decoder(projections[b, t], filler.type_embedding(types[:, :width]))
         attention = self.entity_rows(parser, keys, num_steps, actions, projections, encoded, source_mask, source_types).exp()
         return self._entity_classifier(states, attention, encoded[b])
@@ -97,8 +98,8 @@ class ClassifiedEntities(SlotVariant):
         cross-entropy of each entity slot's gold value. The slot accuracy (evaluation) counts an entity
         slot right when its best value is the gold one.
         """
-        loss, correct = parser.copy_slot_loss(
-            projections, encoded, source_mask, source_types, actions,
+        loss, correct = super().slot_loss(
+            parser, projections, encoded, source_mask, source_types, actions,
             slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
         )
         if entity_values is None:
@@ -117,7 +118,7 @@ class ClassifiedEntities(SlotVariant):
         gold = entity_values[batch_index, slot_index]
         known = gold >= 2  # not padding, not an unknown value
         nll = -scores.gather(-1, gold.clamp(min=0).unsqueeze(-1)).squeeze(-1)
-        smoothing = parser._label_smoothing
+        smoothing = parser.label_smoothing
         if smoothing > 0:
             allowed = scores > torch.finfo(scores.dtype).min / 2
             uniform = -(scores * allowed).sum(-1) / allowed.sum(-1).clamp(min=1)
@@ -135,7 +136,7 @@ class ClassifiedEntities(SlotVariant):
     @torch.no_grad()
     def predict_slots(self, parser, actions, real, projections, encoded, source_mask, source_types) -> Tuple[Choices, Choices]:
         """The parser's variable choices; entity choices are indices of the best values."""
-        _, variable_choice = parser.copy_predict_slots(actions, real, projections, encoded, source_mask, source_types)
+        _, variable_choice = super().predict_slots(parser, actions, real, projections, encoded, source_mask, source_types)
         return self.predict_entity_values(parser, actions, real, projections, encoded, source_mask, source_types), variable_choice
 
     def predict_entity_values(

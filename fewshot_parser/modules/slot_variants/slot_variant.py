@@ -3,18 +3,24 @@ from typing import Any, Dict, List, Optional, Tuple
 import torch
 from allennlp.common import Registrable
 
+from fewshot_parser.logical_forms.actions import STOP_ACTION
+from fewshot_parser.logical_forms.namespaces import VARIABLE_NAMESPACE
+from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
+from fewshot_parser.logical_forms.transition_system import Step
+
 # What a slot prediction is: per `(row, step)` of the decoded actions, one choice per slot of the action.
 Choices = Dict[Tuple[int, int], List[int]]
 
 
 class SlotVariant(torch.nn.Module, Registrable):
     """
-    Another way of filling the slots of `proto_parser`'s templates than the paper's. The parser builds
-    it after all its other parameters (so that they draw from the random generator as without it),
-    handing it the parser; it keeps no reference to the parser: every hook is given it again.
+    How `proto_parser` fills the slots of its templates: the paper's copying and naming (`copy`, the
+    default, `copy_slots.py`) or another way. The parser builds it after all its other parameters (so
+    that they draw from the random generator as without it), handing it the parser; it keeps no
+    reference to the parser: every hook is given it again, and reads only its public interface.
 
-    The parser's own copy-and-name slot filler (`modules/slot_filler.py`) stays in the model; a variant
-    decides which of its parts are used.
+    The parser's copy-and-name slot layers (`parser.slot_filler`, `modules/slot_filler.py`) stay in the
+    model; a variant decides which of them are used.
     """
 
     # Prefixes of the variant's layers in archives of the old models that held them at the top level
@@ -32,7 +38,7 @@ class SlotVariant(torch.nn.Module, Registrable):
         encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
     ) -> torch.Tensor:
         """Log attention `(rows, slots, source_length)` of the entity slots of the steps `keys` (= b * steps + t)."""
-        return parser.copy_entity_rows(keys, num_steps, actions, projections, encoded, source_mask, source_types)
+        raise NotImplementedError
 
     def slot_loss(
         self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
@@ -53,3 +59,38 @@ class SlotVariant(torch.nn.Module, Registrable):
     def slot_words(self, parser: Any, utterance: List[str], entity_choice: Choices) -> Tuple[List[str], Choices]:
         """The words entity choices index into and the choices as indices of those words."""
         return utterance, entity_choice
+
+    def steps(
+        self, parser: Any, sequence: List[int], row: int, utterance: List[str], entity_choice: Choices,
+        variable_choice: Choices,
+    ) -> List[Step]:
+        """The actions of decoded `sequence` (row `row` of its pass) with their slot values, up to STOP."""
+        utterance, entity_choice = self.slot_words(parser, utterance, entity_choice)
+        vocab = parser.vocab
+        steps = []
+        for t, index in enumerate(sequence):
+            action = parser.action_space.actions[index] if index >= 0 else None
+            if action is None:
+                break
+            values = []
+            entities = variables = 0
+            for slot in action.slots:
+                if slot == UNIFIED_SLOT:
+                    choice = variable_choice[row, t][len(values)]
+                    num_variables = vocab.get_vocab_size(VARIABLE_NAMESPACE)
+                    if choice < num_variables:
+                        values.append(SlotValue("variable", vocab.get_token_from_index(choice, VARIABLE_NAMESPACE)))
+                    else:
+                        values.append(SlotValue("entity", utterance[min(choice - num_variables, len(utterance) - 1)]))
+                elif slot == VARIABLE_SLOT:
+                    name = vocab.get_token_from_index(variable_choice[row, t][variables], VARIABLE_NAMESPACE)
+                    values.append(SlotValue("variable", name))
+                    variables += 1
+                else:
+                    position = min(entity_choice[row, t][entities], len(utterance) - 1)
+                    values.append(SlotValue("entity", utterance[position]))
+                    entities += 1
+            steps.append(Step(action, tuple(values)))
+            if action == STOP_ACTION:
+                break
+        return steps

@@ -79,6 +79,6 @@ class AuthorsAttentionCandidatesCallback(TrainerCallback):
         tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
         strings = [vocab.get_token_from_index(i, ACTION_NAMESPACE) if action is not None else None
                    for i, action in enumerate(model.action_space.actions)]
-        # proto_parser fills this attribute lazily with its own rule (and clears it when the vocabulary
-        # grows, before fine-tuning's trainer starts); set here so the model's code stays as it is.
-        model._candidate_table = authors_candidate_matrix(strings, tokens)  # type: ignore
+        # proto_parser's supervised attention fills its table lazily with its own rule (and clears it when
+        # the vocabulary grows, before fine-tuning's trainer starts); set here so the model's code stays as it is.
+        model.supervision.candidates = authors_candidate_matrix(strings, tokens)  # type: ignore

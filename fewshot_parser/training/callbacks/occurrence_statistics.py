@@ -65,8 +65,8 @@ class OccurrenceStatisticsCallback(AlignmentStatisticsCallback):
                     [model.vocab.get_token_index(a, ACTION_NAMESPACE) for a in metadata["actions"]],
                     [model.vocab.get_token_index(t, "tokens") for t in metadata["utterance"]],
                 ))
-        # proto_parser reads the table from this attribute (its own `set_alignment_statistics` fills it
+        # proto_parser's regularizer reads the table from here (its own `set_alignment_statistics` fills it
         # with presence shares); set here so that the model's code, and its recorded rows, stay as they are.
-        model._conditional_table = occurrence_conditional_matrix(  # type: ignore
+        model.regularizer.conditional_table = occurrence_conditional_matrix(  # type: ignore
             examples, model.vocab.get_vocab_size(ACTION_NAMESPACE), model.vocab.get_vocab_size("tokens")
         )

@@ -84,7 +84,7 @@ class Distillation(RetentionMethod):
 
     def known_actions(self, model: Model) -> torch.Tensor:
         """`(num_actions,)`: the valid actions that the pre-trained vocabulary already had."""
-        return model.space()["valid"] & ~model._new_action_mask  # type: ignore[operator]
+        return model.space()["valid"] & ~model.new_action_mask  # type: ignore[operator]
 
     def penalty(self, model: Model, batch: Dict[str, Any]) -> Optional[torch.Tensor]:
         assert self.teacher is not None, "prepare() binds the teacher"

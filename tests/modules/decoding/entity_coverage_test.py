@@ -10,6 +10,7 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.slot_variants import SlotVariant
 from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage, coverage_weight, rerank, uncovered_entities
 from tests import FIXTURES_ROOT, fixture_split
 
@@ -46,19 +47,19 @@ class TestEntityCoverageParser(ModelTestCase):
     def plain_decodings(self, monkeypatch):
         """The fixture model's greedy outputs, and per example its beam's n-best with each hypothesis's actions."""
         built = []
-        steps = ProtoParser._steps
+        steps = SlotVariant.steps
 
-        def spy(model, sequence, row, *args):
-            result = steps(model, sequence, row, *args)
+        def spy(variant, model, sequence, row, *args):
+            result = steps(variant, model, sequence, row, *args)
             built.append((row, [str(step.action) for step in result]))
             return result
 
         self.model.eval()
         self.model.beam_size = 1
         greedy = self.model.forward_on_instances(self.instances)
-        monkeypatch.setattr(ProtoParser, "_steps", spy)
+        monkeypatch.setattr(SlotVariant, "steps", spy)
         self.model.beam_size = 4
-        beam = self.model.forward_on_instances(self.instances)  # one batch; `_steps` runs example by example
+        beam = self.model.forward_on_instances(self.instances)  # one batch; `steps` runs example by example
         monkeypatch.undo()
         actions, index = [], 0
         for output in beam:

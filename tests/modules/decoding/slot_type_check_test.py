@@ -14,7 +14,7 @@ import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.actions import Action
 from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE
 from fewshot_parser.logical_forms.template import ENTITY_SLOT_PREFIX, slot_type
-from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.decoding import template_search
 from fewshot_parser.modules.decoding import DecodingInputs, SlotTypeCheck
 from fewshot_parser.modules.slot_types import absent_slot_types, slot_type_matrix
 from tests import FIXTURES_ROOT, fixture_split
@@ -70,13 +70,13 @@ class TestSlotTypeCheck(ModelTestCase):
         checked = self.checked_model(1e4)
         # Push every action with an entity slot up, so that the plain parser writes them everywhere.
         typed = checked.decoding_scorers[0].slot_types(checked).any(1).float() * 50.0
-        original = ProtoParser.decoding_bonus
+        original = template_search.decoding_terms
 
         def favour_typed(model, source_tokens, beams):
             base = original(model, source_tokens, beams)
             return lambda projection, attention: typed + (0.0 if base is None else base(projection, attention))
 
-        monkeypatch.setattr(ProtoParser, "decoding_bonus", favour_typed)
+        monkeypatch.setattr(template_search, "decoding_terms", favour_typed)
         self.model.eval()
         assert self.violations(self.model.forward_on_instances(self.instances)) > 0
         assert self.violations(checked.forward_on_instances(self.instances)) == 0

@@ -1,0 +1,81 @@
+"""Lexical linking: a score for actions whose predicates the utterance names (not in the paper)."""
+from typing import Any, Callable, Optional
+
+import torch
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import TextFieldTensors
+
+from fewshot_parser.modules.alignment import link_similarity_matrix
+
+POOLINGS = ("attention", "max", "both")
+
+
+class LexicalLinking:
+    """
+    Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`: `L` links actions to words
+    whose string matches one of their predicates' names (or lexicon words) at least `threshold`, `a_t`
+    is the step's attention and `w` is learned. `L` needs no training, so it scores a new predicate's
+    actions as well as known ones. In training and decoding alike, after the `action_scorers`.
+
+    Its weights are parser parameters (`_link_weight`, `_link_max_weight`, where archives keep them),
+    given here.
+
+    # Parameters
+
+    pooling : `str`
+        `"attention"` (weighted by the step's attention), `"max"` (the best-linked word, the same at
+        every step) or `"both"` (the sum, each with its own weight).
+    threshold : `float`
+        Least string similarity (`predicate_names.link_similarity`) of a linked word.
+    weight, max_weight : `torch.nn.Parameter`, optional
+        The weights of the attention and max poolings (those the pooling uses).
+    """
+
+    def __init__(
+        self, pooling: str, threshold: float, weight: Optional[torch.nn.Parameter], max_weight: Optional[torch.nn.Parameter],
+    ) -> None:
+        if pooling not in POOLINGS:
+            raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {pooling!r}")
+        self.pooling = pooling
+        self.threshold = threshold
+        self.weight = weight
+        self.max_weight = max_weight
+        self._table: Optional[torch.Tensor] = None
+
+    def reset(self) -> None:
+        """The vocabulary or the lexicon changed: the table is computed again when next needed."""
+        self._table = None
+
+    def table(self, parser: Any) -> torch.Tensor:
+        """`(num_actions, num_tokens)`: string similarity of action predicates and words, 0 below the threshold."""
+        if self._table is None:
+            vocab = parser.vocab
+            tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
+            predicates = [a.predicates if a is not None else () for a in parser.action_space.actions]
+            self._table = link_similarity_matrix(predicates, tokens, parser.lexicon(), self.threshold)
+        return self._table
+
+    def links(self, parser: Any, source_tokens: TextFieldTensors) -> torch.Tensor:
+        """`(batch, source_length, num_actions)` links of each utterance word to each action."""
+        ids = parser.word_ids(source_tokens)
+        return self.table(parser).to(ids.device)[:, ids].permute(1, 2, 0)
+
+    def scores(self, attention: torch.Tensor, links: torch.Tensor) -> torch.Tensor:
+        """Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps, source_length)`."""
+        scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
+        if self.pooling in ("attention", "both"):
+            scores = scores + self.weight * torch.bmm(attention, links)
+        if self.pooling in ("max", "both"):
+            scores = scores + self.max_weight * links.max(1)[0].unsqueeze(1)
+        return scores
+
+    def teacher_forced(self, parser: Any, attention: torch.Tensor, source_tokens: TextFieldTensors) -> torch.Tensor:
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps."""
+        return self.scores(attention, self.links(parser, source_tokens))
+
+    def decoding(
+        self, parser: Any, source_tokens: TextFieldTensors, beams: int
+    ) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+        """The decoding term: of one step's projections and attention `(hypotheses, source_length)`, `(hypotheses, num_actions)`."""
+        hypothesis_links = self.links(parser, source_tokens).repeat_interleave(beams, 0)
+        return lambda projection, attention: self.scores(attention.unsqueeze(1), hypothesis_links).squeeze(1)

@@ -1,0 +1,110 @@
+"""The attention regularizer Omega of the paper (Eq. 5-6)."""
+from typing import Any, List, Optional, Tuple
+
+import torch
+from allennlp.data import TextFieldTensors
+
+from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
+from fewshot_parser.modules.alignment import conditional_matrix, regularization, string_similarity_matrix
+from fewshot_parser.modules.loss_terms.reduction import per_example
+from fewshot_parser.modules.predicate_parts import part_similarity_matrix
+from fewshot_parser.modules.stack_decoder import DecoderOutput
+
+
+class AttentionRegularizer:
+    """
+    Omega: at every gold step, how far the attention is from a prior over the utterance's words, a
+    gated mix of the co-occurrence feature P(a | x) and the string-similarity feature of the action's
+    predicates (`alignment.regularization`). Its gate is a parser layer (`_gate`, kept there so that
+    every parameter keeps its place); the tables are recomputed for each training run, not saved.
+
+    # Parameters
+
+    gate : `torch.nn.Linear`
+        The gate between the two features, from the decoder states.
+    conditional_feature, similarity_feature : `bool`
+        Use P(a | x) and the string similarity (the `-cond` and `-strsim` ablations switch one off).
+    similarity : `str`
+        `"name"`: similarity to the predicate name and its lexicon words; `"parts"`: to the authors' part
+        words of the name (`modules/predicate_parts.py`).
+    """
+
+    def __init__(self, gate: torch.nn.Linear, conditional_feature: bool, similarity_feature: bool, similarity: str) -> None:
+        self.gate = gate
+        self.conditional_feature = conditional_feature
+        self.similarity_feature = similarity_feature
+        self.similarity = similarity
+        # shape: (num_actions, num_tokens); set by the training callbacks
+        self.conditional_table: Optional[torch.Tensor] = None
+        self._similarity_table: Optional[torch.Tensor] = None
+
+    def reset(self, conditional: bool = True) -> None:
+        """Drops the tables (the vocabulary or the lexicon changed); P(a | x) too when `conditional`."""
+        self._similarity_table = None
+        if conditional:
+            self.conditional_table = None
+
+    def set_statistics(self, parser: Any, examples: List[Tuple[List[str], List[str]]]) -> None:
+        """Sets P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
+        vocab = parser.vocab
+        pairs = [([vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions], [vocab.get_token_index(t, "tokens") for t in tokens])
+                 for tokens, actions in examples]
+        self.conditional_table = conditional_matrix(pairs, vocab.get_vocab_size(ACTION_NAMESPACE), vocab.get_vocab_size("tokens"))
+
+    def similarity_table(self, parser: Any) -> torch.Tensor:
+        """`(num_actions, num_tokens)`: the string-similarity feature (see `similarity`)."""
+        if self._similarity_table is None:
+            vocab = parser.vocab
+            tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
+            predicates = [a.predicates if a is not None else () for a in parser.action_space.actions]
+            if self.similarity == "parts":
+                self._similarity_table = part_similarity_matrix(predicates, tokens)
+            else:
+                self._similarity_table = string_similarity_matrix(predicates, tokens, parser.lexicon())
+        return self._similarity_table
+
+    def omega(
+        self, parser: Any, decoded: DecoderOutput, actions: torch.Tensor, source_tokens: TextFieldTensors,
+        source_mask: torch.Tensor,
+    ) -> torch.Tensor:
+        """Omega for the gold `actions` `(batch, steps)` of a teacher-forced batch, reduced as `parser.loss_reduction` says."""
+        device = actions.device
+        token_ids = parser.word_ids(source_tokens)
+        gold = actions.clamp(min=0)
+        batch_size, num_steps = gold.shape
+        index = token_ids.unsqueeze(1).expand(batch_size, num_steps, -1)
+
+        def prior(table: Optional[torch.Tensor], enabled: bool) -> torch.Tensor:
+            if table is None or not enabled:
+                return torch.zeros(batch_size, num_steps, token_ids.size(1), device=device)
+            return table.to(device)[gold].gather(-1, index)
+
+        conditional = prior(self.conditional_table, self.conditional_feature)
+        similarity = prior(self.similarity_table(parser) if self.similarity_feature else None, self.similarity_feature)
+        if self.conditional_feature and self.similarity_feature:
+            gate = torch.sigmoid(self.gate(decoded.states)).squeeze(-1)
+        else:
+            gate = torch.full((batch_size, num_steps), 1.0 if self.conditional_feature else 0.0, device=device)
+        space = parser.space()
+        step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
+        omega = regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
+        if parser.loss_reduction == "example":
+            omega = omega * per_example(self.regularized_steps(parser, actions, source_tokens, source_mask).sum(-1), True)
+        return omega
+
+    def regularized_steps(
+        self, parser: Any, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
+    ) -> torch.Tensor:
+        """`(batch, steps)`: the steps Omega averages over (a prior with mass)."""
+        gold = actions.clamp(min=0)
+        token_ids = parser.word_ids(source_tokens)
+        index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
+        has_prior = torch.zeros_like(gold, dtype=torch.bool)
+        tables = [self.conditional_table if self.conditional_feature else None,
+                  self.similarity_table(parser) if self.similarity_feature else None]
+        for table in tables:
+            if table is not None:
+                prior = table.to(actions.device)[gold].gather(-1, index) * source_mask.unsqueeze(1)
+                has_prior = has_prior | (prior.sum(-1) > 0)
+        space = parser.space()
+        return (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold] & has_prior
