@@ -2,7 +2,7 @@
 An ensemble of fine-tuned parsers that share one vocabulary, combined at decoding time. Not in the
 paper: meant to even out the seed lottery of fine-tuning on one or two examples per predicate.
 """
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, cast
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -103,7 +103,8 @@ class FewShotEnsemble(Model):
                 raise ConfigurationError(f"fewshot_ensemble member {index} has another vocabulary than the "
                                          f"ensemble (namespaces {', '.join(differing)})")
             member.vocab = vocab
-        self.members = torch.nn.ModuleList(members)
+        # A ModuleList (registered, saved), typed as the models it holds.
+        self.members = cast(Sequence[Model], torch.nn.ModuleList(members))
         self.combine = combine
         self._exact_match = LogicalFormExactMatch()
         self._any_member = Average()
@@ -159,7 +160,9 @@ class FewShotEnsemble(Model):
                 key = tuple(output["predicted_actions"][b])
                 if key not in seen:
                     seen[key] = len(paths)
-                    rows.append(b), paths.append(list(key)), proposers.append([])
+                    rows.append(b)
+                    paths.append(list(key))
+                    proposers.append([])
                 proposers[seen[key]].append(m)
         first.append(len(paths))
         judged = torch.stack([path_log_probs(member, inputs["source_tokens"], rows, paths)

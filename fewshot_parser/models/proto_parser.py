@@ -1,7 +1,7 @@
 import logging
 import math
 import random
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
 from allennlp.common import Lazy
@@ -150,6 +150,7 @@ class ProtoParser(Model):
         self.new_actions: List[int] = []
         self.new_action_bias = new_action_bias
         # Every action added by a vocabulary extension after pre-training (what `new_action_bias` favours).
+        self._new_action_mask: torch.Tensor
         self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
@@ -160,7 +161,7 @@ class ProtoParser(Model):
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
         # Last, so that the scorers' parameters come after the parser's own (initialisation order).
-        self.action_scorers = torch.nn.ModuleList(action_scorers or [])
+        self.action_scorers = cast(List[ActionScorer], torch.nn.ModuleList(action_scorers or []))
         for scorer in self.action_scorers:
             scorer.attach(self)
         self.restrict_training = restrict_training

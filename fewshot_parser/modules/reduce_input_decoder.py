@@ -18,11 +18,11 @@ state, in the same order as the states, which one hypothesis per example never r
 `ReduceInputStackDecoder.authors` builds the decoder `proto_parser` gets as `decoder: {type: "authors"}`
 (registered as a `StackLSTMDecoder` with name "authors").
 """
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, cast
 
 import torch
 from allennlp.common.checks import ConfigurationError
-from allennlp.modules.seq2seq_encoders import PytorchSeq2SeqWrapper
+from allennlp.modules.seq2seq_encoders import PytorchSeq2SeqWrapper, Seq2SeqEncoder
 from torch import nn
 from torch.nn.utils.rnn import pad_packed_sequence
 
@@ -121,13 +121,20 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
 StackLSTMDecoder.register("authors", constructor="authors")(ReduceInputStackDecoder)
 
 
-def encode_with_last_cells(encoder: PytorchSeq2SeqWrapper, inputs: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+def encode_with_last_cells(
+    encoder: Seq2SeqEncoder, inputs: torch.Tensor, mask: torch.Tensor
+) -> Tuple[torch.Tensor, torch.Tensor]:
     """
     The outputs of a single-layer LSTM `encoder` (as its `forward` gives them) and its last memory
     cells, both directions concatenated: `(batch, length, out)` and `(batch, directions * hidden)`.
     """
+    if not isinstance(encoder, PytorchSeq2SeqWrapper):
+        raise ConfigurationError(f"a decoder that starts from the encoder's last cells needs an \"lstm\" encoder, "
+                                 f"not {type(encoder).__name__}")
     batch_size, length = mask.size()
-    packed, (_, cells), restoration = encoder.sort_and_run_forward(encoder._module, inputs, mask)
+    packed, (_, cells), restoration = encoder.sort_and_run_forward(
+        encoder._module, inputs, cast(torch.BoolTensor, mask)  # the wrapper's own LSTM, as its forward runs it
+    )
     outputs, _ = pad_packed_sequence(packed, batch_first=True)
     # shape: (valid rows, directions * hidden), rows in sorted order
     cells = torch.cat(list(cells), dim=-1)
