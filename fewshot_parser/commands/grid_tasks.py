@@ -284,11 +284,13 @@ def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
     # Imported first: importing any module of the package runs fewshot_parser/__init__.py before it,
     # which registers the plugin and sets the config defaults.
     from fewshot_parser.common.provenance import code_version
+    from fewshot_parser.training.config_check import check_experiment
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
     from allennlp.common import Params
 
     started_with = started_with or code_version()  # the code this process loaded, before any later commit
     params = Params.from_file(config)
+    check_experiment(params.as_dict(quiet=True))  # the fine-tuning's sections too: they are built after it
     pretraining = params.get("pretraining")
     settings = pretraining.as_dict(quiet=True) if pretraining is not None else None
     archive = params["pretrained_archive"]
