@@ -102,12 +102,12 @@ def read_progress(directory: str, name: Optional[str] = None, now: Optional[floa
     left = None
     duration = _seconds(metrics.get("training_duration"))
     if duration is not None and epochs:
-        first = last  # the first epoch this process trained: durations grow within one process
+        first, current = last, duration  # the first epoch this process trained: durations grow within one process
         while first - 1 in done:
             earlier = _seconds(_read_json(os.path.join(directory, f"metrics_epoch_{first - 1}.json")).get("training_duration"))
-            if earlier is None or earlier >= duration:
+            if earlier is None or earlier >= current:
                 break
-            first -= 1
+            first, current = first - 1, earlier
         left = duration / (last - first + 1) * max(0, epochs - last - 1)
     return Progress(name, last + 1, epochs, loss if isinstance(loss, (int, float)) else None, elapsed, left)
 

@@ -30,7 +30,8 @@ def fake_train(spec, directory, project, log) -> int:
         with open(archive, "wb") as handle:
             handle.write(b"a fake pre-trained archive")
         with open(os.path.join(os.path.dirname(archive), "config.json"), "w") as handle:
-            json.dump({"fake": True}, handle)
+            json.dump({"fake": True, **({"trainer": {"num_epochs": int(environment["FEWSHOT_FAKE_EPOCHS"])}}
+                                        if environment.get("FEWSHOT_FAKE_EPOCHS") else {})}, handle)
         return 0
     if environment.get("FEWSHOT_FAKE_FAIL") == str(spec.shuffle):
         log.write("the fake training failed\n")
