@@ -40,10 +40,15 @@ class Progress(NamedTuple):
         of = f"/{self.epochs}" if self.epochs else ""
         if self.epoch == 0:
             return f"pre-training {self.name}: started{f', {self.epochs} epochs' if self.epochs else ''}, " \
-                   f"{self.elapsed / 60:.1f} min"
+                   f"{_span(self.elapsed)}"
         loss = f", loss {self.loss:.4f}" if self.loss is not None else ""
-        left = f", ~{self.left / 60:.0f} min left" if self.left is not None else ""
-        return f"pre-training {self.name}: epoch {self.epoch}{of}{loss}, {self.elapsed / 60:.1f} min{left}"
+        left = f", ~{_span(self.left, 0)} left" if self.left is not None else ""
+        return f"pre-training {self.name}: epoch {self.epoch}{of}{loss}, {_span(self.elapsed)}{left}"
+
+
+def _span(seconds: float, digits: int = 1) -> str:
+    """`42 s` under a minute and a half, else minutes (`12.5 min`, or `13 min` with `digits` 0)."""
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.{digits}f} min"
 
 
 def _seconds(duration: object) -> Optional[float]:
