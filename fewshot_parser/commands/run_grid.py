@@ -652,7 +652,7 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
         if runs:
             execute(runs, args, environment, threads, gpus, train, report, evaluate,
                     in_place=None if bar.disable else lambda text: bar.set_postfix_str(text, refresh=True),
-                    line=None if sys.stdout.isatty() else lambda text: tqdm.write(f"  {text}"))
+                    line=None if sys.stdout.isatty() and not bar.disable else lambda text: tqdm.write(f"  {text}"))
         bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
     if args.table:
