@@ -290,9 +290,10 @@ def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
 
     started_with = started_with or code_version()  # the code this process loaded, before any later commit
     params = Params.from_file(config)
-    check_experiment(params.as_dict(quiet=True))  # the fine-tuning's sections too: they are built after it
     pretraining = params.get("pretraining")
     settings = pretraining.as_dict(quiet=True) if pretraining is not None else None
+    if settings is not None:  # (the grid's driver checked the whole config before it started)
+        check_experiment(settings, "pretraining.")
     archive = params["pretrained_archive"]
     if settings is not None:
         begin_segment(archive, settings, started_with)

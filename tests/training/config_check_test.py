@@ -137,3 +137,17 @@ def test_allennlp_train_of_geo_with_a_misspelt_key_fails_at_once_and_leaves_noth
     assert "Traceback" not in result.stderr
     assert seconds < 60
     assert not (tmp_path / "run").exists() and os.listdir(pretrain) == []
+
+
+def test_the_grids_pre_training_step_refuses_a_misspelt_pre_training_key_before_it_trains(tmp_path, no_archive):
+    from fewshot_parser.commands.grid_tasks import pretrain_main
+
+    config = rendered(CONFIG)
+    config["pretraining"]["trainer"]["num_epochz"] = 3
+    config["pretrained_archive"] = str(no_archive / "fixture" / "model.tar.gz")
+    path = tmp_path / "experiment.json"
+    path.write_text(json.dumps(config))
+    with pytest.raises(UserError) as error:
+        pretrain_main(str(path), started_with="test")
+    assert str(error.value) == extra("GradientDescentTrainer", "num_epochz", "pretraining.trainer.")
+    assert not no_archive.exists()
