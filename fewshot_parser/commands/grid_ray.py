@@ -14,6 +14,7 @@ so the plugin's start-up time does not include Ray.
 import logging
 import os
 import socket
+import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from fewshot_parser.commands import grid_tasks
@@ -96,12 +97,15 @@ def check_feasible(ray: Any, num_cpus: float, num_gpus: float) -> None:
 def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], ready: Dict[str, bytes],
               num_cpus: float, num_gpus: float,
               train: Callable = grid_tasks.train_subprocess,
-              evaluate: Callable = grid_tasks.evaluate_subprocess) -> Iterator[Tuple[str, Any, Dict[str, Any]]]:
+              evaluate: Callable = grid_tasks.evaluate_subprocess,
+              poll: Optional[Callable[[], None]] = None,
+              poll_seconds: float = 2.0) -> Iterator[Tuple[str, Any, Dict[str, Any]]]:
     """
     Submits the grid and yields `("pretrain", archive, result)` and `("run", key, result)` as tasks
     finish (the `grid_tasks` result dicts; a task Ray gave up on yields a result with only `error`).
     `runs` are (key, spec) pairs; `pretrain` maps each archive to pre-train to the spec of a run using
-    it; `ready` maps archives the driver already has to their packed directory.
+    it; `ready` maps archives the driver already has to their packed directory. While it waits,
+    `poll` is called every `poll_seconds` (the progress of the pre-trainings).
     """
     import ray
     from ray import cloudpickle
@@ -120,8 +124,12 @@ def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], rea
         waiting[archives[archive]] = ("pretrain", archive)
     for key, spec in runs:
         waiting[finetune_task.remote(spec, archives.get(spec.archive) if spec.archive else None, train, evaluate)] = ("run", key)
+    polled = time.time()
     while waiting:
-        done, _ = ray.wait(list(waiting), num_returns=1)
+        done, _ = ray.wait(list(waiting), num_returns=1, timeout=poll_seconds if poll is not None else None)
+        if poll is not None and time.time() - polled >= poll_seconds:
+            poll()
+            polled = time.time()
         for ref in done:
             kind, key = waiting.pop(ref)
             try:

@@ -284,6 +284,7 @@ def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
     # Imported first: importing any module of the package runs fewshot_parser/__init__.py before it,
     # which registers the plugin and sets the config defaults.
     from fewshot_parser.common.provenance import code_version
+    from fewshot_parser.training.config_check import check_experiment
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
     from allennlp.common import Params
 
@@ -291,6 +292,8 @@ def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
     params = Params.from_file(config)
     pretraining = params.get("pretraining")
     settings = pretraining.as_dict(quiet=True) if pretraining is not None else None
+    if settings is not None:  # (the grid's driver checked the whole config before it started)
+        check_experiment(settings, "pretraining.")
     archive = params["pretrained_archive"]
     if settings is not None:
         begin_segment(archive, settings, started_with)

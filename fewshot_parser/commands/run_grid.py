@@ -44,6 +44,7 @@ import time
 from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from allennlp.commands.subcommand import Subcommand
+from allennlp.common.checks import ConfigurationError
 from tqdm import tqdm
 
 from fewshot_parser.commands import grid_tasks, staleness
@@ -51,7 +52,7 @@ from fewshot_parser.commands.arguments import int_in, one_of, non_negative_float
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
 from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.systems import read_systems
-from fewshot_parser.common.errors import UserError
+from fewshot_parser.common.errors import UserError, user_message
 from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
 from fewshot_parser.common.results_io import read_result_rows
 from fewshot_parser.data import paths
@@ -272,6 +273,19 @@ def evaluated_config(job: Job, environment: Dict[str, str]) -> Dict:
     import _jsonnet
 
     return json.loads(_jsonnet.evaluate_file(job.config, ext_vars=job.variables(environment)))
+
+
+def checked_config(job: Job, environment: Dict[str, str]) -> Dict[str, Any]:
+    """A job's evaluated config, checked for unknown keys and types in every section (`config_check`);
+    an error names the config."""
+    from fewshot_parser.training.config_check import check_experiment
+
+    config = evaluated_config(job, environment)
+    try:
+        check_experiment(config)
+    except ConfigurationError as error:
+        raise UserError(f"{job.config}: {user_message(error)}") from None
+    return config
 
 
 def pretrained_archive(job: Job, environment: Dict[str, str]) -> Optional[str]:
@@ -636,7 +650,9 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             else:
                 runs.append(job)
         if runs:
-            execute(runs, args, environment, threads, gpus, train, report, evaluate)
+            execute(runs, args, environment, threads, gpus, train, report, evaluate,
+                    in_place=None if bar.disable else lambda text: bar.set_postfix_str(text, refresh=True),
+                    line=None if sys.stdout.isatty() and not bar.disable else lambda text: tqdm.write(f"  {text}"))
         bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
     if args.table:
@@ -644,26 +660,36 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
 
 
 def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, str], threads: int, gpus: float,
-            train: Optional[Callable], report: Callable[[Job, str], None], evaluate: Optional[Callable] = None) -> None:
+            train: Optional[Callable], report: Callable[[Job, str], None], evaluate: Optional[Callable] = None,
+            in_place: Optional[Callable[[str], None]] = None, line: Optional[Callable[[str], None]] = None) -> None:
     """
     Runs `runs` on Ray: one pre-training task per archive that is missing here, the archives this
     driver has shipped through the object store, and each run's files written under `--runs-dir` and
-    its row recorded as its result arrives.
+    its row recorded as its result arrives. Every run's config is checked for unknown keys first, so
+    a misspelt one fails before anything trains. While pre-trainings run, their progress goes to
+    `in_place` (one text, updated) and `line` (a line per epoch; `grid_progress`).
     """
     from fewshot_parser.commands import grid_ray
+    from fewshot_parser.commands.grid_progress import POLL_SECONDS, PretrainingProgress
 
+    project = os.getcwd()
+    shipped = task_environment(environment)
+    specs = {}
+    for job in runs:
+        config = checked_config(job, environment)
+        specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.run_split,
+                             environment={**shipped, **dict(job.environment)}, project=project,
+                             archive=config.get("pretrained_archive"), use_gpu=gpus > 0,
+                             keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale,
+                             known=job.known_data(), known_sample=job.known_sample())
+    # Where the pre-trainings train: beside each archive, and under every FEWSHOT_PRETRAIN_DIR of the grid.
+    roots = {os.path.dirname(os.path.dirname(os.path.abspath(spec.archive))) for spec in specs.values() if spec.archive}
+    roots |= {dict(job.environment).get("FEWSHOT_PRETRAIN_DIR") or environment.get("FEWSHOT_PRETRAIN_DIR", "")
+              for job in runs}
+    progress = PretrainingProgress(roots, in_place, line)
     stop, description = grid_ray.connect(args.address, args.jobs * threads)
     print(description)
     try:
-        project = os.getcwd()
-        shipped = task_environment(environment)
-        specs = {}
-        for job in runs:
-            specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.run_split,
-                                 environment={**shipped, **dict(job.environment)}, project=project,
-                                 archive=pretrained_archive(job, environment), use_gpu=gpus > 0,
-                                 keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale,
-                                 known=job.known_data(), known_sample=job.known_sample())
         pretrain: Dict[str, RunSpec] = {}
         ready: Dict[str, bytes] = {}
         for job in runs:
@@ -675,9 +701,11 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
             else:
                 pretrain[archive] = specs[job]
         tasks = grid_ray.run_tasks([(job, specs[job]) for job in runs], pretrain, ready, threads, gpus,
-                                   **({"train": train} if train else {}), **({"evaluate": evaluate} if evaluate else {}))
+                                   **({"train": train} if train else {}), **({"evaluate": evaluate} if evaluate else {}),
+                                   poll=progress.poll if in_place or line else None, poll_seconds=POLL_SECONDS)
         for kind, key, result in tasks:
             if kind == "pretrain":
+                progress.finished(key)
                 keep_pretrained(key, result)
             else:
                 report(key, finish(key, result, args))

@@ -26,6 +26,7 @@ from fewshot_parser.common.archives import check_archive, extracted_archive_dir
 from fewshot_parser.common.phases import phase
 from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics, old_spelling
 from fewshot_parser.common.safe_io import atomic_open
+from fewshot_parser.training.config_check import check_sections
 from fewshot_parser.training.retention import RetentionContext, RetentionMethod, attach_retention, check_optimizer
 
 logger = logging.getLogger(__name__)
@@ -257,6 +258,9 @@ class PretrainFinetune(TrainModel):
         training_data_path: Optional[str] = None,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
+        # Every section is checked for unknown keys and types before a pre-training of minutes.
+        check_sections(pretraining, model=model, data_loader=data_loader, trainer=trainer,
+                       validation_data_loader=validation_data_loader)
         code_version()  # the code this run executes: asked now, before a pre-training of minutes or hours
         methods = [method.construct() for method in retention or []]  # a bad entry fails before pre-training
         archive_path = ensure_pretrained(pretrained_archive, pretraining)

@@ -20,6 +20,7 @@ from allennlp.data import DataLoader, DatasetReader
 from allennlp.models import Model
 
 from fewshot_parser.models.ensemble import FewShotEnsemble, check_ensemble
+from fewshot_parser.training.config_check import check_experiment
 from fewshot_parser.training.ensemble_finetune import share_frozen_parameters
 from fewshot_parser.training.pretrain_finetune import PROVENANCE
 
@@ -159,6 +160,8 @@ class PretrainingsEnsemble(TrainModel):
     ) -> "PretrainingsEnsemble":
         parts = _plain(experiments)
         combine = check_parts(parts, _plain(model))
+        for index, part in enumerate(parts):  # every part's sections, before the first part pre-trains
+            check_experiment(part, f"experiments.{index}.")
         if pretrained_archive is not None and pretrained_archive != parts[0].get("pretrained_archive"):
             raise ConfigurationError("pretrained_archive must be the first experiment's (run-grid pre-trains it first)")
         os.makedirs(serialization_dir, exist_ok=True)

@@ -45,6 +45,9 @@ def test_a_fixture_grid_on_ray_matches_allennlp_train_run_directly(tmp_path, mon
     run_grid.run_grid(args)
     out = capsys.readouterr().out
     assert out.count("pre-trained ") == 1 and out.count("done ") == 2, out
+    # The pre-training's epochs are shown as they pass, before the first run finishes (grid_progress).
+    last_epoch = out.index("  pre-training geo-fixture: epoch 2/2, loss ")
+    assert last_epoch < out.index("pre-trained ") < out.index("done ")
     rows = list(csv.DictReader(open(tmp_path / "runs.csv")))
     assert [row["shuffle"] for row in rows] == ["1", "2"]
     archive = tmp_path / "pretrain" / "geo-fixture"
