@@ -174,7 +174,9 @@ class Coarse2Fine(Model):
         output: Dict[str, Any] = {}
         if sketch_tokens is not None:
             if slot_kind is None or entity_targets is None or variables is None:
-                raise ConfigurationError("coarse2fine: with sketch_tokens, slot_kind, entity_targets and variables are needed")
+                raise ConfigurationError(
+                    "coarse2fine: with sketch_tokens, slot_kind, entity_targets and variables are needed"
+                )
             sketch = util.get_token_ids_from_text_field_tensors(sketch_tokens)
             sketch_mask = util.get_text_field_mask(sketch_tokens)
             state = self._initial_state(encoded, mask)

@@ -20,7 +20,6 @@ and a second set of weights in the archive. Built by the `pretrained_fallback` r
 from typing import Any, Dict, FrozenSet, List, Optional, Protocol, cast
 
 import torch
-
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
 from allennlp.models import Model

@@ -21,7 +21,7 @@ def forced_inputs(parser: ProtoParser, paths: Sequence[Sequence[str]]) -> Tuple[
     stack_size, popped_states)`, padded with -1 actions (and 0 / -1 pointers).
     """
     sequences = [[parser.vocab.get_token_index(a, ACTION_NAMESPACE) for a in path] for path in paths]
-    path_actions = [known_actions(parser, path, sequence) for path, sequence in zip(paths, sequences)]
+    path_actions = [known_actions(parser, path, sequence) for path, sequence in zip(paths, sequences, strict=True)]
     steps = max([1] + [len(s) for s in sequences])
     batch = len(sequences)
     actions = torch.full((batch, steps), -1, dtype=torch.long)
@@ -44,7 +44,7 @@ def forced_inputs(parser: ProtoParser, paths: Sequence[Sequence[str]]) -> Tuple[
 def known_actions(parser: ProtoParser, path: Sequence[str], indices: Sequence[int]) -> List[Action]:
     """The parser's actions of `path` (its action strings at vocabulary `indices`); one it does not know raises."""
     actions = []
-    for name, index in zip(path, indices):
+    for name, index in zip(path, indices, strict=True):
         action = parser.action_space.actions[index]
         if action is None:
             raise ValueError(f"{name!r} is not an action of the parser")

@@ -78,7 +78,9 @@ class AuthorsAttentionCandidatesCallback(TrainerCallback):
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
         model = trainer.model
         if not isinstance(model, ProtoParser):
-            raise ConfigurationError(f"fewshot_authors_attention_candidates needs a proto_parser, not {type(model).__name__}")
+            raise ConfigurationError(
+                f"fewshot_authors_attention_candidates needs a proto_parser, not {type(model).__name__}"
+            )
         vocab = model.vocab
         tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
         strings = [vocab.get_token_from_index(i, ACTION_NAMESPACE) if action is not None else None

@@ -32,7 +32,9 @@ class TrainModePrototypeInitCallback(PrototypeInitCallback):
             super().on_start(trainer, is_primary, **kwargs)
             return
         if not isinstance(model, ProtoParser):
-            raise ConfigurationError(f"fewshot_prototype_init_train_mode needs a proto_parser, not {type(model).__name__}")
+            raise ConfigurationError(
+                f"fewshot_prototype_init_train_mode needs a proto_parser, not {type(model).__name__}"
+            )
         was_training = model.training
         model.train()
         # One pass over the loader (it shuffles), summing each batch's vectors per action.
