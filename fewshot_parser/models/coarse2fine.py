@@ -4,9 +4,10 @@ Parsing"), as the paper compares with it: decode a sketch of the LF first (entit
 abstracted to typed slots), encode the sketch, then decode the fine LF conditioned on the sketch and
 the utterance, copying entities from the utterance and naming variables.
 """
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.common.util import END_SYMBOL, START_SYMBOL
 from allennlp.data import TextFieldTensors, Vocabulary
 from allennlp.models import Model
@@ -118,7 +119,7 @@ class Coarse2Fine(Model):
         return encoded, mask
 
     def _initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        h = util.masked_mean(encoded, mask.unsqueeze(-1), dim=1)
+        h = util.masked_mean(encoded, cast(torch.BoolTensor, mask.unsqueeze(-1)), dim=1)
         return h, torch.zeros_like(h)
 
     def _sketch_step(
@@ -154,7 +155,7 @@ class Coarse2Fine(Model):
     def _slot_log_probs(self, fine: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """Copy log-probabilities `(batch, sketch_length, source_length)` and variable log-probabilities."""
         scores = torch.bmm(self._copy(fine), encoded.transpose(1, 2))
-        copy = util.masked_log_softmax(scores, mask.unsqueeze(1).expand_as(scores))
+        copy = util.masked_log_softmax(scores, cast(torch.BoolTensor, mask.unsqueeze(1).expand_as(scores)))
         return copy, torch.log_softmax(self._variable_output(fine), dim=-1)
 
     # -- forward -----------------------------------------------------------------------------------
@@ -172,6 +173,10 @@ class Coarse2Fine(Model):
         encoded, mask = self._encode(source_tokens)
         output: Dict[str, Any] = {}
         if sketch_tokens is not None:
+            if slot_kind is None or entity_targets is None or variables is None:
+                raise ConfigurationError(
+                    "coarse2fine: with sketch_tokens, slot_kind, entity_targets and variables are needed"
+                )
             sketch = util.get_token_ids_from_text_field_tensors(sketch_tokens)
             sketch_mask = util.get_text_field_mask(sketch_tokens)
             state = self._initial_state(encoded, mask)
@@ -181,7 +186,8 @@ class Coarse2Fine(Model):
                 step_logits, state, feed = self._sketch_step(sketch[:, t], state, feed, encoded, mask)
                 logits.append(step_logits)
             sketch_loss = util.sequence_cross_entropy_with_logits(
-                torch.stack(logits, 1), sketch[:, 1:].contiguous(), sketch_mask[:, 1:].contiguous()
+                cast(torch.FloatTensor, torch.stack(logits, 1)), cast(torch.LongTensor, sketch[:, 1:].contiguous()),
+                cast(torch.BoolTensor, sketch_mask[:, 1:].contiguous()),
             )
             fine = self._fine_states(sketch, sketch_mask, encoded, mask)
             copy, variable = self._slot_log_probs(fine, encoded, mask)

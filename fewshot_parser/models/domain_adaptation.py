@@ -27,7 +27,7 @@ What we changed, and why (also in the README):
   them is not described: a word is relevant when its rate per target example is more than
   `relevance_ratio` times its rate per source example (`DomainStatisticsCallback`).
 """
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
 from allennlp.common.checks import ConfigurationError
@@ -120,6 +120,7 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         self.fine_relevance_scale = fine_relevance_scale
         self.relevance_ratio = relevance_ratio
         # 1 for the words of the `tokens` vocabulary that are domain-relevant (saved with the model).
+        self.domain_relevant: torch.Tensor
         self.register_buffer("domain_relevant", torch.zeros(vocab.get_vocab_size("tokens")))
         # The current batch's word relevance and encodings (set by `_encode`, read by both stages and
         # the discriminators within the same forward pass).
@@ -166,12 +167,14 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         return super()._slot_log_probs(fine, self._fine_encoded, mask)
 
     def _sketch_attentional(self, h: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        assert self._relevance is not None
         ones = torch.ones_like(self._relevance)
         context = relevance_attention(h, encoded, mask, ones)
         general = relevance_attention(h, encoded, mask, ones + (self.coarse_relevance_scale - 1) * (1 - self._relevance))
         return self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context, general], -1))))
 
     def _fine_attentional(self, states: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        assert self._relevance is not None
         ones = torch.ones_like(self._relevance)
         context = relevance_attention(states, encoded, mask, ones)
         specific = relevance_attention(states, encoded, mask, ones + (self.fine_relevance_scale - 1) * self._relevance)
@@ -180,7 +183,7 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
     @staticmethod
     def domain_logits(discriminator: torch.nn.ModuleDict, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """`(batch, 2)` source/target logits from the attention-pooled encoder states."""
-        weights = util.masked_softmax(discriminator["attention"](encoded).squeeze(-1), mask)
+        weights = util.masked_softmax(discriminator["attention"](encoded).squeeze(-1), cast(torch.BoolTensor, mask))
         return discriminator["output"](torch.bmm(weights.unsqueeze(1), encoded).squeeze(1))
 
     def forward(  # type: ignore

@@ -13,6 +13,7 @@ from allennlp.training.metrics import Average
 from fewshot_parser.logical_forms.namespaces import ENTITY_TYPE_NAMESPACE, NOT_AN_ENTITY
 from fewshot_parser.models.metrics import LogicalFormExactMatch, exact_match
 from fewshot_parser.models.path_scoring import path_log_probs, rescore_choice
+from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.modules.decoding.entity_coverage import coverage_weight, uncovered_entities
 
 # How member predictions are combined (see `FewShotEnsemble`).
@@ -165,7 +166,7 @@ class FewShotEnsemble(Model):
                     proposers.append([])
                 proposers[seen[key]].append(m)
         first.append(len(paths))
-        judged = torch.stack([path_log_probs(member, inputs["source_tokens"], rows, paths)
+        judged = torch.stack([path_log_probs(rescoring(member), inputs["source_tokens"], rows, paths)
                               for member in self.members], -1).tolist() if paths else []
         weight = float(coverage_weight(self.members[0]))
         entities = self.entity_tokens(inputs) if weight else None
@@ -199,6 +200,13 @@ class FewShotEnsemble(Model):
         metrics["member_exact_match"] = sum(m.get("exact_match", 0.0) for m in member_metrics) / len(member_metrics)
         metrics["any_member_exact_match"] = self._any_member.get_metric(reset)
         return metrics
+
+
+def rescoring(member: Model) -> ProtoParser:
+    """`member` as a parser the `"rescore"` rule can ask for path scores: a `proto_parser` or a subclass."""
+    if not isinstance(member, ProtoParser):
+        raise ConfigurationError(f"ensemble combine 'rescore' needs proto_parser members, not {type(member).__name__}")
+    return member
 
 
 def check_ensemble(size: int, combine: str) -> None:

@@ -1,6 +1,6 @@
 """
 A fine-tuned parser that answers with the pre-trained parser whenever it does not use a new predicate
-(issue 57; not in the paper). Fine-tuning on a support set moves weights every known predicate
+(not in the paper). Fine-tuning on a support set moves weights every known predicate
 shares, so the fine-tuned parser forgets some of what it knew. The pre-trained parser forgot
 nothing, but cannot use a new predicate. This model keeps both and routes each utterance by the
 fine-tuned parser's answer:
@@ -17,8 +17,9 @@ except where the fine-tuned parser wrongly reaches for a new action. The cost is
 and a second set of weights in the archive. Built by the `pretrained_fallback` retention method
 (`training/retention/fallback.py`) after fine-tuning.
 """
-from typing import Any, Dict, FrozenSet, List, Optional
+from typing import Any, Dict, FrozenSet, List, Optional, Protocol, cast
 
+import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import Vocabulary
 from allennlp.models import Model
@@ -30,6 +31,15 @@ from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 # Added to the pre-trained parser's score of every new action: it never chooses one.
 EXCLUDED = -1e4
+
+
+class MarksNewActions(Protocol):
+    """A parser that marks the actions added after pre-training and adds a bias to their scores (`proto_parser`)."""
+
+    new_action_bias: float
+
+    @property
+    def new_action_mask(self) -> torch.Tensor: ...
 
 
 @Model.register("fewshot_known_fallback")
@@ -64,7 +74,7 @@ class KnownFallback(Model):
         parser.vocab = pretrained.vocab = vocab
         self.parser = parser
         self.pretrained = pretrained
-        self.pretrained.new_action_bias = EXCLUDED
+        cast(MarksNewActions, self.pretrained).new_action_bias = EXCLUDED
         self.pretrained.requires_grad_(False)
         self._new_actions: Optional[FrozenSet[str]] = None
         self._exact_match = LogicalFormExactMatch()
@@ -79,7 +89,7 @@ class KnownFallback(Model):
         predicate, while a known one is the pre-trained parser's to answer with.
         """
         if self._new_actions is None:
-            mask = marking(self.parser).new_action_mask.tolist()  # type: ignore[union-attr]
+            mask = marking(self.parser).new_action_mask.tolist()
             names = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) for i in range(len(mask))]
             produced = [() if name.startswith("@@") else Action.from_string(name).predicates for name in names]
             known = {predicate for added, predicates in zip(mask, produced) if not added for predicate in predicates}
@@ -126,10 +136,10 @@ class KnownFallback(Model):
         return metrics
 
 
-def marking(parser: Model) -> Model:
+def marking(parser: Model) -> MarksNewActions:
     """The parser that marks the new actions: `parser` itself, or the first member of an ensemble."""
     members = getattr(parser, "members", None)
-    return members[0] if members is not None and len(members) else parser
+    return cast(MarksNewActions, members[0] if members is not None and len(members) else parser)
 
 
 def fallback_config(parser_config: Dict[str, Any], pretrained_config: Dict[str, Any]) -> Dict[str, Any]:

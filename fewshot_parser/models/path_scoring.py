@@ -9,7 +9,7 @@ import torch
 from allennlp.data import TextFieldTensors
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
-from fewshot_parser.logical_forms.transition_system import teacher_forcing
+from fewshot_parser.logical_forms.transition_system import Action, teacher_forcing
 from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.modules.decoding.hypotheses import select_rows
 from fewshot_parser.modules.stack_decoder import applicable_mask
@@ -21,23 +21,35 @@ def forced_inputs(parser: ProtoParser, paths: Sequence[Sequence[str]]) -> Tuple[
     stack_size, popped_states)`, padded with -1 actions (and 0 / -1 pointers).
     """
     sequences = [[parser.vocab.get_token_index(a, ACTION_NAMESPACE) for a in path] for path in paths]
+    path_actions = [known_actions(parser, path, sequence) for path, sequence in zip(paths, sequences, strict=True)]
     steps = max([1] + [len(s) for s in sequences])
     batch = len(sequences)
     actions = torch.full((batch, steps), -1, dtype=torch.long)
     previous = torch.zeros(batch, steps, dtype=torch.long)
     stack_size = torch.zeros(batch, steps, dtype=torch.long)
-    arity = max([1] + [parser.action_space.actions[i].arity for s in sequences for i in s])
+    arity = max([1] + [action.arity for actions_of_path in path_actions for action in actions_of_path])
     popped = torch.full((batch, steps, arity), -1, dtype=torch.long)
     for row, sequence in enumerate(sequences):
         if not sequence:
             continue
-        pointers = teacher_forcing([parser.action_space.actions[i] for i in sequence])
+        pointers = teacher_forcing(path_actions[row])
         actions[row, : len(sequence)] = torch.tensor(sequence)
         previous[row, : len(sequence)] = torch.tensor(pointers.previous_state)
         stack_size[row, : len(sequence)] = torch.tensor(pointers.stack_size)
         for t, children in enumerate(pointers.popped_states):
             popped[row, t, : len(children)] = torch.tensor(children, dtype=torch.long)
     return actions, previous, stack_size, popped
+
+
+def known_actions(parser: ProtoParser, path: Sequence[str], indices: Sequence[int]) -> List[Action]:
+    """The parser's actions of `path` (its action strings at vocabulary `indices`); one it does not know raises."""
+    actions = []
+    for name, index in zip(path, indices, strict=True):
+        action = parser.action_space.actions[index]
+        if action is None:
+            raise ValueError(f"{name!r} is not an action of the parser")
+        actions.append(action)
+    return actions
 
 
 def path_log_probs(

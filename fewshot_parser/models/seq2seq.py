@@ -19,6 +19,9 @@ class FewShotSeq2Seq(SimpleSeq2Seq):
     Registered as a `Model` with name "fewshot_seq2seq".
     """
 
+    # Set by `SimpleSeq2Seq`; grown with the target vocabulary.
+    _output_projection_layer: torch.nn.Linear
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._exact_match = LogicalFormExactMatch()

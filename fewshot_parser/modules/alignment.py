@@ -130,7 +130,7 @@ def action_symbols(action_string: str) -> List[str]:
     constants, `lambda`, ...) split at `_`, lower-cased, without the action kind, parentheses, holes
     and slots (`GEN ( next_to:t <v> <v> )` -> `next`, `to:t`).
     """
-    symbols = []
+    symbols: List[str] = []
     for label in action_string.split():
         if label in ("GEN", "REDUCE", "STOP", "(", ")") or label.startswith("<"):
             continue

@@ -29,7 +29,7 @@ from torch import nn
 class RecordingCell(nn.Module):
     """An LSTM cell that keeps the `(h, c)` of every call while `records` is a list."""
 
-    def __init__(self, cell: nn.LSTMCell) -> None:
+    def __init__(self, cell: nn.Module) -> None:
         super().__init__()
         self.cell = cell
         self.records: Optional[List[Tuple[torch.Tensor, torch.Tensor]]] = None

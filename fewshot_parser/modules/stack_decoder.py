@@ -60,7 +60,8 @@ class StackLSTMDecoder(nn.Module, Registrable):
         super().__init__()
         self.hidden_dim = hidden_dim
         self.action_dim = action_dim
-        self.cell = nn.LSTMCell(action_dim + hidden_dim, hidden_dim)
+        # Called as an LSTM cell; the authors' slot variant wraps it in a `RecordingCell`.
+        self.cell: nn.Module = nn.LSTMCell(action_dim + hidden_dim, hidden_dim)
         self.initial = nn.Linear(encoder_dim, hidden_dim)
         self.start = nn.Parameter(torch.zeros(action_dim).normal_(0, 0.1))
         self.attention_key = nn.Linear(encoder_dim, hidden_dim, bias=False)

@@ -36,6 +36,10 @@ class LexicalLinking:
     ) -> None:
         if pooling not in POOLINGS:
             raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {pooling!r}")
+        if pooling in ("attention", "both") and weight is None:
+            raise ConfigurationError(f"link_pooling {pooling!r} needs the attention pooling's weight")
+        if pooling in ("max", "both") and max_weight is None:
+            raise ConfigurationError(f"link_pooling {pooling!r} needs the max pooling's weight")
         self.pooling = pooling
         self.threshold = threshold
         self.weight = weight
@@ -64,8 +68,10 @@ class LexicalLinking:
         """Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps, source_length)`."""
         scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
         if self.pooling in ("attention", "both"):
+            assert self.weight is not None  # checked in __init__
             scores = scores + self.weight * torch.bmm(attention, links)
         if self.pooling in ("max", "both"):
+            assert self.max_weight is not None  # checked in __init__
             scores = scores + self.max_weight * links.max(1)[0].unsqueeze(1)
         return scores
 

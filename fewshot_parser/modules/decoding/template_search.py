@@ -6,7 +6,7 @@ from allennlp.data import TextFieldTensors
 
 from fewshot_parser.logical_forms.actions import STOP_ACTION
 from fewshot_parser.logical_forms.transition_system import Step, TransitionError, execute, instantiate
-from fewshot_parser.logical_forms.tree import to_string
+from fewshot_parser.logical_forms.tree import Tree, to_string
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis, SlotFilling
 from fewshot_parser.modules.loss_terms.reduction import sum_terms
 
@@ -16,7 +16,7 @@ def logical_form(steps: List[Step], formalism: str) -> Optional[str]:
     try:
         return to_string(execute(steps), formalism)
     except TransitionError:
-        stack = []
+        stack: List[Tree] = []
         for action, values in steps:
             if action == STOP_ACTION or action.pattern is None or action.arity > len(stack):
                 break
@@ -43,7 +43,13 @@ def decoding_terms(
     steps = [step for step in steps if step is not None]
     if not steps:
         return None
-    return lambda projection, attention: sum_terms([step(projection, attention) for step in steps])
+
+    def terms(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
+        total = sum_terms([step(projection, attention) for step in steps])
+        assert total is not None  # `steps` is not empty
+        return total
+
+    return terms
 
 
 def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:

@@ -125,8 +125,10 @@ class AuthorsSlots(ClassifiedEntities):
         return torch.log_softmax(self._slot_states.variable_readout(vector), dim=-1)
 
     def slot_loss(
-        self, parser, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
+        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
+        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         The entity terms of `classified_entities`, plus the cross-entropy of the variable names along each

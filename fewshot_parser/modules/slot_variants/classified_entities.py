@@ -43,7 +43,7 @@ class ClassifiedEntities(CopySlots):
         share the template decoder's (`attention_key`, `output` and its dropout), as the authors' code.
     """
 
-    legacy_state_prefixes = ("_entity_classifier.",)
+    legacy_state_prefixes: Tuple[str, ...] = ("_entity_classifier.",)
 
     def __init__(self, parser: Any, readout: str = "own") -> None:
         super().__init__(parser)
@@ -90,8 +90,10 @@ class ClassifiedEntities(CopySlots):
         return self._entity_classifier(states, attention, encoded[b])
 
     def slot_loss(
-        self, parser, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values,
+        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
+        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         The parser's copy-and-name slot loss (its copy term is the entity attention loss) plus the
@@ -100,7 +102,7 @@ class ClassifiedEntities(CopySlots):
         """
         loss, correct = super().slot_loss(
             parser, projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+            slot_step, slot_order, slot_is_variable, entity_targets, variable_values, None,
         )
         if entity_values is None:
             return loss, correct

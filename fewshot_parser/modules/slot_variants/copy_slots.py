@@ -43,8 +43,10 @@ class CopySlots(SlotVariant):
         )
 
     def slot_loss(
-        self, parser, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values, entity_values=None,
+        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
+        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         Copy loss of entity slots and cross-entropy of variable slots, teacher-forced on gold actions,

@@ -72,7 +72,7 @@ class SlotVariant(torch.nn.Module, Registrable):
             action = parser.action_space.actions[index] if index >= 0 else None
             if action is None:
                 break
-            values = []
+            values: List[SlotValue] = []
             entities = variables = 0
             for slot in action.slots:
                 if slot == UNIFIED_SLOT:

@@ -10,7 +10,7 @@ import functools
 import importlib.util
 import logging
 import os
-from typing import Dict, Optional, Tuple
+from typing import Dict, Optional, Tuple, cast
 
 import numpy
 import torch
@@ -109,7 +109,8 @@ class PackagedGloveEmbedding(Embedding):
         weight, found = vectors_for(package, vocab, vocab_namespace, 0)
         logger.info("%s: %d of %d words of %r have vectors", package, found, weight.size(0), vocab_namespace)
         super().__init__(
-            embedding_dim=dim, num_embeddings=weight.size(0), weight=weight, trainable=trainable, vocab_namespace=vocab_namespace
+            embedding_dim=dim, num_embeddings=weight.size(0), weight=cast(torch.FloatTensor, weight),
+            trainable=trainable, vocab_namespace=vocab_namespace,
         )
         self._package = package
         self._namespace = vocab_namespace

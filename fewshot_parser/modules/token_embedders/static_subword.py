@@ -1,3 +1,5 @@
+from typing import cast
+
 import torch
 from allennlp.modules.token_embedders import TokenEmbedder
 from allennlp.nn import util
@@ -6,14 +8,14 @@ from transformers import AutoConfig, AutoModel
 from fewshot_parser.common.packaged_models import resolve_pretrained_model
 
 
-def mean_over_pieces(pieces: torch.Tensor, offsets: torch.LongTensor) -> torch.Tensor:
+def mean_over_pieces(pieces: torch.Tensor, offsets: torch.Tensor) -> torch.Tensor:
     """
     Word vectors as the mean of their word pieces' vectors.
 
     `pieces`: `(batch, num_pieces, dim)`; `offsets`: `(batch, num_words, 2)`, inclusive piece spans
     as written by the `*_mismatched` token indexers.
     """
-    spans, span_mask = util.batched_span_select(pieces.contiguous(), offsets)
+    spans, span_mask = util.batched_span_select(pieces.contiguous(), cast(torch.LongTensor, offsets))
     span_mask = span_mask.unsqueeze(-1)
     total = (spans * span_mask).sum(2)
     return total / span_mask.sum(2).clamp(min=1)

@@ -15,9 +15,11 @@ The callback sets the model's candidate table before training starts; the loss i
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
+from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.modules.alignment import action_symbols, attention_candidates
 
 if TYPE_CHECKING:
@@ -75,10 +77,14 @@ class AuthorsAttentionCandidatesCallback(TrainerCallback):
 
     def on_start(self, trainer: "GradientDescentTrainer", is_primary: bool = True, **kwargs: Any) -> None:
         model = trainer.model
+        if not isinstance(model, ProtoParser):
+            raise ConfigurationError(
+                f"fewshot_authors_attention_candidates needs a proto_parser, not {type(model).__name__}"
+            )
         vocab = model.vocab
         tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
         strings = [vocab.get_token_from_index(i, ACTION_NAMESPACE) if action is not None else None
                    for i, action in enumerate(model.action_space.actions)]
         # proto_parser's supervised attention fills its table lazily with its own rule (and clears it when
         # the vocabulary grows, before fine-tuning's trainer starts); set here so the model's code stays as it is.
-        model.supervision.candidates = authors_candidate_matrix(strings, tokens)  # type: ignore
+        model.supervision.candidates = authors_candidate_matrix(strings, tokens)

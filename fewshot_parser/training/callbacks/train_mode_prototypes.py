@@ -3,11 +3,13 @@ Prototypes computed the authors' way (docs/reproduction.md row 34): in training 
 decoder vectors averaged into a new action's prototype carry dropout, as the authors' fine-tuning script
 computes them before its first epoch. `fewshot_prototype_init` computes them without dropout (Eq. 3).
 """
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
 
+from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 
 if TYPE_CHECKING:
@@ -29,6 +31,10 @@ class TrainModePrototypeInitCallback(PrototypeInitCallback):
         if self.initialized or not new_actions:
             super().on_start(trainer, is_primary, **kwargs)
             return
+        if not isinstance(model, ProtoParser):
+            raise ConfigurationError(
+                f"fewshot_prototype_init_train_mode needs a proto_parser, not {type(model).__name__}"
+            )
         was_training = model.training
         model.train()
         # One pass over the loader (it shuffles), summing each batch's vectors per action.
@@ -36,7 +42,8 @@ class TrainModePrototypeInitCallback(PrototypeInitCallback):
         counts = torch.zeros(sums.size(0), device=sums.device)
         with torch.no_grad():
             for batch in trainer.data_loader:
-                batch_sums, batch_counts = model.action_sums(model.teacher_forced(batch)[0].projections, batch["actions"])
+                batch_sums, batch_counts = model.action_sums(model.teacher_forced(batch)[0].projections,
+                                                             cast(torch.Tensor, batch["actions"]))
                 sums, counts = sums + batch_sums, counts + batch_counts
         rows = [i for i in sorted(new_actions) if counts[i] > 0]
         if rows:
