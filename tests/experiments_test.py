@@ -89,6 +89,7 @@ def test_the_best_rows_own_file_renders_its_chain_of_variants(dataset, shot):
     role-checked forward pairs and fine-tuning epochs chosen on the suite). The former best rows' own files (chosen/fallback_*.jsonnet,
     reshaped/reshaped40_ens5_*.jsonnet) likewise stay their chains' rows."""
     own = evaluate(f"{dataset}_{shot}shot_best.jsonnet")
+    assert own.pop("teaching_recipe")  # its fine-tuning is the recipe its archive carries for `teach`
     chain = evaluate_snippet(f"(import 'common/fewshot.libsonnet').experiment('{dataset}', {shot}, "
                              "import 'chosen/suite_epochs.libsonnet')")
     assert own == chain

@@ -601,8 +601,10 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             if archive is not None:
                 users.setdefault(archive, []).append(job)
         for archive in sorted(users):
-            retired = retire_stale_archive(
-                archive, lambda version, jobs=users[archive]: archive_certified(version, jobs, environment))
+            def certified(version: str, jobs: List[Job] = users[archive]) -> bool:
+                return archive_certified(version, jobs, environment)
+
+            retired = retire_stale_archive(archive, certified)
             if retired:
                 print(f"  {archive} was pre-trained with older code: moved to {retired}; it is pre-trained again")
     if args.dry_run:

@@ -24,7 +24,7 @@ import shutil
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Set
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common import Params
@@ -255,7 +255,7 @@ def known_predicates(actions_vocabulary: Optional[bytes]) -> Optional[List[str]]
 
     if actions_vocabulary is None:
         return None
-    known = set()
+    known: Set[str] = set()
     for line in actions_vocabulary.decode("utf-8").splitlines():
         try:
             known.update(Action.from_string(line.strip()).predicates)

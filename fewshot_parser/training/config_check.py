@@ -19,7 +19,7 @@ is taken as it is: its keys are whatever that method makes of them.
 import collections.abc
 import inspect
 import typing
-from typing import Any, Callable, Dict, Mapping, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Set, Tuple, Type, cast
 
 from allennlp.commands.train import TrainModel
 from allennlp.common import FromParams, Lazy, Params, Registrable
@@ -130,7 +130,8 @@ def _accepted(cls: type, constructor: Callable[..., Any], parameters: Dict[str, 
 
     if cls.__module__.startswith("fewshot_parser.") or issubclass(cls, GradientDescentTrainer):
         return accepted_keys(cls, constructor)
-    if any(p.kind == p.VAR_KEYWORD for p in infer_method_params(cls, constructor).values()):
+    # Only registered (FromParams) classes reach here.
+    if any(p.kind == p.VAR_KEYWORD for p in infer_method_params(cast(Type[FromParams], cls), constructor).values()):
         return None  # AllenNLP hands unknown keys on as keyword arguments
     return set(parameters)
 

@@ -150,7 +150,7 @@ class EnsembleFinetune(PretrainFinetune):
             combine=combine,
             parallel_members=parallel_members,
         )
-        run._retention, run._model_config = first._retention, ensemble_config
+        run._retention, run._model_config = first.retention, ensemble_config
         return run
 
 

@@ -10,7 +10,7 @@ import json
 import logging
 import os
 import shutil
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set, cast
 
 import torch
 from allennlp.commands.train import TrainModel, train_model
@@ -44,17 +44,19 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
     `fewshot_random_state` callback in its trainer, exactly as if it had not been interrupted); a
     changed config starts over. A second process asking for the same archive waits for the first.
     """
-    params = None if pretraining is None else (
-        pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
-    )
-    if os.path.isfile(archive_path) and (params is None or _made_from(archive_path, params)):
-        check_archive(archive_path, "the config's pretrained_archive" + (REMAKE if params is not None else ""))
+    if pretraining is None:
+        if os.path.isfile(archive_path):
+            check_archive(archive_path, "the config's pretrained_archive")
+            logger.info("Reusing the pre-trained archive %s", archive_path)
+            return archive_path
+        raise ConfigurationError(f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given")
+    params: Dict[str, Any] = pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
+    if os.path.isfile(archive_path) and _made_from(archive_path, params):
+        check_archive(archive_path, "the config's pretrained_archive" + REMAKE)
         logger.info("Reusing the pre-trained archive %s", archive_path)
         return archive_path
     if os.path.isfile(archive_path):
         logger.warning("%s was pre-trained with another config; pre-training it again", archive_path)
-    if pretraining is None:
-        raise ConfigurationError(f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given")
     target = os.path.dirname(os.path.abspath(archive_path))
     os.makedirs(os.path.dirname(target), exist_ok=True)
     staging = target + ".partial"
@@ -101,7 +103,7 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
         return False
     if experiment.get("type") != "fewshot_pretrain_finetune":
         return False
-    known = set()
+    known: Set[str] = set()
     for token in vocab.get_token_to_index_vocabulary("actions"):
         try:
             known.update(Action.from_string(token).predicates)
@@ -209,6 +211,11 @@ class PretrainFinetune(TrainModel):
     _retention: List[RetentionMethod] = []
     _model_config: Dict[str, Any] = {}
 
+    @property
+    def retention(self) -> List[RetentionMethod]:
+        """The retention methods run after fine-tuning (bound to this run)."""
+        return self._retention
+
     def run(self) -> Dict[str, Any]:
         with phase("training"):
             metrics = self.trainer.train()
@@ -306,8 +313,9 @@ class PretrainFinetune(TrainModel):
                 f"missing {sorted(missing)}, unexpected {sorted(unexpected)}"
             )
         if hasattr(final_model, "new_actions"):  # ProtoParser: new actions, initialised from prototypes
-            final_model.new_actions = list(pretrained.new_actions) if initialize_new_actions else []  # type: ignore
-            logger.info("Fine-tuning with %d new actions", len(pretrained.new_actions))
+            new_actions = cast(List[int], getattr(pretrained, "new_actions"))
+            setattr(final_model, "new_actions", list(new_actions) if initialize_new_actions else [])
+            logger.info("Fine-tuning with %d new actions", len(new_actions))
         vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
 
         training_reader = dataset_reader
