@@ -127,6 +127,7 @@ def test_faithful_configs_are_defaults_plus_the_authors_behaviours():
     for config in (faithful, ablated):
         config["pretraining"]["data_loader"].pop("supervised_batches")
         config.pop("pretrained_archive")
+    assert faithful.pop("teaching_recipe")  # its fine-tuning is the recipe its archive carries for `teach`
     assert ablated == faithful
 
 
