@@ -8,6 +8,7 @@ that configs read (`fewshot_parser.config_defaults`) and adjusts the `allennlp` 
 `fewshot_parser.commands.cli_behaviour` lists (one-line user errors, guarded writes, torch thread
 defaults); that module is the only one that patches AllenNLP.
 """
+
 # Known third-party start-up warnings, shown by every command otherwise: transformers' pytree
 # deprecation and pkg_resources (imported by allennlp-models' rouge). `allennlp` itself imports them
 # before any plugin, so `make setup` also installs a `.pth` file that hides them when Python starts

@@ -1,8 +1,10 @@
 """`python -m fewshot_parser COMMAND ...`: the `allennlp` command line with this plugin loaded, from any
 directory (custom subcommands such as `inspect-data` otherwise need `.allennlp_plugins` in the
 working directory, because AllenNLP builds its argument parser before `--include-package` is read)."""
-import fewshot_parser  # noqa: F401  (registers the plugin; also hides known start-up warnings)
+
 from allennlp.commands import main
+
+import fewshot_parser  # noqa: F401  (registers the plugin; also hides known start-up warnings)
 
 
 def run() -> None:

@@ -13,6 +13,7 @@ entry `tokenizers/punkt`. That satisfies the check, so nothing is downloaded. No
 fewshot_parser needs the real punkt model; if some other code asks NLTK to *load* punkt, NLTK still
 fails with its usual "resource not found" error, which names the resource.
 """
+
 import os
 import sys
 

@@ -16,6 +16,7 @@ runs at start-up and that adds exactly these filters (at the end of the filter l
 Standard library only: the `.pth` line must not import fewshot_parser (and with it AllenNLP) into
 every Python process of the virtualenv.
 """
+
 import os
 import sys
 import sysconfig
@@ -40,8 +41,10 @@ def quiet_known_warnings() -> None:
 
 def pth_line() -> str:
     """The one `import` line of the `.pth` file (`site` runs such lines at start-up)."""
-    calls = "; ".join(f"warnings.filterwarnings('ignore', message={message!r}, category={category.__name__}, "
-                      "append=True)" for message, category in KNOWN_WARNINGS)
+    calls = "; ".join(
+        f"warnings.filterwarnings('ignore', message={message!r}, category={category.__name__}, append=True)"
+        for message, category in KNOWN_WARNINGS
+    )
     return f"import warnings; {calls}\n"
 
 

@@ -1,5 +1,6 @@
 """Argument types for the plugin's subcommands: a bad value is an argparse error (usage, exit 2)
 naming the value and what is allowed, instead of a traceback from deep inside the command."""
+
 import argparse
 from typing import Callable, Iterable
 

@@ -6,6 +6,7 @@ user can read what fine-tuning will see before spending a run on it.
 The settings are the config's (`augmentation` in `experiments/common/fewshot.libsonnet`, i.e. a
 `fewshot_augmented` dataset reader); a config without augmentation is shown with the defaults.
 """
+
 import argparse
 import json
 import os
@@ -27,7 +28,9 @@ class AugmentData(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Print the synthetic (utterance, LF) pairs recombination makes for one split of an experiment."
         subparser = parser.add_parser(self.name, description=description, help=description)
-        subparser.add_argument("config", help="experiment config (Jsonnet), e.g. experiments/augmentation/augmented_geo_1shot.jsonnet")
+        subparser.add_argument(
+            "config", help="experiment config (Jsonnet), e.g. experiments/augmentation/augmented_geo_1shot.jsonnet"
+        )
         subparser.add_argument("--split", type=int, default=None, help="the shuffle (default: $FEWSHOT_SPLIT, else 1)")
         subparser.add_argument("--json", action="store_true", help="one JSON object per pair on stdout")
         subparser.set_defaults(func=augment_data_from_args)
@@ -40,9 +43,12 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
 
     if not os.path.isfile(config_path):
         raise UserError(f"{config_path}: no such config file")
-    ext_vars = {"FEWSHOT_SPLIT": str(split), "FEWSHOT_SEED": os.environ.get("FEWSHOT_SEED", "13"),
-                "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"),
-                "FEWSHOT_PRETRAIN_DIR": os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")}
+    ext_vars = {
+        "FEWSHOT_SPLIT": str(split),
+        "FEWSHOT_SEED": os.environ.get("FEWSHOT_SEED", "13"),
+        "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data"),
+        "FEWSHOT_PRETRAIN_DIR": os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
+    }
     try:
         config = json.loads(_jsonnet.evaluate_file(config_path, ext_vars=ext_vars))
     except RuntimeError as error:
@@ -55,8 +61,12 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
     if not train or "train_data_path" not in pretraining:
         raise UserError(f"{config_path}: not a few-shot experiment (no train_data_path and pre-training data)")
     print(f"# {config_path} fine-tunes without augmentation; showing the default settings", file=sys.stderr)
-    return {"type": "fewshot_augmented", "reader": reader, "support_data_path": train,
-            "training_data_path": train.replace("support.txt", "train.txt")}
+    return {
+        "type": "fewshot_augmented",
+        "reader": reader,
+        "support_data_path": train,
+        "training_data_path": train.replace("support.txt", "train.txt"),
+    }
 
 
 def is_augmented_reader(reader_type: Any) -> bool:
@@ -67,7 +77,8 @@ def is_augmented_reader(reader_type: Any) -> bool:
         return False
     reader_class = DatasetReader.resolve_class_name(reader_type)[0]
     return isinstance(reader_class, LegacyReaderName) or (
-        isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader))
+        isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader)
+    )
 
 
 def augment_data_from_args(args: argparse.Namespace) -> None:
@@ -83,12 +94,16 @@ def augment_data_from_args(args: argparse.Namespace) -> None:
             print(json.dumps({**pair._asdict(), "utterance": " ".join(pair.utterance)}))
         return
     new = reader.context().new_predicates(support)  # type: ignore[attr-defined]
-    print(f"split {split}: {len(support)} support example(s), new predicates: {' '.join(new) or 'none'}; "
-          f"{len(pairs)} synthetic pair(s)")
+    print(
+        f"split {split}: {len(support)} support example(s), new predicates: {' '.join(new) or 'none'}; "
+        f"{len(pairs)} synthetic pair(s)"
+    )
     for predicate in new:
         mine = [pair for pair in pairs if pair.predicate == predicate]
         print(f"\n{predicate}: {len(mine)} pair(s)")
         for pair in mine:
-            print(f"  {pair.direction:<8} {' '.join(pair.utterance)}\n           {pair.logical_form}\n"
-                  f"           (from {os.path.basename(os.path.dirname(pair.source))}/{os.path.basename(pair.source)}, "
-                  f"in place of {pair.replaced}, confidence {pair.confidence:.2f})")
+            print(
+                f"  {pair.direction:<8} {' '.join(pair.utterance)}\n           {pair.logical_form}\n"
+                f"           (from {os.path.basename(os.path.dirname(pair.source))}/{os.path.basename(pair.source)}, "
+                f"in place of {pair.replaced}, confidence {pair.confidence:.2f})"
+            )

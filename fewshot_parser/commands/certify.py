@@ -16,6 +16,7 @@ pre-trained archive valid when only fine-tuning changed. A base commit's fingerp
     allennlp certify --base 4e1319f                 # the rows README shows (faithful and best), every column
     allennlp certify --base HEAD~3 --systems ours --datasets geo --shots 1
 """
+
 import argparse
 import csv
 import hashlib
@@ -37,8 +38,21 @@ from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, numerics
 from fewshot_parser.common.safe_io import atomic_open
 
-FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version", "same",
-          "base_fingerprint", "fingerprint", "differs_in", "seconds", "pretraining_same"]
+FIELDS = [
+    "system",
+    "setting",
+    "dataset",
+    "shot",
+    "shuffle",
+    "base_version",
+    "code_version",
+    "same",
+    "base_fingerprint",
+    "fingerprint",
+    "differs_in",
+    "seconds",
+    "pretraining_same",
+]
 # Beside each fingerprint: what computed it. A base commit's fingerprint is reused when all of it matches.
 STAMP = "computed_by.json"
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fingerprint.py")
@@ -49,20 +63,36 @@ class Certify(Subcommand):
     """Certify that the current code behaves as an earlier commit did, for the recorded rows."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = ("Compare the behaviour fingerprints (data, short training, decoding) of rows under the code of "
-                       "--base and the current commit; rows whose behaviour is unchanged stay valid.")
+        description = (
+            "Compare the behaviour fingerprints (data, short training, decoding) of rows under the code of "
+            "--base and the current commit; rows whose behaviour is unchanged stay valid."
+        )
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("--base", required=True, help="the commit the rows were made with (any git revision)")
-        sub.add_argument("--systems", nargs="+", type=one_of(SYSTEMS, "system"), default=None,
-                         help="grid systems (default: the faithful and the best row README shows)")
-        sub.add_argument("--datasets", nargs="+", type=one_of(["jobs", "geo", "atis"], "dataset"),
-                         default=["jobs", "geo", "atis"])
+        sub.add_argument(
+            "--systems",
+            nargs="+",
+            type=one_of(SYSTEMS, "system"),
+            default=None,
+            help="grid systems (default: the faithful and the best row README shows)",
+        )
+        sub.add_argument(
+            "--datasets", nargs="+", type=one_of(["jobs", "geo", "atis"], "dataset"), default=["jobs", "geo", "atis"]
+        )
         sub.add_argument("--shots", nargs="+", type=int_in([1, 2], "shot"), default=[1, 2])
-        sub.add_argument("--shuffle", type=int_in(range(6), "shuffle"), default=1,
-                         help="the split whose miniature is run (default 1)")
-        sub.add_argument("--jobs", type=positive_int, default=1, help="fingerprints computed at a time (one thread each)")
+        sub.add_argument(
+            "--shuffle",
+            type=int_in(range(6), "shuffle"),
+            default=1,
+            help="the split whose miniature is run (default 1)",
+        )
+        sub.add_argument(
+            "--jobs", type=positive_int, default=1, help="fingerprints computed at a time (one thread each)"
+        )
         sub.add_argument("--work", default="runs/certify", help="scratch directory (base tree, runs)")
-        sub.add_argument("--record", default=CERTIFICATIONS, help=f"where verdicts are recorded (default {CERTIFICATIONS})")
+        sub.add_argument(
+            "--record", default=CERTIFICATIONS, help=f"where verdicts are recorded (default {CERTIFICATIONS})"
+        )
         sub.set_defaults(func=certify_from_args)
         return sub
 
@@ -75,7 +105,8 @@ def readme_systems() -> List[str]:
 def _git(*arguments: str) -> str:
     result = subprocess.run(["git", "-C", PROJECT_ROOT, *arguments], capture_output=True, text=True)
     if result.returncode != 0:
-        raise UserError(f"git {' '.join(arguments)}: {result.stderr.strip().splitlines()[-1] if result.stderr.strip() else 'failed'}")
+        reason = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "failed"
+        raise UserError(f"git {' '.join(arguments)}: {reason}")
     return result.stdout.strip()
 
 
@@ -93,8 +124,13 @@ def stamp(commit: str, data_dir: str) -> Dict[str, str]:
     with open(SCRIPT, "rb") as handle:
         script = hashlib.sha256(handle.read()).hexdigest()[:16]
     found = numerics()
-    return {"commit": commit, "script": script, "data_dir": os.path.abspath(data_dir),
-            "machine": found["machine"], "torch": found["torch"]}
+    return {
+        "commit": commit,
+        "script": script,
+        "data_dir": os.path.abspath(data_dir),
+        "machine": found["machine"],
+        "torch": found["torch"],
+    }
 
 
 def stored_fingerprint(work: str, expected: Dict[str, str]) -> Optional[Dict]:
@@ -109,13 +145,24 @@ def stored_fingerprint(work: str, expected: Dict[str, str]) -> Optional[Dict]:
     return result if found == expected else None
 
 
-def run_fingerprint(tree: str, system: str, dataset: str, shot: int, shuffle: int, work: str,
-                    data_dir: str) -> Tuple[Optional[Dict], str]:
+def run_fingerprint(
+    tree: str, system: str, dataset: str, shot: int, shuffle: int, work: str, data_dir: str
+) -> Tuple[Optional[Dict], str]:
     """Runs `fingerprint.py` inside `tree`; returns (fingerprint or None, log tail)."""
-    environment = {**os.environ, "PYTHONPATH": tree, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-                   "PYTHONWARNINGS": os.environ.get("PYTHONWARNINGS", "ignore")}
-    result = subprocess.run([sys.executable, SCRIPT, system, dataset, str(shot), str(shuffle), work, data_dir],
-                            cwd=tree, env=environment, capture_output=True, text=True)
+    environment = {
+        **os.environ,
+        "PYTHONPATH": tree,
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "PYTHONWARNINGS": os.environ.get("PYTHONWARNINGS", "ignore"),
+    }
+    result = subprocess.run(
+        [sys.executable, SCRIPT, system, dataset, str(shot), str(shuffle), work, data_dir],
+        cwd=tree,
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
     path = os.path.join(work, "fingerprint.json")
     if result.returncode != 0 or not os.path.isfile(path):
         return None, (result.stdout + result.stderr)[-1500:]
@@ -141,21 +188,27 @@ def differences(base: Dict, current: Dict) -> List[str]:
 def pretraining_agrees(base: Dict, current: Dict) -> bool:
     """Whether the instances and every pre-training loss agree: the pre-trained archive would be made the same."""
     keys = {k for side in (base, current) for k in side.get("training", {}) if k.startswith("pretrain/")}
-    return base.get("data") == current.get("data") and \
-        all(base["training"].get(k) == current["training"].get(k) for k in keys)
+    return base.get("data") == current.get("data") and all(
+        base["training"].get(k) == current["training"].get(k) for k in keys
+    )
 
 
 def certify_from_args(args: argparse.Namespace) -> None:
     version = code_version()
     if version.endswith("-dirty"):
-        raise UserError("the working tree has uncommitted changes: commit them first, so that the certificate names "
-                        "the code it certifies")
+        raise UserError(
+            "the working tree has uncommitted changes: commit them first, so that the certificate names "
+            "the code it certifies"
+        )
     commit, tree = base_tree(args.base, args.work)
     systems = args.systems or readme_systems()
     data_dir = os.path.abspath(os.environ.get("FEWSHOT_DATA_DIR", "data"))
     rows = [(s, d, k) for s in systems for d in args.datasets for k in args.shots]
     expected = stamp(commit, data_dir)  # what computes the base fingerprints this time
-    print(f"certifying {len(rows)} row(s): code {version[:12]} against base {commit[:12]} (shuffle {args.shuffle}, one thread)")
+    print(
+        f"certifying {len(rows)} row(s): code {version[:12]} against base {commit[:12]} "
+        f"(shuffle {args.shuffle}, one thread)"
+    )
     verdicts = []
     for system, dataset, shot in rows:
         start = time.time()
@@ -173,7 +226,8 @@ def certify_from_args(args: argparse.Namespace) -> None:
                     with atomic_open(os.path.join(work, STAMP), "w") as handle:
                         json.dump(expected, handle, sort_keys=True)
             if result is None:
-                print(f"  {name}: the {label} code failed to run it: {log.strip().splitlines()[-1] if log.strip() else '?'}")
+                reason = log.strip().splitlines()[-1] if log.strip() else "?"
+                print(f"  {name}: the {label} code failed to run it: {reason}")
             sides.append(result)
         base, current = sides
         if base is None or current is None:
@@ -183,13 +237,25 @@ def certify_from_args(args: argparse.Namespace) -> None:
             verdict = "yes" if not changed else "no"
             pretraining = "yes" if pretraining_agrees(base, current) else "no"
         system_label, setting, _ = SYSTEMS[system]
-        row = {"system": system_label, "setting": setting, "dataset": dataset, "shot": shot, "shuffle": args.shuffle,
-               "base_version": commit, "code_version": version, "same": verdict,
-               "base_fingerprint": fingerprint.digest(base) if base else "", "fingerprint": fingerprint.digest(current) if current else "",
-               "differs_in": "; ".join(changed), "seconds": round(time.time() - start, 1), "pretraining_same": pretraining}
+        row = {
+            "system": system_label,
+            "setting": setting,
+            "dataset": dataset,
+            "shot": shot,
+            "shuffle": args.shuffle,
+            "base_version": commit,
+            "code_version": version,
+            "same": verdict,
+            "base_fingerprint": fingerprint.digest(base) if base else "",
+            "fingerprint": fingerprint.digest(current) if current else "",
+            "differs_in": "; ".join(changed),
+            "seconds": round(time.time() - start, 1),
+            "pretraining_same": pretraining,
+        }
         verdicts.append(row)
-        said = {"yes": "same behaviour", "failed": "failed"}.get(verdict, f"CHANGED: {row['differs_in']}"
-                                                                  + ("; pre-training the same" if pretraining == "yes" else ""))
+        said = {"yes": "same behaviour", "failed": "failed"}.get(
+            verdict, f"CHANGED: {row['differs_in']}" + ("; pre-training the same" if pretraining == "yes" else "")
+        )
         print(f"  {name}: {said} ({row['seconds']:.0f} s)")
         record(args.record, row)
     same = sum(v["same"] == "yes" for v in verdicts)
@@ -198,7 +264,12 @@ def certify_from_args(args: argparse.Namespace) -> None:
 
 def record(path: str, row: Dict) -> None:
     """Adds (or replaces) a verdict in the certifications file, atomically."""
-    key = lambda r: tuple(str(r[f]) for f in ("system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version"))  # noqa: E731
+
+    def key(r: Dict) -> tuple:
+        return tuple(
+            str(r[f]) for f in ("system", "setting", "dataset", "shot", "shuffle", "base_version", "code_version")
+        )
+
     rows = read_certifications(path)
     rows = [r for r in rows if key(r) != key(row)] + [{k: str(v) for k, v in row.items()}]
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)

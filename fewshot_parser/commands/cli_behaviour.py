@@ -25,6 +25,7 @@ It sits in the top layer, `commands`, because it gathers pieces of `common`, `da
 and `commands`. The package `__init__` calls `install_cli_behaviour` once, after registering
 everything; every step leaves an already installed change alone, so calling it again changes nothing.
 """
+
 import sys
 
 from allennlp.commands import evaluate, train

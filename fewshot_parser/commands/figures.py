@@ -3,8 +3,8 @@ Figures of the report: a bar chart of Table 1 and the paper's Figure 1 (t-SNE of
 utterance representations after pre-training, with the support sets of the best and the worst
 shuffle highlighted). matplotlib and scikit-learn are imported here only, when a figure is drawn.
 """
+
 import logging
-import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from fewshot_parser.common.safe_io import atomic_path
@@ -36,7 +36,16 @@ def bar_chart(
         xs = [c + (index - (len(rows) - 1) / 2) * width for c in range(len(columns)) if values[c] is not None]
         ys = [v for v in values if v is not None]
         hatch = "//" if label.startswith("paper:") else None
-        axes.bar(xs, ys, width, label=label, color=colours[index % len(colours)], hatch=hatch, edgecolor="black", linewidth=0.3)
+        axes.bar(
+            xs,
+            ys,
+            width,
+            label=label,
+            color=colours[index % len(colours)],
+            hatch=hatch,
+            edgecolor="black",
+            linewidth=0.3,
+        )
     axes.set_xticks(range(len(columns)))
     axes.set_xticklabels([f"{d} {k}-shot" for d, k in columns])
     axes.set_ylabel("exact match (%)")
@@ -52,7 +61,9 @@ def panel_chart(
     paper: Dict[Tuple[str, int], float],
     columns: Sequence[Tuple[str, int]],
     path: str,
-    title: str = "Exact match (%), shuffles 1-5: bars are means, dots single shuffles, the line is the paper's ProtoParser",
+    title: str = (
+        "Exact match (%), shuffles 1-5: bars are means, dots single shuffles, the line is the paper's ProtoParser"
+    ),
 ) -> None:
     """
     Table 1 as one panel per (dataset, shot) column: a horizontal bar per row (its mean), a dot per
@@ -69,7 +80,7 @@ def panel_chart(
     colours = getattr(plt.get_cmap("tab10"), "colors")  # a ListedColormap's list
     labels = [label for label, _ in rows]
     for index, ((dataset, shot), axes) in enumerate(zip(columns, axes_list.flat)):
-        for position, (label, values) in enumerate(rows):
+        for position, (_, values) in enumerate(rows):
             points = values.get((dataset, shot), [])
             y = len(rows) - 1 - position
             if points:
@@ -79,7 +90,12 @@ def panel_chart(
         if (dataset, shot) in paper:
             axes.axvline(paper[(dataset, shot)], color="crimson", linestyle="--", linewidth=1.2)
         axes.set_title(f"{dataset} {shot}-shot", fontsize=10)
-        axes.set_xlim(0, 100 if max([max(v.get((dataset, shot), [0]) or [0]) for _, v in rows] + [paper.get((dataset, shot), 0)]) > 60 else 70)
+        axes.set_xlim(
+            0,
+            100
+            if max([max(v.get((dataset, shot), [0]) or [0]) for _, v in rows] + [paper.get((dataset, shot), 0)]) > 60
+            else 70,
+        )
         axes.grid(axis="x", linewidth=0.3)
         if index % axes_list.shape[1] == 0:
             axes.set_yticks(range(len(rows)))
@@ -154,7 +170,9 @@ def tsne_figure(
     supports = {s: utterances(data_files[s]["support"]) for s in (best, worst)}
     everything = evaluation + supports[best] + supports[worst]
     points = encoder_points(archive, everything)
-    embedded = TSNE(n_components=2, random_state=seed, init="pca", perplexity=min(30.0, len(everything) / 4)).fit_transform(points)
+    embedded = TSNE(
+        n_components=2, random_state=seed, init="pca", perplexity=min(30.0, len(everything) / 4)
+    ).fit_transform(points)
     figure, axes = plt.subplots(figsize=(6.5, 6))
     n = len(evaluation)
     axes.scatter(embedded[:n, 0], embedded[:n, 1], s=4, c="lightgrey", label=f"query utterances ({n})")
@@ -162,8 +180,16 @@ def tsne_figure(
     for shuffle, marker, colour, name in ((best, "o", "tab:green", "best"), (worst, "X", "tab:red", "worst")):
         count = len(supports[shuffle])
         part = embedded[offset : offset + count]
-        axes.scatter(part[:, 0], part[:, 1], s=40, marker=marker, c=colour, edgecolors="black", linewidths=0.4,
-                     label=f"support, {name} shuffle {shuffle} ({scored[shuffle]:.1f}%)")
+        axes.scatter(
+            part[:, 0],
+            part[:, 1],
+            s=40,
+            marker=marker,
+            c=colour,
+            edgecolors="black",
+            linewidths=0.4,
+            label=f"support, {name} shuffle {shuffle} ({scored[shuffle]:.1f}%)",
+        )
         offset += count
     axes.set_xticks([])
     axes.set_yticks([])
@@ -173,5 +199,7 @@ def tsne_figure(
     with atomic_path(path) as temporary:
         figure.savefig(temporary, dpi=120)
     plt.close(figure)
-    return (f"{dataset} {shot}-shot, {n} query utterances; best shuffle {best} ({scored[best]:.2f}%), "
-            f"worst shuffle {worst} ({scored[worst]:.2f}%)")
+    return (
+        f"{dataset} {shot}-shot, {n} query utterances; best shuffle {best} ({scored[best]:.2f}%), "
+        f"worst shuffle {worst} ({scored[worst]:.2f}%)"
+    )

@@ -18,6 +18,7 @@ experiment configs, `DatasetReader.from_params` and the `allennlp train` / `pred
 
     python fewshot_parser/commands/fingerprint.py SYSTEM DATASET SHOT SHUFFLE WORK_DIR DATA_DIR
 """
+
 import glob
 import hashlib
 import json
@@ -139,28 +140,79 @@ def fingerprint(system: str, dataset: str, shot: int, shuffle: int, work: str, d
     os.makedirs(work)
     data = os.path.join(work, "data")
     miniature(data_dir, dataset, shot, shuffle, data)
-    environment = {**os.environ, "FEWSHOT_SPLIT": str(shuffle), "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": data,
-                   "FEWSHOT_PRETRAIN_DIR": os.path.join(work, "pretrain"), "OMP_NUM_THREADS": "1",
-                   "MKL_NUM_THREADS": "1", "FEWSHOT_THREADS": "1"}
+    environment = {
+        **os.environ,
+        "FEWSHOT_SPLIT": str(shuffle),
+        "FEWSHOT_SEED": "13",
+        "FEWSHOT_DATA_DIR": data,
+        "FEWSHOT_PRETRAIN_DIR": os.path.join(work, "pretrain"),
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "FEWSHOT_THREADS": "1",
+    }
     os.environ.update(environment)
     template = SYSTEMS[system][2].format(dataset=dataset, shot=shot)
-    config = shortened(json.loads(_jsonnet.evaluate_file(template, ext_vars={
-        k: environment[k] for k in ("FEWSHOT_SPLIT", "FEWSHOT_SEED", "FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR")})))
+    config = shortened(
+        json.loads(
+            _jsonnet.evaluate_file(
+                template,
+                ext_vars={
+                    k: environment[k]
+                    for k in ("FEWSHOT_SPLIT", "FEWSHOT_SEED", "FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR")
+                },
+            )
+        )
+    )
     config_path = os.path.join(work, "config.json")
     with open(config_path, "w") as handle:
         json.dump(config, handle, indent=1)
-    result: Dict[str, Any] = {"system": system, "dataset": dataset, "shot": shot, "shuffle": shuffle,
-                              "data": data_fingerprint(config, data)}
+    result: Dict[str, Any] = {
+        "system": system,
+        "dataset": dataset,
+        "shot": shot,
+        "shuffle": shuffle,
+        "data": data_fingerprint(config, data),
+    }
     log = os.path.join(work, "log.txt")
-    run([sys.executable, "-m", "allennlp", "train", config_path, "-s", os.path.join(work, "run"),
-         "--include-package", "fewshot_parser"], environment, log)
-    result["training"] = {**{f"pretrain/{k}": v for k, v in training_metrics(os.path.join(work, "pretrain")).items()},
-                          **{f"run/{k}": v for k, v in training_metrics(os.path.join(work, "run")).items()}}
+    run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            config_path,
+            "-s",
+            os.path.join(work, "run"),
+            "--include-package",
+            "fewshot_parser",
+        ],
+        environment,
+        log,
+    )
+    result["training"] = {
+        **{f"pretrain/{k}": v for k, v in training_metrics(os.path.join(work, "pretrain")).items()},
+        **{f"run/{k}": v for k, v in training_metrics(os.path.join(work, "run")).items()},
+    }
     query = os.path.join(data, dataset, "lemma_data", f"shuffle_{shuffle}_shot_{shot}", "query.txt")
     predictions = os.path.join(work, "predictions.jsonl")
-    run([sys.executable, "-m", "allennlp", "predict", os.path.join(work, "run", "model.tar.gz"), query,
-         "--use-dataset-reader", "--output-file", predictions, "--silent", "--include-package", "fewshot_parser"],
-        environment, log)
+    run(
+        [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "predict",
+            os.path.join(work, "run", "model.tar.gz"),
+            query,
+            "--use-dataset-reader",
+            "--output-file",
+            predictions,
+            "--silent",
+            "--include-package",
+            "fewshot_parser",
+        ],
+        environment,
+        log,
+    )
     with open(predictions) as handle:
         result["decoding"] = [json.loads(line).get("logical_form") for line in handle if line.strip()]
     return result

@@ -10,6 +10,7 @@ postfix of the grid's progress bar, updated in place; when the output is not a t
 file, `make geo-1shot > log`), each new epoch is one line. A pre-training on a node whose disk the
 driver does not see (a Ray cluster without shared storage) shows only its end, as before.
 """
+
 import datetime
 import glob
 import json
@@ -28,6 +29,7 @@ DEFAULT_EPOCHS = 20
 
 class Progress(NamedTuple):
     """Where one pre-training stands."""
+
     name: str  # the archive's directory name: geo-ours
     epoch: int  # epochs completed (0: started, none completed yet)
     epochs: Optional[int]  # of how many
@@ -39,8 +41,10 @@ class Progress(NamedTuple):
         """`pre-training geo-ours: epoch 12/100, loss 2.3141, 1.5 min, ~11 min left`"""
         of = f"/{self.epochs}" if self.epochs else ""
         if self.epoch == 0:
-            return f"pre-training {self.name}: started{f', {self.epochs} epochs' if self.epochs else ''}, " \
-                   f"{_span(self.elapsed)}"
+            return (
+                f"pre-training {self.name}: started{f', {self.epochs} epochs' if self.epochs else ''}, "
+                f"{_span(self.elapsed)}"
+            )
         loss = f", loss {self.loss:.4f}" if self.loss is not None else ""
         left = f", ~{_span(self.left, 0)} left" if self.left is not None else ""
         return f"pre-training {self.name}: epoch {self.epoch}{of}{loss}, {_span(self.elapsed)}{left}"
@@ -57,8 +61,9 @@ def _seconds(duration: object) -> Optional[float]:
     if not found:
         return None
     days, hours, minutes, seconds = found.groups()
-    return datetime.timedelta(days=int(days or 0), hours=int(hours), minutes=int(minutes),
-                              seconds=float(seconds)).total_seconds()
+    return datetime.timedelta(
+        days=int(days or 0), hours=int(hours), minutes=int(minutes), seconds=float(seconds)
+    ).total_seconds()
 
 
 def _read_json(path: str) -> Dict:
@@ -109,7 +114,9 @@ def read_progress(directory: str, name: Optional[str] = None, now: Optional[floa
     if duration is not None and epochs:
         first, current = last, duration  # the first epoch this process trained: durations grow within one process
         while first - 1 in done:
-            earlier = _seconds(_read_json(os.path.join(directory, f"metrics_epoch_{first - 1}.json")).get("training_duration"))
+            earlier = _seconds(
+                _read_json(os.path.join(directory, f"metrics_epoch_{first - 1}.json")).get("training_duration")
+            )
             if earlier is None or earlier >= current:
                 break
             first, current = first - 1, earlier
@@ -125,8 +132,13 @@ class PretrainingProgress:
     new epoch).
     """
 
-    def __init__(self, roots: Iterable[str], in_place: Optional[Callable[[str], None]] = None,
-                 line: Optional[Callable[[str], None]] = None, since: Optional[float] = None) -> None:
+    def __init__(
+        self,
+        roots: Iterable[str],
+        in_place: Optional[Callable[[str], None]] = None,
+        line: Optional[Callable[[str], None]] = None,
+        since: Optional[float] = None,
+    ) -> None:
         self._roots = sorted({os.path.abspath(root) for root in roots if root})
         self._in_place = in_place
         self._line = line
@@ -172,7 +184,10 @@ class PretrainingProgress:
                 self._in_place(text)
 
     def finished(self, archive: str) -> None:
-        """The grid has the result of the pre-training of `archive`: its last epoch is shown, and it is no longer watched."""
+        """
+        The grid has the result of the pre-training of `archive`: its last epoch is shown, and it is no longer
+        watched.
+        """
         directory = os.path.dirname(os.path.abspath(archive)) + ".partial"
         self._end(directory)
         self._done.add(directory)

@@ -11,6 +11,7 @@ fail again; it is reported, and redone by the next invocation.
 `ray` is imported here only, and this module only by `run_grid_from_args` when a grid really runs,
 so the plugin's start-up time does not include Ray.
 """
+
 import logging
 import os
 import socket
@@ -29,7 +30,7 @@ MAX_RETRIES = 3
 
 def check_reachable(address: str, timeout: float = 5.0) -> None:
     """Fails with one line when `host:port` (or `ray://host:port`) does not accept connections."""
-    target = address[len("ray://"):] if address.startswith("ray://") else address
+    target = address[len("ray://") :] if address.startswith("ray://") else address
     host, _, port = target.rpartition(":")
     if not host or not port.isdigit():
         raise UserError(f"--address {address!r}: expected 'auto', 'host:port' or 'ray://host:port'")
@@ -54,13 +55,20 @@ def connect(address: Optional[str], num_cpus: int) -> Tuple[bool, str]:
     quiet: Dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR, "configure_logging": True}
     if address is None:
         if os.environ.get("RAY_ADDRESS"):
-            raise UserError(f"RAY_ADDRESS is set ({os.environ['RAY_ADDRESS']}): pass it as --address, or unset it "
-                            "for a local Ray instance")
+            raise UserError(
+                f"RAY_ADDRESS is set ({os.environ['RAY_ADDRESS']}): pass it as --address, or unset it "
+                "for a local Ray instance"
+            )
         try:
             # address="local": a new instance even when Ray's temp directory names a cluster (a
             # `ray start` or test cluster, possibly long dead); without it ray.init would try to join it.
-            ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
-                     object_store_memory=OBJECT_STORE_BYTES, **quiet)
+            ray.init(
+                address="local",
+                num_cpus=num_cpus,
+                include_dashboard=False,
+                object_store_memory=OBJECT_STORE_BYTES,
+                **quiet,
+            )
         except Exception as error:  # no room for the object store, a port in use: say so in one line
             message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             raise UserError(f"cannot start a local Ray instance ({message})") from None
@@ -74,7 +82,8 @@ def connect(address: Optional[str], num_cpus: int) -> Tuple[bool, str]:
         raise UserError(f"--address {address}: cannot join the Ray cluster ({message})") from None
     dashboard = getattr(context, "dashboard_url", "") or ""
     return True, f"Ray cluster at {address}: {describe(ray)}; dashboard: " + (
-        f"http://{dashboard}" if dashboard and not dashboard.startswith("http") else dashboard or "none")
+        f"http://{dashboard}" if dashboard and not dashboard.startswith("http") else dashboard or "none"
+    )
 
 
 def describe(ray: Any) -> str:
@@ -90,16 +99,23 @@ def check_feasible(ray: Any, num_cpus: float, num_gpus: float) -> None:
         if node.get("Alive") and resources.get("CPU", 0) >= num_cpus and resources.get("GPU", 0) >= num_gpus:
             return
     wanted = f"{num_cpus:g} CPUs" + (f" and {num_gpus:g} GPUs" if num_gpus else "")
-    raise UserError(f"no node of the Ray cluster has the {wanted} a run asks for (--threads, --cuda-device, "
-                    f"--gpus-per-run); the cluster has {describe(ray)}")
+    raise UserError(
+        f"no node of the Ray cluster has the {wanted} a run asks for (--threads, --cuda-device, "
+        f"--gpus-per-run); the cluster has {describe(ray)}"
+    )
 
 
-def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], ready: Dict[str, bytes],
-              num_cpus: float, num_gpus: float,
-              train: Callable = grid_tasks.train_subprocess,
-              evaluate: Callable = grid_tasks.evaluate_subprocess,
-              poll: Optional[Callable[[], None]] = None,
-              poll_seconds: float = 2.0) -> Iterator[Tuple[str, Any, Dict[str, Any]]]:
+def run_tasks(
+    runs: List[Tuple[Any, RunSpec]],
+    pretrain: Dict[str, RunSpec],
+    ready: Dict[str, bytes],
+    num_cpus: float,
+    num_gpus: float,
+    train: Callable = grid_tasks.train_subprocess,
+    evaluate: Callable = grid_tasks.evaluate_subprocess,
+    poll: Optional[Callable[[], None]] = None,
+    poll_seconds: float = 2.0,
+) -> Iterator[Tuple[str, Any, Dict[str, Any]]]:
     """
     Submits the grid and yields `("pretrain", archive, result)` and `("run", key, result)` as tasks
     finish (the `grid_tasks` result dicts; a task Ray gave up on yields a result with only `error`).
@@ -123,7 +139,10 @@ def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], rea
         archives[archive] = pretrain_task.remote(spec, train)
         waiting[archives[archive]] = ("pretrain", archive)
     for key, spec in runs:
-        waiting[finetune_task.remote(spec, archives.get(spec.archive) if spec.archive else None, train, evaluate)] = ("run", key)
+        waiting[finetune_task.remote(spec, archives.get(spec.archive) if spec.archive else None, train, evaluate)] = (
+            "run",
+            key,
+        )
     polled = time.time()
     while waiting:
         done, _ = ray.wait(list(waiting), num_returns=1, timeout=poll_seconds if poll is not None else None)
@@ -135,7 +154,8 @@ def run_tasks(runs: List[Tuple[Any, RunSpec]], pretrain: Dict[str, RunSpec], rea
             try:
                 result = ray.get(ref)
             except Exception as error:  # retries exhausted (node lost again and again), or cancelled
-                result = {"error": f"{type(error).__name__}: {str(error).strip().splitlines()[0] if str(error).strip() else ''}"}
+                first = str(error).strip().splitlines()[0] if str(error).strip() else ""
+                result = {"error": f"{type(error).__name__}: {first}"}
             yield kind, key, result
 
 
@@ -143,4 +163,3 @@ def shutdown() -> None:
     import ray
 
     ray.shutdown()
-

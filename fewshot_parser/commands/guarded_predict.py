@@ -13,6 +13,7 @@ imported (`fewshot_parser.commands.cli_behaviour` replaces AllenNLP's `_PredictM
 - stderr gets each bad line as `FILE:N: reason` and a summary, `predict: 3 parsed, 1 error (line 2)`;
   the command exits non-zero when no line could be parsed.
 """
+
 import json
 import os
 import sys
@@ -39,9 +40,7 @@ def _plural(count: int, noun: str) -> str:
 class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[name-defined]
     """AllenNLP's `_PredictManager` with the guards described in the module docstring."""
 
-    def __init__(
-        self, predictor: Any, input_file: str, output_file: Optional[str], *args: Any, **kwargs: Any
-    ) -> None:
+    def __init__(self, predictor: Any, input_file: str, output_file: Optional[str], *args: Any, **kwargs: Any) -> None:
         super().__init__(predictor, input_file, None, *args, **kwargs)  # opens nothing
         self._output_path = output_file
         self.parsed = 0
@@ -112,8 +111,11 @@ class GuardedPredictManager(allennlp_predict._PredictManager):  # type: ignore[n
                 else:
                     result = next(outputs)
                 if isinstance(result, dict) and "error" in result:
-                    result = {"error": result["error"], "line": number,
-                              **{k: v for k, v in result.items() if k not in ("error", "line")}}
+                    result = {
+                        "error": result["error"],
+                        "line": number,
+                        **{k: v for k, v in result.items() if k not in ("error", "line")},
+                    }
                     self.errors.append((number, str(result["error"])))
                 else:
                     self.parsed += 1

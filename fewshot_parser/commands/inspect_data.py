@@ -10,6 +10,7 @@ flags the predicates used with more than one arity, and per split lists the line
 reject for a signature mismatch (`fewshot_parser.logical_forms.signatures`). A directory without
 this layout is an error.
 """
+
 import argparse
 import json
 import os
@@ -44,7 +45,10 @@ class InspectData(Subcommand):
         subparser.add_argument("--json", action="store_true", help="print one JSON document on stdout")
         subparser.add_argument("--datasets", nargs="*", default=None, help="only these dataset folders")
         subparser.add_argument(
-            "--formalism", action="append", default=[], metavar="DATASET=FORMALISM",
+            "--formalism",
+            action="append",
+            default=[],
+            metavar="DATASET=FORMALISM",
             help="formalism of a dataset folder (default: jobs=prolog, others lambda)",
         )
         subparser.add_argument("--min-support", type=int, default=5, help="idiom minimum support")
@@ -74,7 +78,9 @@ def _find_splits(dataset_dir: str) -> List[Dict[str, Any]]:
     for name in sorted(os.listdir(root)):
         match = _SPLIT_DIR.match(name)
         if match and os.path.isdir(os.path.join(root, name)):
-            splits.append({"shuffle": int(match.group(1)), "shot": int(match.group(2)), "path": os.path.join(root, name)})
+            splits.append(
+                {"shuffle": int(match.group(1)), "shot": int(match.group(2)), "path": os.path.join(root, name)}
+            )
     return sorted(splits, key=lambda s: (s["shot"], s["shuffle"]))
 
 
@@ -106,7 +112,12 @@ def inspect_data(
     missing = [name for name in datasets or [] if not os.path.isdir(os.path.join(data_dir, name))]
     if missing:
         raise UserError(f"{data_dir}: no dataset folder {', '.join(missing)}")
-    report: Dict[str, Any] = {"data_dir": data_dir, "min_support": min_support, "completeness": completeness, "datasets": {}}
+    report: Dict[str, Any] = {
+        "data_dir": data_dir,
+        "min_support": min_support,
+        "completeness": completeness,
+        "datasets": {},
+    }
     for name in names:
         splits = _find_splits(os.path.join(data_dir, name))
         if not splits:
@@ -119,7 +130,10 @@ def inspect_data(
         seen = PredicateSignatures(formalism, overloaded_predicates={})  # every use, for the listing
         for split in splits:
             files = {part: os.path.join(split["path"], f"{part}.txt") for part in ("train", "support", "query")}
-            examples = {part: list(read_examples(path, formalism)) if os.path.isfile(path) else [] for part, path in files.items()}
+            examples = {
+                part: list(read_examples(path, formalism)) if os.path.isfile(path) else []
+                for part, path in files.items()
+            }
             train_key = tuple(e.logical_form + "\t" + " ".join(e.utterance) for e in examples["train"])
             if train_key not in systems:
                 normalizer = TemplateNormalizer(min_support, completeness)
@@ -129,7 +143,9 @@ def inspect_data(
                     TransitionSystem(formalism, normalizer, abstractor),
                 )
             base, normalized = systems[train_key]
-            split_reports.append(_split_report(split, examples, base, normalized, abstractor, memo.setdefault(train_key, {})))
+            split_reports.append(
+                _split_report(split, examples, base, normalized, abstractor, memo.setdefault(train_key, {}))
+            )
             split_reports[-1]["signature_mismatches"] = _signature_mismatches(examples, formalism)
             for part in ("train", "support", "query"):
                 for example in examples[part]:
@@ -139,7 +155,9 @@ def inspect_data(
             "splits": split_reports,
             "summary": _summary(split_reports),
             "signatures": seen.summary(),
-            "multi_arity": {p: {str(a): s.first_use[a] for a in sorted(s.kinds)} for p, s in seen.multi_arity().items()},
+            "multi_arity": {
+                p: {str(a): s.first_use[a] for a in sorted(s.kinds)} for p, s in seen.multi_arity().items()
+            },
         }
     if not report["datasets"]:
         raise UserError(
@@ -212,7 +230,9 @@ def _split_report(
         "shot": split["shot"],
         "examples": {part: len(examples[part]) for part in ("train", "support", "query")},
         "predicates": {
-            "known": len(known), "new": len(new), "total": len(known | _predicates(query)),
+            "known": len(known),
+            "new": len(new),
+            "total": len(known | _predicates(query)),
             "new_list": sorted(new),
             "unseen_in_query": sorted(_predicates(query) - reachable),
         },
@@ -252,7 +272,10 @@ def _summary(split_reports: List[Dict[str, Any]]) -> Dict[str, Any]:
 
 def format_report(report: Dict[str, Any]) -> str:
     lines = []
-    header = f"{'split':<12}{'train':>6}{'supp':>6}{'query':>6}{'known':>6}{'new':>5}{'tmpl':>6}{'acts b/a':>11}{'len b/a':>13}{'rt fail':>8}{'ceiling':>9}"
+    header = (
+        f"{'split':<12}{'train':>6}{'supp':>6}{'query':>6}{'known':>6}{'new':>5}{'tmpl':>6}"
+        f"{'acts b/a':>11}{'len b/a':>13}{'rt fail':>8}{'ceiling':>9}"
+    )
     for name, dataset in report["datasets"].items():
         lines.append(f"== {name} ({dataset['formalism']})")
         lines.append(header)
@@ -267,11 +290,16 @@ def format_report(report: Dict[str, Any]) -> str:
         summary = dataset["summary"]
         lines.append("summary: " + ", ".join(f"{k} {v}" for k, v in summary.items()))
         signatures = dataset["signatures"]
-        lines.append(f"signatures ({len(signatures)} predicates): "
-                     + " ".join(f"{p}/{','.join(arities)}" for p, arities in signatures.items()))
+        lines.append(
+            f"signatures ({len(signatures)} predicates): "
+            + " ".join(f"{p}/{','.join(arities)}" for p, arities in signatures.items())
+        )
         for predicate, arities in dataset["multi_arity"].items():
-            lines.append(f"  used with {len(arities)} arities: {predicate} ("
-                         + ", ".join(f"{a} at {where}" for a, where in arities.items()) + ")")
+            lines.append(
+                f"  used with {len(arities)} arities: {predicate} ("
+                + ", ".join(f"{a} at {where}" for a, where in arities.items())
+                + ")"
+            )
         for s in dataset["splits"]:
             for mismatch in s["signature_mismatches"]:
                 lines.append(f"  signature mismatch: {mismatch}")

@@ -5,9 +5,11 @@ learns new predicates of their own domain; `--suite dev` makes the project's dev
 from the official training sets alone (`fewshot_parser.data.dev_suite`).
 
     allennlp make-splits --train my_train.txt --dataset geo --predicates density:i --out my_splits
-    allennlp make-splits --train data/geo/lemma_data/shuffle_0_shot_1/train.txt --dataset geo --new 3 --draws 1 2 3 --out splits
+    allennlp make-splits --train data/geo/lemma_data/shuffle_0_shot_1/train.txt --dataset geo --new 3 \\
+        --draws 1 2 3 --out splits
     allennlp make-splits --suite dev
 """
+
 import argparse
 import os
 from typing import Dict, List
@@ -25,30 +27,54 @@ class MakeSplits(Subcommand):
     """Make few-shot splits (new predicates, support, query, known) of a training file."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = ("Make few-shot splits of a training file in the benchmark layout: new predicates (named, or "
-                       "seeded draws), their examples moved to an evaluation pool, k support examples per new "
-                       "predicate, the rest as queries, and a held-out known.txt to measure retention.")
+        description = (
+            "Make few-shot splits of a training file in the benchmark layout: new predicates (named, or "
+            "seeded draws), their examples moved to an evaluation pool, k support examples per new "
+            "predicate, the rest as queries, and a held-out known.txt to measure retention."
+        )
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("--train", help="the source file (utterance<TAB>logical form per line)")
-        sub.add_argument("--dataset", type=one_of(["jobs", "geo", "atis"], "dataset"),
-                         help="which benchmark's formalism and experiment configs the data follows "
-                              "(jobs: Prolog; geo, atis: lambda calculus); also the folder name")
+        sub.add_argument(
+            "--dataset",
+            type=one_of(["jobs", "geo", "atis"], "dataset"),
+            help="which benchmark's formalism and experiment configs the data follows "
+            "(jobs: Prolog; geo, atis: lambda calculus); also the folder name",
+        )
         sub.add_argument("--out", help="root of the splits: <out>/draw_<d>/<dataset>/lemma_data/shuffle_<s>_shot_<k>/")
-        sub.add_argument("--predicates", nargs="+", default=None,
-                         help="make these predicates new (default: a seeded draw of --new per --draws seed)")
+        sub.add_argument(
+            "--predicates",
+            nargs="+",
+            default=None,
+            help="make these predicates new (default: a seeded draw of --new per --draws seed)",
+        )
         sub.add_argument("--new", type=positive_int, default=3, help="new predicates per draw (default 3)")
-        sub.add_argument("--min-examples", type=positive_int, default=8,
-                         help="a drawn predicate is used by at least this many examples (default 8)")
-        sub.add_argument("--max-share", type=float, default=0.15,
-                         help="and by at most this share of the file (default 0.15)")
+        sub.add_argument(
+            "--min-examples",
+            type=positive_int,
+            default=8,
+            help="a drawn predicate is used by at least this many examples (default 8)",
+        )
+        sub.add_argument(
+            "--max-share", type=float, default=0.15, help="and by at most this share of the file (default 0.15)"
+        )
         sub.add_argument("--draws", nargs="+", type=int, default=[1], help="seeds of the draws (default 1)")
         sub.add_argument("--shots", nargs="+", type=int_in([1, 2, 3, 4, 5], "shot"), default=[1, 2])
-        sub.add_argument("--shuffles", nargs="+", type=int, default=[0],
-                         help="support draws per predicate draw, as the official shuffles (default 0)")
-        sub.add_argument("--known", type=int, default=50,
-                         help="examples of known predicates held out as known.txt (default 50)")
-        sub.add_argument("--suite", choices=["dev"], default=None,
-                         help="make the development suite from the official train.txt files ($FEWSHOT_DATA_DIR)")
+        sub.add_argument(
+            "--shuffles",
+            nargs="+",
+            type=int,
+            default=[0],
+            help="support draws per predicate draw, as the official shuffles (default 0)",
+        )
+        sub.add_argument(
+            "--known", type=int, default=50, help="examples of known predicates held out as known.txt (default 50)"
+        )
+        sub.add_argument(
+            "--suite",
+            choices=["dev"],
+            default=None,
+            help="make the development suite from the official train.txt files ($FEWSHOT_DATA_DIR)",
+        )
         sub.add_argument("--force", action="store_true", help="overwrite split folders that hold other contents")
         sub.set_defaults(func=make_splits_from_args)
         return sub
@@ -60,17 +86,34 @@ def make_splits_from_args(args: argparse.Namespace) -> None:
         datasets = [args.dataset] if args.dataset else list(dev_suite.RECIPE)
         summaries = dev_suite.build_dev_suite(os.environ.get("FEWSHOT_DATA_DIR", "data"), out, datasets)
     else:
-        missing = [flag for flag, value in (("--train", args.train), ("--dataset", args.dataset), ("--out", args.out))
-                   if not value]
+        missing = [
+            flag
+            for flag, value in (("--train", args.train), ("--dataset", args.dataset), ("--out", args.out))
+            if not value
+        ]
         if missing:
             raise UserError(f"make-splits needs {', '.join(missing)} (or --suite dev)")
         if not 0 < args.max_share <= 1:
             raise UserError(f"--max-share must be in (0, 1], not {args.max_share}")
         if args.known < 0:
             raise UserError(f"--known must be at least 0, not {args.known}")
-        summaries = [{"dataset": args.dataset, **s} for s in make_splits(
-            args.train, args.dataset, args.out, args.draws, args.shots, args.shuffles, args.predicates, args.new,
-            args.min_examples, args.max_share, args.known, args.force)]
+        summaries = [
+            {"dataset": args.dataset, **s}
+            for s in make_splits(
+                args.train,
+                args.dataset,
+                args.out,
+                args.draws,
+                args.shots,
+                args.shuffles,
+                args.predicates,
+                args.new,
+                args.min_examples,
+                args.max_share,
+                args.known,
+                args.force,
+            )
+        ]
         out = args.out
     print(summary_text(summaries, out))
 
@@ -79,9 +122,11 @@ def summary_text(summaries: List[Dict], out: str) -> str:
     """One block per draw: new predicates, sizes of train / known / pool, and of each split."""
     lines = [f"splits under {out}/draw_<d>/ (each a data root: FEWSHOT_DATA_DIR=<it> FEWSHOT_SPLIT=<shuffle>)"]
     for summary in summaries:
-        lines.append(f"{summary['dataset']} draw {summary['draw']}: new {', '.join(summary['new_predicates'])}; "
-                     f"train {summary['train']}, known {summary['known']}, evaluation pool {summary['pool']} "
-                     f"({summary['dropped']} dropped: logical form occurs once)")
+        lines.append(
+            f"{summary['dataset']} draw {summary['draw']}: new {', '.join(summary['new_predicates'])}; "
+            f"train {summary['train']}, known {summary['known']}, evaluation pool {summary['pool']} "
+            f"({summary['dropped']} dropped: logical form occurs once)"
+        )
         for name, sizes in summary["splits"].items():
             lines.append(f"  {name}: support {sizes['support']}, query {sizes['query']}")
     return "\n".join(lines)

@@ -2,6 +2,7 @@
 The paper's numbers (`paper_results.json`, beside this module): the exact match of every row of its
 Tables 1 and 2, which `allennlp report` and `allennlp run-grid`'s summary print beside ours.
 """
+
 import json
 import os
 from typing import Dict, Tuple

@@ -6,6 +6,7 @@ Writes `results/table1.md`, `results/table1.csv`, `results/table2.md` (ablations
 `results/paper_gap.md` (our mean minus the paper's per row and column, and the runs still missing),
 `results/cost.md` and `results/runs.json` (per-split numbers).
 """
+
 import argparse
 import csv
 import glob
@@ -35,8 +36,11 @@ ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
 REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
 # Settings of our faithful row with one behaviour of ours instead of the authors' (the run-grid
 # systems whose configs are in experiments/switches/: `typed`, `no-glorot`, `applicable-only`, ...).
-FAITHFUL_SWITCHES = tuple(setting for system, setting, path in SYSTEMS.values()
-                          if system == OURS[0] and path.startswith("experiments/switches/"))
+FAITHFUL_SWITCHES = tuple(
+    setting
+    for system, setting, path in SYSTEMS.values()
+    if system == OURS[0] and path.startswith("experiments/switches/")
+)
 STALE_MARK = "†"
 
 
@@ -47,30 +51,58 @@ class Report(Subcommand):
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
         description = "Tables 1 and 2 from results/runs.csv, with the paper's numbers and Wilcoxon p-values."
         sub = parser.add_parser(self.name, description=description, help=description)
-        sub.add_argument("--results", nargs="+", default=None,
-                         help="one or more runs.csv files (default: every results/runs*.csv, e.g. runs.csv and the "
-                         "rows of grid slices run on other machines)")
-        sub.add_argument("--reference", default="results/reference_runs.csv",
-                         help="rows of the authors' code run on the same splits (benchmarks/reference_runs.py); "
-                         "shown as the row \"ProtoParser (authors' code, GloVe 50d)\" when the file exists")
+        sub.add_argument(
+            "--results",
+            nargs="+",
+            default=None,
+            help="one or more runs.csv files (default: every results/runs*.csv, e.g. runs.csv and the "
+            "rows of grid slices run on other machines)",
+        )
+        sub.add_argument(
+            "--reference",
+            default="results/reference_runs.csv",
+            help="rows of the authors' code run on the same splits (benchmarks/reference_runs.py); "
+            'shown as the row "ProtoParser (authors\' code, GloVe 50d)" when the file exists',
+        )
         sub.add_argument("--out", default=None, help="default results (results/<suite> with --suite)")
-        sub.add_argument("--suite", metavar="NAME", default=None,
-                         help="the table of a suite of make-splits draws, e.g. dev (default file results/<NAME>/runs.csv, "
-                              "default --out results/<NAME>): mean ± standard error over its draws, and retention on known.txt")
-        sub.add_argument("--readme", default=None,
-                         help="a Markdown file whose at-a-glance block (between the report's markers) is replaced "
-                              "by the generated table (nothing happens without the markers). Default: README.md "
-                              "when the report is Table 1 itself (--out results, shuffles 1-5); a report of other "
-                              "shuffles or into another directory leaves README alone")
-        sub.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5],
-                         help="shuffles to report (default 1-5; 0 is the tuning split)")
-        sub.add_argument("--full-figure", action="store_true",
-                         help="also draw table1_full.png, a bar for every row of Table 1")
+        sub.add_argument(
+            "--suite",
+            metavar="NAME",
+            default=None,
+            help="the table of a suite of make-splits draws, e.g. dev (default file results/<NAME>/runs.csv, "
+            "default --out results/<NAME>): mean ± standard error over its draws, and retention on known.txt",
+        )
+        sub.add_argument(
+            "--readme",
+            default=None,
+            help="a Markdown file whose at-a-glance block (between the report's markers) is replaced "
+            "by the generated table (nothing happens without the markers). Default: README.md "
+            "when the report is Table 1 itself (--out results, shuffles 1-5); a report of other "
+            "shuffles or into another directory leaves README alone",
+        )
+        sub.add_argument(
+            "--shuffles",
+            nargs="+",
+            type=int,
+            default=[1, 2, 3, 4, 5],
+            help="shuffles to report (default 1-5; 0 is the tuning split)",
+        )
+        sub.add_argument(
+            "--full-figure", action="store_true", help="also draw table1_full.png, a bar for every row of Table 1"
+        )
         sub.add_argument("--no-figures", action="store_true", help="tables only (no matplotlib / scikit-learn)")
-        sub.add_argument("--figure1", nargs=2, metavar=("DATASET", "SHOT"), default=["geo", "1"],
-                         help="dataset and shot of the t-SNE figure (default: geo 1)")
-        sub.add_argument("--pretrain-dir", default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
-                         help="where the pre-trained archives are (for the t-SNE figure)")
+        sub.add_argument(
+            "--figure1",
+            nargs=2,
+            metavar=("DATASET", "SHOT"),
+            default=["geo", "1"],
+            help="dataset and shot of the t-SNE figure (default: geo 1)",
+        )
+        sub.add_argument(
+            "--pretrain-dir",
+            default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
+            help="where the pre-trained archives are (for the t-SNE figure)",
+        )
         sub.set_defaults(func=report_from_args)
         return sub
 
@@ -100,8 +132,17 @@ def report_from_args(args: argparse.Namespace) -> None:
     readme = args.readme if args.readme is not None else default_readme(args.out, args.shuffles)
     print(write_report(args.results, args.out, args.shuffles, reference=args.reference, readme=readme))
     if not args.no_figures:
-        print(write_figures(args.results, args.out, args.figure1[0], int(args.figure1[1]), args.pretrain_dir,
-                            reference=args.reference, full=args.full_figure))
+        print(
+            write_figures(
+                args.results,
+                args.out,
+                args.figure1[0],
+                int(args.figure1[1]),
+                args.pretrain_dir,
+                reference=args.reference,
+                full=args.full_figure,
+            )
+        )
 
 
 def collect(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str], Dict[Tuple[str, int, int], float]]:
@@ -149,6 +190,7 @@ def current_rows(rows: List[Dict[str, str]]) -> List[Dict[str, str]]:
     (system, setting, dataset, shot, shuffle) supersedes: a rerun recorded in one file replaces the
     stale row another file keeps. Where every row of a run is stale, all are kept (the last one counts).
     """
+
     def run(row: Dict[str, str]) -> Tuple[str, str, str, int, int]:
         return row["system"], row["setting"], row["dataset"], int(row["shot"]), int(row["shuffle"])
 
@@ -170,7 +212,9 @@ def stale_cells(rows: List[Dict[str, str]]) -> Dict[Tuple[str, str, str, int], s
     return stale
 
 
-def training_retention(rows: List[Dict[str, str]], shuffles: Sequence[int]) -> Dict[Tuple[str, str], Tuple[float, float, float, int]]:
+def training_retention(
+    rows: List[Dict[str, str]], shuffles: Sequence[int]
+) -> Dict[Tuple[str, str], Tuple[float, float, float, int]]:
     """Per row key: retention on training examples (`known_*` of the official rows over `shuffles`):
     (before, after, after - before, runs), for the keys whose runs measured it."""
     runs: Dict[Tuple[str, str], List[Dict[str, str]]] = defaultdict(list)
@@ -181,12 +225,26 @@ def training_retention(rows: List[Dict[str, str]], shuffles: Sequence[int]) -> D
     return {key: value for key, value in kept.items() if value is not None}
 
 
-def table_lines(keys, table, paper, expected: int = 5, stale=None,
-                kept: Optional[Dict[Tuple[str, str], Tuple[float, float, float, int]]] = None) -> Tuple[List[str], List[List[str]]]:
-    header = "| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | p-value | training examples: before → after |"
+def table_lines(
+    keys,
+    table,
+    paper,
+    expected: int = 5,
+    stale=None,
+    kept: Optional[Dict[Tuple[str, str], Tuple[float, float, float, int]]] = None,
+) -> Tuple[List[str], List[List[str]]]:
+    header = (
+        "| system | "
+        + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS)
+        + " | p-value | training examples: before → after |"
+    )
     lines = [header, "|" + "---|" * (len(COLUMNS) + 3)]
-    csv_rows = [["system", "setting"] + [f"{d}_{k}shot" for d, k in COLUMNS] + [f"paper_{d}_{k}shot" for d, k in COLUMNS]
-                + ["p_value", "known_pretrained", "known_finetuned"]]
+    csv_rows = [
+        ["system", "setting"]
+        + [f"{d}_{k}shot" for d, k in COLUMNS]
+        + [f"paper_{d}_{k}shot" for d, k in COLUMNS]
+        + ["p_value", "known_pretrained", "known_finetuned"]
+    ]
     ours = table.get(OURS, {})
     for key in keys:
         scores = table.get(key, {})
@@ -195,7 +253,11 @@ def table_lines(keys, table, paper, expected: int = 5, stale=None,
         for dataset, shot in COLUMNS:
             value = cell(scores, dataset, shot)
             reference = published.get(f"{dataset}_{shot}shot")
-            text = "–" if value is None else f"{value[0]:.2f} ± {value[1]:.1f}" + ("" if value[2] == expected else f" (n={value[2]})")
+            text = (
+                "–"
+                if value is None
+                else f"{value[0]:.2f} ± {value[1]:.1f}" + ("" if value[2] == expected else f" (n={value[2]})")
+            )
             if value is not None and stale and (key[0], key[1], dataset, shot) in stale:
                 text += f" {STALE_MARK}"
             if reference is not None:
@@ -205,10 +267,21 @@ def table_lines(keys, table, paper, expected: int = 5, stale=None,
             paper_csv.append("" if reference is None else f"{reference:.2f}")
         p_value = None if key == OURS else wilcoxon_p(ours, scores)
         measured = (kept or {}).get(key)
-        retained = "–" if measured is None else f"{measured[0]:.1f} → {measured[1]:.1f} ({measured[2]:+.1f}, n={measured[3]})"
-        lines.append(f"| {_label(key)} | " + " | ".join(cells) + f" | {'' if p_value is None else f'{p_value:.2e}'} | {retained} |")
-        csv_rows.append([key[0], key[1]] + ours_csv + paper_csv + ["" if p_value is None else f"{p_value:.3e}"]
-                        + (["", ""] if measured is None else [f"{measured[0]:.2f}", f"{measured[1]:.2f}"]))
+        retained = (
+            "–" if measured is None else f"{measured[0]:.1f} → {measured[1]:.1f} ({measured[2]:+.1f}, n={measured[3]})"
+        )
+        lines.append(
+            f"| {_label(key)} | "
+            + " | ".join(cells)
+            + f" | {'' if p_value is None else f'{p_value:.2e}'} | {retained} |"
+        )
+        csv_rows.append(
+            [key[0], key[1]]
+            + ours_csv
+            + paper_csv
+            + ["" if p_value is None else f"{p_value:.3e}"]
+            + (["", ""] if measured is None else [f"{measured[0]:.2f}", f"{measured[1]:.2f}"])
+        )
     return lines, csv_rows
 
 
@@ -218,13 +291,18 @@ def direction_lines(ablation_keys, table, paper) -> List[str]:
     paper's ("agrees"), the other way ("disagrees"), or cannot be said (a mean missing: "–").
     """
     ours, published_full = table.get(OURS, {}), paper.get(OURS, {})
-    lines = ["| ablation | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | agrees |",
-             "|" + "---|" * (len(COLUMNS) + 2)]
+    lines = [
+        "| ablation | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | agrees |",
+        "|" + "---|" * (len(COLUMNS) + 2),
+    ]
     for key in ablation_keys:
         cells, agree, known = [], 0, 0
         for dataset, shot in COLUMNS:
             full, removed = cell(ours, dataset, shot), cell(table.get(key, {}), dataset, shot)
-            paper_full, paper_removed = published_full.get(f"{dataset}_{shot}shot"), paper.get(key, {}).get(f"{dataset}_{shot}shot")
+            paper_full, paper_removed = (
+                published_full.get(f"{dataset}_{shot}shot"),
+                paper.get(key, {}).get(f"{dataset}_{shot}shot"),
+            )
             if full is None or removed is None or paper_full is None or paper_removed is None:
                 cells.append("–")
                 continue
@@ -236,8 +314,13 @@ def direction_lines(ablation_keys, table, paper) -> List[str]:
     return lines
 
 
-def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), reference: Optional[str] = None,
-                 readme: Optional[str] = None) -> str:
+def write_report(
+    results,
+    out: str,
+    shuffles: Sequence[int] = (1, 2, 3, 4, 5),
+    reference: Optional[str] = None,
+    readme: Optional[str] = None,
+) -> str:
     files = [results] if isinstance(results, str) else list(results)
     if os.path.exists(out) and not os.path.isdir(out):
         raise UserError(f"{out}: --out is the directory the tables go to, and this is a file; nothing was written")
@@ -257,8 +340,13 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
         main_keys.remove(REFERENCE)
         main_keys.insert(main_keys.index(OURS) + 1 if OURS in main_keys else 0, REFERENCE)
     written = []
-    for name, keys, title in (("table1", main_keys, "Table 1"), ("table2", [OURS] + ablation_keys, "Table 2 (ablations)")):
-        lines, csv_rows = table_lines(keys, table, paper, len(set(shuffles)), stale, training_retention(every_row, shuffles))
+    for name, keys, title in (
+        ("table1", main_keys, "Table 1"),
+        ("table2", [OURS] + ablation_keys, "Table 2 (ablations)"),
+    ):
+        lines, csv_rows = table_lines(
+            keys, table, paper, len(set(shuffles)), stale, training_retention(every_row, shuffles)
+        )
         with atomic_open(os.path.join(out, f"{name}.md"), "w") as handle:
             handle.write(
                 f"# {title}: exact match (%), mean ± std over {span} [paper's number, shuffles 1-5]\n\n"
@@ -272,18 +360,27 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
                 "Training examples: retention, exact match on a seeded sample of at most 500 examples of each "
                 "split's train.txt with the pre-trained archive and after fine-tuning (drop, runs); rows recorded "
                 "before `run-grid` measured it have –."
-                "\n\n" + "\n".join(lines) + "\n"
-                + ("" if name != "table2" else
-                   "\n## Direction: does removing the part move our mean the way it moves the paper's?\n\n"
-                   "Cell: agrees / disagrees (ours: ablation minus ProtoParser / the paper's: the same difference).\n\n"
-                   + "\n".join(direction_lines(ablation_keys, table, paper)) + "\n")
+                "\n\n"
+                + "\n".join(lines)
+                + "\n"
+                + (
+                    ""
+                    if name != "table2"
+                    else "\n## Direction: does removing the part move our mean the way it moves the paper's?\n\n"
+                    "Cell: agrees / disagrees (ours: ablation minus ProtoParser / the paper's: the same "
+                    "difference).\n\n" + "\n".join(direction_lines(ablation_keys, table, paper)) + "\n"
+                )
             )
         with atomic_open(os.path.join(out, f"{name}.csv"), "w", newline="") as handle:
             csv.writer(handle).writerows(csv_rows)
         written += [f"{name}.md", f"{name}.csv"]
     with atomic_open(os.path.join(out, "paper_gap.md"), "w") as handle:
         variants = [k for k in main_keys if k not in paper and k[0] == OURS[0]]
-        handle.write(gap_table([k for k in main_keys + ablation_keys if k in paper], table, paper, shuffles, files, out, variants))
+        handle.write(
+            gap_table(
+                [k for k in main_keys + ablation_keys if k in paper], table, paper, shuffles, files, out, variants
+            )
+        )
         reproduction = reproduction_section(every_row + reference_every, paper, reference, stale)
         handle.write(reproduction)
         handle.write(stale_section(stale))
@@ -292,12 +389,19 @@ def write_report(results, out: str, shuffles: Sequence[int] = (1, 2, 3, 4, 5), r
         handle.write(cost_table(files, shuffles, out))
     written.append("cost.md")
     with atomic_open(os.path.join(out, "runs.json"), "w") as handle:
-        json.dump({f"{s}|{st}": {f"{d}_{k}shot_s{sh}": v for (d, k, sh), v in sorted(scores.items())}
-                   for (s, st), scores in table.items()}, handle, indent=1)
+        json.dump(
+            {
+                f"{s}|{st}": {f"{d}_{k}shot_s{sh}": v for (d, k, sh), v in sorted(scores.items())}
+                for (s, st), scores in table.items()
+            },
+            handle,
+            indent=1,
+        )
     written.append("runs.json")
     suite = os.path.join(out, "dev", "runs.csv")
-    glance = at_a_glance(table, paper, stale, shuffles, read_result_rows(suite) if os.path.isfile(suite) else None,
-                         every_row)
+    glance = at_a_glance(
+        table, paper, stale, shuffles, read_result_rows(suite) if os.path.isfile(suite) else None, every_row
+    )
     with atomic_open(os.path.join(out, "at_a_glance.md"), "w") as handle:
         handle.write(glance)
     written.append("at_a_glance.md")
@@ -334,7 +438,10 @@ def best_of(table, keys: Sequence[Tuple[str, str]], shuffles: Sequence[int]) -> 
 
 
 def headline_best_key() -> Optional[Tuple[str, str]]:
-    """The (system, setting) row of the project's best row, `recipes.HEADLINE_SYSTEMS[1]` (None without the grid table)."""
+    """
+    The (system, setting) row of the project's best row, `recipes.HEADLINE_SYSTEMS[1]` (None without the grid
+    table).
+    """
     from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
     from fewshot_parser.commands.systems import read_systems
 
@@ -353,9 +460,14 @@ def best_row_key(table, shuffles: Sequence[int]) -> Optional[Tuple[str, str]]:
     return headline if headline in table else best_of(table, [k for k in table if is_variant(k)], shuffles)
 
 
-def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
-                suite_rows: Optional[List[Dict[str, str]]] = None,
-                official_rows: Optional[List[Dict[str, str]]] = None) -> str:
+def at_a_glance(
+    table,
+    paper,
+    stale,
+    shuffles: Sequence[int] = (1, 2, 3, 4, 5),
+    suite_rows: Optional[List[Dict[str, str]]] = None,
+    official_rows: Optional[List[Dict[str, str]]] = None,
+) -> str:
     """
     Markdown table of the rows README shows: the paper's ProtoParser, the authors' code run here, our
     faithful row, our best variant and the best baseline (highest mean over the columns it has
@@ -364,9 +476,13 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
     `suite_rows` (the development suite's results), a second table of the faithful and the best row
     there, with their retention on held-out known examples.
     """
+
     def kept_on_training(key) -> str:
-        runs = [r for r in official_rows or [] if key is not None and (r["system"], r["setting"]) == key
-                and int(r["shuffle"]) in set(shuffles)]
+        runs = [
+            r
+            for r in official_rows or []
+            if key is not None and (r["system"], r["setting"]) == key and int(r["shuffle"]) in set(shuffles)
+        ]
         kept = retention(runs)
         return "–" if kept is None else f"{kept[0]:.1f} → {kept[1]:.1f} ({kept[2]:+.1f}, n={kept[3]})"
 
@@ -376,14 +492,22 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
     variant = best_row_key(table, shuffles)
     baseline = best_of(table, [k for k in table if k[0] != OURS[0] and k != REFERENCE], shuffles)
     rows: List[Tuple[str, Optional[Tuple[str, str]], List[Any]]] = [
-        ("paper's ProtoParser", None, [paper.get(OURS, {}).get(f"{d}_{k}shot") for d, k in COLUMNS])]
-    for label, key in (("authors' code here (GloVe 50-d)", REFERENCE), ("ours, faithful (`--systems ours`)", OURS),
-                       ("ours, best: " + (variant[1] if variant else "–"), variant),
-                       ("best baseline: " + (_label(baseline) if baseline else "–"), baseline)):
+        ("paper's ProtoParser", None, [paper.get(OURS, {}).get(f"{d}_{k}shot") for d, k in COLUMNS])
+    ]
+    for label, key in (
+        ("authors' code here (GloVe 50-d)", REFERENCE),
+        ("ours, faithful (`--systems ours`)", OURS),
+        ("ours, best: " + (variant[1] if variant else "–"), variant),
+        ("best baseline: " + (_label(baseline) if baseline else "–"), baseline),
+    ):
         if key is not None and key in table:
             rows.append((label, key, [None if c is None else c[0] for c in means(key)]))
-    lines = [GLANCE_START, "", "| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS) + " | training examples: before → after |",
-             "|---" * (len(COLUMNS) + 2) + "|"]
+    lines = [
+        GLANCE_START,
+        "",
+        "| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS) + " | training examples: before → after |",
+        "|---" * (len(COLUMNS) + 2) + "|",
+    ]
     for label, key, values in rows:
         cells = []
         for (dataset, shot), value in zip(COLUMNS, values):
@@ -395,20 +519,32 @@ def at_a_glance(table, paper, stale, shuffles: Sequence[int] = (1, 2, 3, 4, 5),
                 text += f" {STALE_MARK}"
             cells.append(text)
         lines.append(f"| {label} | " + " | ".join(cells) + f" | {'–' if key is None else kept_on_training(key)} |")
-    lines += ["", f"{STALE_MARK}: not reproduced by the current code (`allennlp report` lists why in "
-              "results/paper_gap.md). Training examples: retention on the official splits, exact match on a "
-              "seeded sample of at most 500 examples of the split's train.txt (seen in pre-training, so the "
-              "most favourable case) with the pre-trained archive and after fine-tuning (drop, runs); "
-              "measured by `allennlp run-grid` for the rows made since it measures retention; older rows have none."]
+    lines += [
+        "",
+        f"{STALE_MARK}: not reproduced by the current code (`allennlp report` lists why in "
+        "results/paper_gap.md). Training examples: retention on the official splits, exact match on a "
+        "seeded sample of at most 500 examples of the split's train.txt (seen in pre-training, so the "
+        "most favourable case) with the pre-trained archive and after fine-tuning (drop, runs); "
+        "measured by `allennlp run-grid` for the rows made since it measures retention; older rows have none.",
+    ]
     if suite_rows:
         labels = {OURS: "ours, faithful", **({variant: "ours, best"} if variant else {})}
-        lines += ["", "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "
-                  "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md, which lists why a "
-                  f"cell is marked {STALE_MARK}), with retention: "
-                  "exact match on held-out examples of known predicates before and after fine-tuning:", ""]
+        lines += [
+            "",
+            "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "
+            "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md, which lists why a "
+            f"cell is marked {STALE_MARK}), with retention: "
+            "exact match on held-out examples of known predicates before and after fine-tuning:",
+            "",
+        ]
         keys = [OURS] + ([variant] if variant else [])
         shown = [row for row in suite_rows if (row["system"], row["setting"]) in keys]
-        lines += suite_lines(shown, keys, labels, stale_draw_cells(shown, os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), "dev")))
+        lines += suite_lines(
+            shown,
+            keys,
+            labels,
+            stale_draw_cells(shown, os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), "dev")),
+        )
     lines += ["", GLANCE_END]
     return "\n".join(lines) + "\n"
 
@@ -427,7 +563,9 @@ def update_readme(path: str, glance: str) -> bool:
     return True
 
 
-def _means(rows: List[Dict[str, str]], key: Tuple[str, str], shuffles: Sequence[int]) -> Dict[Tuple[str, int], Tuple[float, int]]:
+def _means(
+    rows: List[Dict[str, str]], key: Tuple[str, str], shuffles: Sequence[int]
+) -> Dict[Tuple[str, int], Tuple[float, int]]:
     """(dataset, shot) -> (mean exact match, number of shuffles) of one row key over `shuffles`."""
     values: Dict[Tuple[str, int], List[float]] = defaultdict(list)
     for row in rows:
@@ -436,8 +574,12 @@ def _means(rows: List[Dict[str, str]], key: Tuple[str, str], shuffles: Sequence[
     return {column: (statistics.mean(v), len(v)) for column, v in values.items()}
 
 
-def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[str],
-                         stale: Optional[Dict[Tuple[str, str, str, int], str]] = None) -> str:
+def reproduction_section(
+    rows: List[Dict[str, str]],
+    paper,
+    reference: Optional[str],
+    stale: Optional[Dict[Tuple[str, str, str, int], str]] = None,
+) -> str:
     """
     Markdown: the paper's ProtoParser, the authors' code run here and our faithful row, per column,
     with ours minus the authors' code and the Wilcoxon p-value of ours against it over the evaluation
@@ -470,34 +612,57 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
     evaluation = (1, 2, 3, 4, 5)
     ours, authors = _means(rows, OURS, evaluation), _means(rows, REFERENCE, evaluation)
     published = paper.get(OURS, {})
-    lines.append(line("paper (GloVe 200-d, GPU)", {(d, k): (published[f"{d}_{k}shot"], 5) for d, k in COLUMNS
-                                                   if f"{d}_{k}shot" in published}))
+    lines.append(
+        line(
+            "paper (GloVe 200-d, GPU)",
+            {(d, k): (published[f"{d}_{k}shot"], 5) for d, k in COLUMNS if f"{d}_{k}shot" in published},
+        )
+    )
     lines.append(line("authors' code here (GloVe 50-d, CPU)", authors))
     lines.append(line("ours, faithful (GloVe 50-d)", ours, OURS))
-    differences = {c: (ours[c][0] - authors[c][0], min(ours[c][1], authors[c][1])) for c in COLUMNS if c in ours and c in authors}
-    lines.append("| ours - authors' code | " + " | ".join(
-        "–" if c not in differences else f"{differences[c][0]:+.2f}" for c in COLUMNS) + " |")
+    differences = {
+        c: (ours[c][0] - authors[c][0], min(ours[c][1], authors[c][1])) for c in COLUMNS if c in ours and c in authors
+    }
+    lines.append(
+        "| ours - authors' code | "
+        + " | ".join("–" if c not in differences else f"{differences[c][0]:+.2f}" for c in COLUMNS)
+        + " |"
+    )
 
     def scores(key):
-        return {(r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"])
-                for r in rows if (r["system"], r["setting"]) == key and int(r["shuffle"]) in evaluation}
+        return {
+            (r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"])
+            for r in rows
+            if (r["system"], r["setting"]) == key and int(r["shuffle"]) in evaluation
+        }
 
     intervals = paired_intervals(scores(OURS), scores(REFERENCE))
-    lines.append("| 95% interval of that difference (paired over shuffles, t) | " + " | ".join(
-        "–" if c not in intervals else f"{intervals[c][0]:+.1f} to {intervals[c][1]:+.1f}" for c in COLUMNS) + " |")
+    lines.append(
+        "| 95% interval of that difference (paired over shuffles, t) | "
+        + " | ".join(
+            "–" if c not in intervals else f"{intervals[c][0]:+.1f} to {intervals[c][1]:+.1f}" for c in COLUMNS
+        )
+        + " |"
+    )
 
     p_value = wilcoxon_p(scores(OURS), scores(REFERENCE))
     shared = len(set(scores(OURS)) & set(scores(REFERENCE)))
-    lines.append(f"\nWilcoxon p (ours vs the authors' code, {shared} shared evaluation sets): "
-                 + ("–" if p_value is None else f"{p_value:.3g}") + "\n")
-    variant_lines = [line(f"authors' code here, {label}", _means(variant_rows, (label_system, ""), evaluation))
-                     for label, label_system, variant_rows in _reference_variants(reference)]
+    lines.append(
+        f"\nWilcoxon p (ours vs the authors' code, {shared} shared evaluation sets): "
+        + ("–" if p_value is None else f"{p_value:.3g}")
+        + "\n"
+    )
+    variant_lines = [
+        line(f"authors' code here, {label}", _means(variant_rows, (label_system, ""), evaluation))
+        for label, label_system, variant_rows in _reference_variants(reference)
+    ]
     switched = {setting: _means(rows, (OURS[0], setting), evaluation) for setting in FAITHFUL_SWITCHES}
-    variant_lines += [line(f"ours, faithful but {setting}", means, (OURS[0], setting))
-                      for setting, means in switched.items() if means]
+    variant_lines += [
+        line(f"ours, faithful but {setting}", means, (OURS[0], setting)) for setting, means in switched.items() if means
+    ]
     if variant_lines:
         lines += [
-            "\nOne behaviour changed at a time, to measure what it costs (docs/reproduction.md, \"What still "
+            '\nOne behaviour changed at a time, to measure what it costs (docs/reproduction.md, "What still '
             "differs\"): the authors' code with another setting (`benchmarks/reference_runs.py` with an option, rows "
             "in the files named), and our faithful configuration with one switch (`allennlp run-grid --systems "
             "<name>`; † marks a cell with a row made before the faithful configuration last changed):\n",
@@ -507,7 +672,8 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
             *variant_lines,
         ]
     lines += [
-        "\nThe same rows over shuffles 0-4, for comparison only (the authors' README fine-tunes on 0-4; we tune on 0):\n",
+        "\nThe same rows over shuffles 0-4, for comparison only (the authors' README fine-tunes on 0-4; "
+        "we tune on 0):\n",
         *header,
         line("authors' code here", _means(rows, REFERENCE, (0, 1, 2, 3, 4))),
         line("ours, faithful", _means(rows, OURS, (0, 1, 2, 3, 4))),
@@ -515,8 +681,9 @@ def reproduction_section(rows: List[Dict[str, str]], paper, reference: Optional[
     return "\n".join(lines) + "\n"
 
 
-def paired_intervals(ours: Dict[Tuple[str, int, int], float], other: Dict[Tuple[str, int, int], float],
-                     confidence: float = 0.95) -> Dict[Tuple[str, int], Tuple[float, float]]:
+def paired_intervals(
+    ours: Dict[Tuple[str, int, int], float], other: Dict[Tuple[str, int, int], float], confidence: float = 0.95
+) -> Dict[Tuple[str, int], Tuple[float, float]]:
     """
     (dataset, shot) -> the two-sided `confidence` interval (Student's t) of the mean of ours minus
     other over the shuffles both have, for columns with at least two shared shuffles: how far apart
@@ -554,8 +721,11 @@ def _reference_variants(reference: Optional[str]) -> List[Tuple[str, str, List[D
 
 def stale_section(stale: Dict[Tuple[str, str, str, int], str]) -> str:
     """Markdown list of the cells marked stale, with the first reason found."""
-    lines = ["\n## Stale cells\n", f"Cells marked {STALE_MARK} in the tables: the current code would not reproduce "
-             "at least one of their rows (`allennlp run-grid --systems <name> --redo-stale` reruns them).\n"]
+    lines = [
+        "\n## Stale cells\n",
+        f"Cells marked {STALE_MARK} in the tables: the current code would not reproduce "
+        "at least one of their rows (`allennlp run-grid --systems <name> --redo-stale` reruns them).\n",
+    ]
     by_reason: Dict[str, List[str]] = defaultdict(list)
     for (system, setting, dataset, shot), reason in sorted(stale.items()):
         by_reason[reason].append(f"{_label((system, setting))} {dataset} {shot}-shot")
@@ -573,19 +743,24 @@ def gap_table(keys, table, paper, shuffles: Sequence[int], files: Sequence[str],
     beyond the paper (`variants`), their mean minus the paper's ProtoParser; then the runs still missing.
     """
     wanted = sorted(set(shuffles))
-    header = ["| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | mean distance (complete cells) |",
-              "|" + "---|" * (len(COLUMNS) + 2)]
+    header = [
+        "| system | " + " | ".join(f"{d} {k}-shot" for d, k in COLUMNS) + " | mean distance (complete cells) |",
+        "|" + "---|" * (len(COLUMNS) + 2),
+    ]
     lines = [
-        f"# Distance to the paper: our mean minus the paper's number (points of exact match), shuffles {wanted[0]}-{wanted[-1]}\n",
+        "# Distance to the paper: our mean minus the paper's number (points of exact match), "
+        f"shuffles {wanted[0]}-{wanted[-1]}\n",
         f"Generated by `allennlp report --results {' '.join(files)} --out {out}`. A cell computed from fewer than "
         f"{len(wanted)} shuffles says how many it has; – marks a cell with no run yet.\n",
     ] + header
     missing: List[str] = []
     lines += [_gap_row(key, table.get(key, {}), paper[key], wanted, missing) for key in keys]
     if variants:
-        lines += ["\n## Our ProtoParser variants against the paper's ProtoParser\n",
-                  "Rows beyond the paper (other words, lexicon, linking, ...): their mean minus the paper's "
-                  "ProtoParser row, so a positive cell beats the published result.\n"] + header
+        lines += [
+            "\n## Our ProtoParser variants against the paper's ProtoParser\n",
+            "Rows beyond the paper (other words, lexicon, linking, ...): their mean minus the paper's "
+            "ProtoParser row, so a positive cell beats the published result.\n",
+        ] + header
         lines += [_gap_row(key, table.get(key, {}), paper[OURS], wanted, []) for key in variants]
     lines.append("\n## Runs still missing\n")
     lines += missing or ["None: every row the paper reports has all its shuffles."]
@@ -600,8 +775,10 @@ def _gap_row(key, scores, reference_row: Dict[str, float], wanted: List[int], mi
         reference = reference_row.get(f"{dataset}_{shot}shot")
         absent = [sh for sh in wanted if (dataset, shot, sh) not in scores]
         if absent:
-            missing.append(f"- {_label(key)}, {dataset} {shot}-shot: shuffle{'s' if len(absent) > 1 else ''} "
-                           + ", ".join(map(str, absent)))
+            missing.append(
+                f"- {_label(key)}, {dataset} {shot}-shot: shuffle{'s' if len(absent) > 1 else ''} "
+                + ", ".join(map(str, absent))
+            )
         if value is None or reference is None:
             cells.append("–")
             continue
@@ -641,7 +818,9 @@ def cost_table(files: Sequence[str], shuffles: Sequence[int], out: str) -> str:
         lines.append("|---|---|" + "---|" * (len(datasets) + 1))
         for key in sorted(counts):
             cells = [f"{minutes[key][d]:.1f}" if d in minutes[key] else "–" for d in datasets]
-            lines.append(f"| {_label(key)} | {counts[key]} | " + " | ".join(cells) + f" | {sum(minutes[key].values()):.1f} |")
+            lines.append(
+                f"| {_label(key)} | {counts[key]} | " + " | ".join(cells) + f" | {sum(minutes[key].values()):.1f} |"
+            )
         total = sum(sum(m.values()) for m in minutes.values())
         lines.append(f"| all | {sum(counts.values())} | " + " | ".join("" for _ in datasets) + f" | {total:.1f} |\n")
     return "\n".join(lines) + "\n"
@@ -655,11 +834,15 @@ def compared_rows(table, reference: List[Dict[str, str]], shuffles: Sequence[int
     """
     table = dict(table)
     if reference:
-        table[REFERENCE] = {(r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"]) for r in reference}
+        table[REFERENCE] = {
+            (r["dataset"], int(r["shot"]), int(r["shuffle"])): float(r["exact_match"]) for r in reference
+        }
 
     def per_column(scores):
-        return {(d, k): [v for (dd, kk, sh), v in sorted(scores.items()) if (dd, kk) == (d, k) and sh in shuffles]
-                for d, k in COLUMNS}
+        return {
+            (d, k): [v for (dd, kk, sh), v in sorted(scores.items()) if (dd, kk) == (d, k) and sh in shuffles]
+            for d, k in COLUMNS
+        }
 
     chosen = [key for key in (OURS, REFERENCE) if key in table]
     labels = {OURS: "ProtoParser, faithful (ours)", REFERENCE: "ProtoParser, authors' code here"}
@@ -674,8 +857,9 @@ def compared_rows(table, reference: List[Dict[str, str]], shuffles: Sequence[int
     return [(labels.get(key, _label(key)), per_column(table[key])) for key in chosen]
 
 
-def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str, reference: Optional[str] = None,
-                  full: bool = False) -> str:
+def write_figures(
+    results, out: str, dataset: str, shot: int, pretrain_dir: str, reference: Optional[str] = None, full: bool = False
+) -> str:
     """`table1.png` (one panel per column: the rows a reader compares, per-shuffle dots, the paper's
     ProtoParser as a line), with `full` also `table1_full.png` (every row), and, when the pre-trained
     archive of our parser exists, `figure1_<dataset>_<k>shot.png` (t-SNE)."""
@@ -707,7 +891,10 @@ def write_figures(results, out: str, dataset: str, shot: int, pretrain_dir: str,
     if not os.path.isfile(archive):
         return f"wrote {', '.join(written) or 'no figures'}; no t-SNE figure: {archive} does not exist"
     data_files = {
-        s: {part: resolve_data_path(f"{dataset}/lemma_data/shuffle_{s}_shot_{shot}/{part}.txt") for part in ("support", "query")}
+        s: {
+            part: resolve_data_path(f"{dataset}/lemma_data/shuffle_{s}_shot_{shot}/{part}.txt")
+            for part in ("support", "query")
+        }
         for s in range(1, 6)
     }
     data_files = {s: f for s, f in data_files.items() if all(os.path.isfile(p) for p in f.values())}

@@ -6,6 +6,7 @@ held-out `known.txt` with the pre-trained archive, after fine-tuning, and the dr
 over all of a row's runs and per dataset. A cell holding a run the current code would not reproduce
 (`staleness.draw_stale_reason`) is marked †, as Table 1 marks official cells.
 """
+
 import csv
 import math
 import os
@@ -44,8 +45,11 @@ def collect(rows: List[Dict[str, str]]) -> Dict[Key, Dict[Tuple[str, int], List[
 
 def retention(rows: Sequence[Dict[str, str]]) -> Optional[Tuple[float, float, float, int]]:
     """(before, after, after - before, runs) over the runs that measured both; None when none did."""
-    pairs = [(float(r["known_pretrained"]), float(r["known_finetuned"])) for r in rows
-             if r.get("known_pretrained") and r.get("known_finetuned")]
+    pairs = [
+        (float(r["known_pretrained"]), float(r["known_finetuned"]))
+        for r in rows
+        if r.get("known_pretrained") and r.get("known_finetuned")
+    ]
     if not pairs:
         return None
     before = statistics.mean(p[0] for p in pairs)
@@ -89,30 +93,45 @@ def stale_draw_cells(rows: Sequence[Dict[str, str]], data_root: str) -> Stale:
         reason = draw_stale_reason(row, systems, data_root, pretrain_root)
         if reason:
             found[(row["system"], row["setting"], row["dataset"], int(row["shot"]))][reason].append(row["shuffle"])
-    return {key: "; ".join(f"{reason} (draw{'s' if len(draws) > 1 else ''} {', '.join(sorted(draws, key=int))})"
-                           for reason, draws in reasons.items())
-            for key, reasons in found.items()}
+    return {
+        key: "; ".join(
+            f"{reason} (draw{'s' if len(draws) > 1 else ''} {', '.join(sorted(draws, key=int))})"
+            for reason, draws in reasons.items()
+        )
+        for key, reasons in found.items()
+    }
 
 
 def cell_text(rows: Sequence[Dict[str, str]], stale: bool = False) -> str:
     if not rows:
         return "–"
     mean, error = mean_and_error([float(r["exact_match"]) for r in rows])
-    return (f"{mean:.2f}" + (f" ± {error:.2f}" if error is not None else "") + f" (n={len(rows)})"
-            + (f" {STALE_MARK}" if stale else ""))
+    return (
+        f"{mean:.2f}"
+        + (f" ± {error:.2f}" if error is not None else "")
+        + f" (n={len(rows)})"
+        + (f" {STALE_MARK}" if stale else "")
+    )
 
 
-def suite_lines(rows: List[Dict[str, str]], keys: Optional[Sequence[Key]] = None,
-                labels: Optional[Dict[Key, str]] = None, stale: Optional[Stale] = None) -> List[str]:
+def suite_lines(
+    rows: List[Dict[str, str]],
+    keys: Optional[Sequence[Key]] = None,
+    labels: Optional[Dict[Key, str]] = None,
+    stale: Optional[Stale] = None,
+) -> List[str]:
     """
     The Markdown table: one line per row key, the six columns (cells in `stale` marked †), then
     retention over all its runs.
     """
     table = collect(rows)
     keys = list(keys) if keys is not None else sorted(table)
-    lines = ["| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS)
-             + " | known: pre-trained | after fine-tuning | drop | drop by dataset |",
-             "|---" * (len(COLUMNS) + 5) + "|"]
+    lines = [
+        "| row | "
+        + " | ".join(f"{d} {k}" for d, k in COLUMNS)
+        + " | known: pre-trained | after fine-tuning | drop | drop by dataset |",
+        "|---" * (len(COLUMNS) + 5) + "|",
+    ]
     for key in keys:
         if key not in table:
             continue
@@ -121,9 +140,13 @@ def suite_lines(rows: List[Dict[str, str]], keys: Optional[Sequence[Key]] = None
         tail = ["–", "–", "–"] if kept is None else [f"{kept[0]:.2f}", f"{kept[1]:.2f}", f"{kept[2]:+.2f}"]
         tail.append(drop_by_dataset(columns))
         label = (labels or {}).get(key, _label(key))
-        lines.append(f"| {label} | " + " | ".join(cell_text(columns.get(c, []), (*key, *c) in (stale or {})) for c in COLUMNS)
-                     + " | "
-                     + " | ".join(tail) + " |")
+        lines.append(
+            f"| {label} | "
+            + " | ".join(cell_text(columns.get(c, []), (*key, *c) in (stale or {})) for c in COLUMNS)
+            + " | "
+            + " | ".join(tail)
+            + " |"
+        )
     return lines
 
 
@@ -133,11 +156,16 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
     require_rows(rows, files, f"the {suite} suite")
     stale = stale_draw_cells(rows, suite_data_root(files, suite))
     lines = suite_lines(rows, stale=stale)
-    notes = "" if not stale else (
-        f"\n{STALE_MARK}: the cell has a run the current code would not reproduce (changed config, or code changed "
-        f"since the run without a certificate; `allennlp run-grid --suite {suite} --redo-stale` reruns them, "
-        "`allennlp certify` can show that the change kept behaviour):\n\n"
-        + "".join(f"- {_label(key[:2])}, {key[2]} {key[3]}-shot: {why}\n" for key, why in sorted(stale.items())))
+    notes = (
+        ""
+        if not stale
+        else (
+            f"\n{STALE_MARK}: the cell has a run the current code would not reproduce (changed config, or code changed "
+            f"since the run without a certificate; `allennlp run-grid --suite {suite} --redo-stale` reruns them, "
+            "`allennlp certify` can show that the change kept behaviour):\n\n"
+            + "".join(f"- {_label(key[:2])}, {key[2]} {key[3]}-shot: {why}\n" for key, why in sorted(stale.items()))
+        )
+    )
     os.makedirs(out, exist_ok=True)
     with atomic_open(os.path.join(out, "table.md"), "w") as handle:
         handle.write(
@@ -146,16 +174,38 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
             "predicates of the official train.txt new (fewshot_parser/data/dev_suite.py) and has its own "
             "pre-training. known: exact match on the draws' held-out known.txt (examples of known predicates that "
             "no training saw) with the pre-trained archive and after fine-tuning, averaged over every run of the "
-            "row; drop = after - before, also per dataset.\n\n" + "\n".join(lines) + "\n" + notes)
+            "row; drop = after - before, also per dataset.\n\n" + "\n".join(lines) + "\n" + notes
+        )
     table = collect(rows)
     with atomic_open(os.path.join(out, "table.csv"), "w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["system", "setting", "dataset", "shot", "draws", "mean", "standard_error",
-                         "known_pretrained", "known_finetuned", "known_drop"])
+        writer.writerow(
+            [
+                "system",
+                "setting",
+                "dataset",
+                "shot",
+                "draws",
+                "mean",
+                "standard_error",
+                "known_pretrained",
+                "known_finetuned",
+                "known_drop",
+            ]
+        )
         for key in sorted(table):
             for (dataset, shot), runs in sorted(table[key].items()):
                 mean, error = mean_and_error([float(r["exact_match"]) for r in runs])
                 kept = retention(runs)
-                writer.writerow([*key, dataset, shot, len(runs), f"{mean:.2f}", "" if error is None else f"{error:.2f}",
-                                 *(["", "", ""] if kept is None else [f"{kept[0]:.2f}", f"{kept[1]:.2f}", f"{kept[2]:.2f}"])])
+                writer.writerow(
+                    [
+                        *key,
+                        dataset,
+                        shot,
+                        len(runs),
+                        f"{mean:.2f}",
+                        "" if error is None else f"{error:.2f}",
+                        *(["", "", ""] if kept is None else [f"{kept[0]:.2f}", f"{kept[1]:.2f}", f"{kept[2]:.2f}"]),
+                    ]
+                )
     return "\n".join(lines) + f"\nwrote {os.path.join(out, 'table.md')}, {os.path.join(out, 'table.csv')}"

@@ -9,6 +9,7 @@ turns each case into a `UserError` whose one line names the file and what is wro
 (`fewshot_parser.commands.cli_behaviour` puts it where `predict`, `evaluate`, `Predictor.from_path`
 and `Model.from_archive` look it up when fewshot_parser is imported).
 """
+
 import atexit
 import functools
 import gzip
@@ -52,8 +53,9 @@ def check_archive(path: Any, hint: str = "") -> None:
         raise UserError(f"{path}: no such model archive{suffix}")
     if os.path.isdir(path):
         if not os.path.isfile(os.path.join(path, "config.json")):
-            raise UserError(f"{path}: a directory without config.json, not a model archive or serialization "
-                            f"directory{suffix}")
+            raise UserError(
+                f"{path}: a directory without config.json, not a model archive or serialization directory{suffix}"
+            )
         return
     try:
         if file_version(path) in _CHECKED:  # checked before and not changed since: reading it again finds the same
@@ -61,8 +63,13 @@ def check_archive(path: Any, hint: str = "") -> None:
         with open(path, "rb") as handle:
             magic = handle.read(2)
         if magic != b"\x1f\x8b":  # every model.tar.gz starts with gzip's magic bytes
-            kind = ("an empty file" if not magic else "an uncompressed tar file" if tarfile.is_tarfile(path)
-                    else "not a gzip-compressed tar file")
+            kind = (
+                "an empty file"
+                if not magic
+                else "an uncompressed tar file"
+                if tarfile.is_tarfile(path)
+                else "not a gzip-compressed tar file"
+            )
             raise UserError(f"{path}: not a model archive ({kind}; `allennlp train` writes model.tar.gz){suffix}")
         with tarfile.open(path, "r:gz") as archive:
             names = set(archive.getnames())  # reads the whole archive, so a truncated one fails here
@@ -74,8 +81,7 @@ def check_archive(path: Any, hint: str = "") -> None:
     missing = [name for name in REQUIRED_MEMBERS if name not in names]
     if missing:
         held = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "") if names else "nothing"
-        raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held})"
-                        f"{suffix}")
+        raise UserError(f"{path}: not an AllenNLP model archive (no {' or '.join(missing)}; it holds {held}){suffix}")
     _CHECKED.add(file_version(path))
 
 

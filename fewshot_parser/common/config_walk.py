@@ -1,4 +1,5 @@
 """One walk over a config (nested dicts and lists) shared by the translations between spellings."""
+
 from typing import Any, Callable, Dict
 
 

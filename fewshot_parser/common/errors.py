@@ -10,6 +10,7 @@ Set `FEWSHOT_VERBOSE=1` (or AllenNLP's `ALLENNLP_DEBUG`) to get the full traceba
 other exception is a bug and keeps its traceback. `fewshot_parser.commands.cli_behaviour` installs
 the hook when fewshot_parser is imported (`install_excepthook`).
 """
+
 import logging
 import os
 import sys

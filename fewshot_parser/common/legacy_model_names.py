@@ -22,6 +22,7 @@ built from old names, `models/legacy_names.py`); `legacy_spelling` writes a new 
 that a config keeps the hash of the rows recorded before the components (`provenance.experiment_hash`).
 Plain dictionaries only: nothing here imports a model.
 """
+
 import re
 from typing import Any, Dict, List, Optional
 
@@ -33,9 +34,17 @@ _PARSERS = ("proto_parser", "irnet_parser")
 # (component type, name part, {old flat key: component key}), in the order of the name parts' keys.
 _SCORERS = (
     ("slot_type_check", "_slot_types", {"slot_type_weight": "weight"}),
-    ("missing_evidence", "_missing_evidence", {"evidence_weight": "weight", "evidence_share": "share",
-                                               "evidence_lift": "lift", "evidence_min_count": "min_count",
-                                               "evidence_actions": "actions"}),
+    (
+        "missing_evidence",
+        "_missing_evidence",
+        {
+            "evidence_weight": "weight",
+            "evidence_share": "share",
+            "evidence_lift": "lift",
+            "evidence_min_count": "min_count",
+            "evidence_actions": "actions",
+        },
+    ),
 )
 _RERANKERS = (
     ("variable_scoping", "_scoped", {"names_per_slot": "names_per_slot", "max_namings": "max_namings"}),
@@ -83,7 +92,10 @@ def _irnet_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
 
 
 def translate_legacy_config(name: str, config: Dict[str, Any]) -> Dict[str, Any]:
-    """The `proto_parser` / `irnet_parser` config (with `type`) that the old model `name` with `config` (no `type`) was."""
+    """
+    The `proto_parser` / `irnet_parser` config (with `type`) that the old model `name` with `config` (no `type`)
+    was.
+    """
     match = _PATTERN.match(name)
     if match is None or name not in LEGACY_MODEL_NAMES:
         raise ValueError(f"{name!r} is not an old decoding-mixin model name")
@@ -95,8 +107,11 @@ def translate_legacy_config(name: str, config: Dict[str, Any]) -> Dict[str, Any]
         parts.add("_scoped")
 
     def components(table: tuple) -> List[Dict[str, Any]]:
-        return [{"type": kind, **{new: config.pop(old) for old, new in keys.items() if old in config}}
-                for kind, part, keys in table if part in parts]
+        return [
+            {"type": kind, **{new: config.pop(old) for old, new in keys.items() if old in config}}
+            for kind, part, keys in table
+            if part in parts
+        ]
 
     scorers, rerankers = components(_SCORERS), components(_RERANKERS)
     translated: Dict[str, Any] = {"type": match.group(1), **config}
@@ -115,7 +130,7 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         expected = [entry for entry in table if entry[0] in {c.get("type") for c in given if isinstance(c, dict)}]
         if [c.get("type") if isinstance(c, dict) else None for c in given] != [kind for kind, _, _ in expected]:
             return None  # an unknown component, a repeated one, or another order
-        for (kind, part, keys), component in zip(expected, given):
+        for (_, part, keys), component in zip(expected, given):
             flat = {new: old_key for old_key, new in keys.items()}
             if any(key != "type" and key not in flat for key in component):
                 return None
@@ -125,8 +140,9 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
                         return None
                     old[flat[key]] = value
             parts.add(part)
-    name = config["type"] + "".join(part for part in ("_entity_coverage", "_missing_evidence", "_slot_types", "_scoped")
-                                    if part in parts)
+    name = config["type"] + "".join(
+        part for part in ("_entity_coverage", "_missing_evidence", "_slot_types", "_scoped") if part in parts
+    )
     return {"type": name, **old} if name in LEGACY_MODEL_NAMES else None
 
 
@@ -135,6 +151,7 @@ def legacy_spelling(config: Any) -> Any:
     `config` with every parser config that has decoding components, or the authors' options, written as
     its old name, where one says it.
     """
+
     def old_way(config: Dict[str, Any]) -> Dict[str, Any]:
         config = _irnet_spelling(_authors_spelling(config))
         if config.get("type") in _PARSERS and ("decoding_scorers" in config or "rerankers" in config):
@@ -169,7 +186,10 @@ _PAPER_SWITCHES = {"similarity": "name", "predicate_dropout_unit": "predicate"}
 
 
 def translate_authors_model(name: str, config: Dict[str, Any]) -> Dict[str, Any]:
-    """The `proto_parser` config (with `type`) that the old model `name` of `AUTHORS_MODEL_NAMES` with `config` (no `type`) was."""
+    """
+    The `proto_parser` config (with `type`) that the old model `name` of `AUTHORS_MODEL_NAMES` with `config` (no
+    `type`) was.
+    """
     if name not in AUTHORS_MODEL_NAMES:
         raise ValueError(f"{name!r} is not an old model of the authors' behaviours")
     parts = AUTHORS_MODEL_NAMES[name]
@@ -177,8 +197,12 @@ def translate_authors_model(name: str, config: Dict[str, Any]) -> Dict[str, Any]
     restrict_training = config.pop("restrict_training", False)
     restrict_decoding = config.pop("restrict_decoding", False)
     kind = config.pop("decoder", "stack")
-    details = {"input_dim": config.pop("decoder_input_dim", 128), "reduce_input": config.pop("reduce_input", "states"),
-               "initial_state": config.pop("decoder_init", "mean"), "bias": config.pop("decoder_bias", True)}
+    details = {
+        "input_dim": config.pop("decoder_input_dim", 128),
+        "reduce_input": config.pop("reduce_input", "states"),
+        "initial_state": config.pop("decoder_init", "mean"),
+        "bias": config.pop("decoder_bias", True),
+    }
     readout = config.pop("entity_readout", "own")
     translated: Dict[str, Any] = {"type": "proto_parser", **config}
     if not restrict_training:
@@ -197,7 +221,10 @@ def translate_authors_model(name: str, config: Dict[str, Any]) -> Dict[str, Any]
 
 
 def _authors_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
-    """A `proto_parser` config with the authors' options as the old model that held them (as its configs spelled it); others as they are."""
+    """
+    A `proto_parser` config with the authors' options as the old model that held them (as its configs spelled it);
+    others as they are.
+    """
     if config.get("type") != "proto_parser":
         return config
     rerankers = config.get("rerankers", [])
@@ -208,8 +235,12 @@ def _authors_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
     switches = {key: config[key] for key in _PAPER_SWITCHES if key in config and config[key] != _PAPER_SWITCHES[key]}
     if not (dead_ends or decoder or slots or example or switches or config.get("restrict_training", True) is False):
         return config
-    old = {k: v for k, v in config.items()
-           if k not in ("type", "rerankers", "decoder", "slot_variant", "loss_reduction", "restrict_training", *_PAPER_SWITCHES)}
+    old = {
+        k: v
+        for k, v in config.items()
+        if k
+        not in ("type", "rerankers", "decoder", "slot_variant", "loss_reduction", "restrict_training", *_PAPER_SWITCHES)
+    }
     kept = [r for r in rerankers if r != {"type": "dead_ends"}]
     if kept:
         old["rerankers"] = kept
@@ -217,7 +248,11 @@ def _authors_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
     old["restrict_decoding"] = not dead_ends
     if decoder:
         old["decoder"] = decoder["type"]
-        details = (decoder.get("reduce_input", "inputs"), decoder.get("initial_state", "last_cells"), decoder.get("bias", False))
+        details = (
+            decoder.get("reduce_input", "inputs"),
+            decoder.get("initial_state", "last_cells"),
+            decoder.get("bias", False),
+        )
         if details != _OUR_DECODER_DETAILS:
             old["reduce_input"], old["decoder_init"] = details[0], details[1]
             if not details[2]:
@@ -226,7 +261,9 @@ def _authors_spelling(config: Dict[str, Any]) -> Dict[str, Any]:
             old["decoder_input_dim"] = decoder["input_dim"]
     old.update(switches)
     authors = bool(decoder) or bool(switches)
-    name = "proto_parser_example_loss" if example else "proto_parser_authors" if authors else "proto_parser_unrestricted"
+    name = (
+        "proto_parser_example_loss" if example else "proto_parser_authors" if authors else "proto_parser_unrestricted"
+    )
     if slots and slots.get("type") == "authors":
         name = "proto_parser_authors_slots"
         old["entity_readout"] = "decoder"

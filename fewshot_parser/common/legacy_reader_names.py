@@ -23,14 +23,19 @@ pass of its own, as the old readers made them. Every other key is the reader's.
 that a config keeps the hash of the rows recorded before the generators (`provenance.experiment_hash`).
 Plain dictionaries only: nothing here imports a reader.
 """
+
 from typing import Any, Dict, List, Optional
 
 from fewshot_parser.common.config_walk import rewrite_bottom_up
 
 READER = "fewshot_augmented"
 # Every old reader name besides `fewshot_augmented` itself (whose old spelling is its flat keys).
-LEGACY_READER_NAMES = ("fewshot_augmented_reshaped", "fewshot_augmented_adjectives", "fewshot_augmented_reparented",
-                       "fewshot_augmented_subtrees")
+LEGACY_READER_NAMES = (
+    "fewshot_augmented_reshaped",
+    "fewshot_augmented_adjectives",
+    "fewshot_augmented_reparented",
+    "fewshot_augmented_subtrees",
+)
 # The flat keys `fewshot_augmented` itself had.
 FLAT_KEYS = ("pairs_per_predicate", "reverse_pairs_per_predicate")
 
@@ -54,12 +59,17 @@ def translate_legacy_reader(name: str, config: Dict[str, Any]) -> Dict[str, Any]
             raise ValueError(f"dataset_reader.{key} must be at least 0, got {value}")
         return value
 
-    passes: List[List[Dict[str, Any]]] = [[_generator("forward", count("pairs_per_predicate", 20)),
-                                           _generator("reverse", count("reverse_pairs_per_predicate", 10))]]
+    passes: List[List[Dict[str, Any]]] = [
+        [
+            _generator("forward", count("pairs_per_predicate", 20)),
+            _generator("reverse", count("reverse_pairs_per_predicate", 10)),
+        ]
+    ]
     if name != READER:
         reshaped = count("reshaped_pairs_per_predicate", 10)
         adjectives = name == "fewshot_augmented_adjectives" or (
-            name == "fewshot_augmented_subtrees" and bool(config.pop("adjectives", False)))
+            name == "fewshot_augmented_subtrees" and bool(config.pop("adjectives", False))
+        )
         passes.append([_generator("adjectives" if adjectives else "reshaped", reshaped)])
         if name == "fewshot_augmented_reparented":
             passes.append([_generator("reparented", count("reparented_pairs_per_predicate", 10))])
@@ -88,8 +98,13 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     if forward is None or reverse is None:
         return None
     old = {key: value for key, value in config.items() if key not in ("type", "generators")}
-    if set(old) & {*FLAT_KEYS, "reshaped_pairs_per_predicate", "reparented_pairs_per_predicate",
-                   "subtree_pairs_per_example", "adjectives"}:
+    if set(old) & {
+        *FLAT_KEYS,
+        "reshaped_pairs_per_predicate",
+        "reparented_pairs_per_predicate",
+        "subtree_pairs_per_example",
+        "adjectives",
+    }:
         return None
     old.update(pairs_per_predicate=forward, reverse_pairs_per_predicate=reverse)
     later = [p[0] for p in passes[1:]]
@@ -103,17 +118,26 @@ def _old_spelling(config: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         name = "fewshot_augmented_reshaped" if kinds == ["reshaped"] else "fewshot_augmented_adjectives"
         return {"type": name, **old, "reshaped_pairs_per_predicate": counts[0]}
     if kinds in (["reshaped", "reparented"], ["reparented"]):
-        return {"type": "fewshot_augmented_reparented", **old,
-                "reshaped_pairs_per_predicate": counts[0] if len(counts) == 2 else 0,
-                "reparented_pairs_per_predicate": counts[-1]}
+        return {
+            "type": "fewshot_augmented_reparented",
+            **old,
+            "reshaped_pairs_per_predicate": counts[0] if len(counts) == 2 else 0,
+            "reparented_pairs_per_predicate": counts[-1],
+        }
     if kinds in (["reshaped", "subtrees"], ["adjectives", "subtrees"]):
-        return {"type": "fewshot_augmented_subtrees", **old, "reshaped_pairs_per_predicate": counts[0],
-                "subtree_pairs_per_example": counts[1], "adjectives": kinds[0] == "adjectives"}
+        return {
+            "type": "fewshot_augmented_subtrees",
+            **old,
+            "reshaped_pairs_per_predicate": counts[0],
+            "subtree_pairs_per_example": counts[1],
+            "adjectives": kinds[0] == "adjectives",
+        }
     return None
 
 
 def legacy_reader_spelling(config: Any) -> Any:
     """`config` with every `fewshot_augmented` reader with generators written as its old reader, where one says it."""
+
     def old_way(config: Dict[str, Any]) -> Dict[str, Any]:
         if config.get("type") == READER and "generators" in config:
             return _old_spelling(config) or config

@@ -14,6 +14,7 @@ Config overrides that merge, and unknown keys that are errors.
   the default 20 epochs), and our readers and models that take `**kwargs` ended in a `TypeError`
   traceback, so both get the check every other class has (`check_keys`).
 """
+
 import functools
 import inspect
 from typing import Any, Callable, Dict, Set
@@ -87,8 +88,11 @@ def assert_empty(self: Params, class_name: str) -> None:
 
 
 def _argument_names(function: Callable[..., Any]) -> Set[str]:
-    return {name for name, parameter in inspect.signature(function).parameters.items()
-            if parameter.kind not in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL)} - {"self", "cls"}
+    return {
+        name
+        for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.kind not in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL)
+    } - {"self", "cls"}
 
 
 def _takes_keywords(function: Callable[..., Any]) -> bool:
@@ -106,8 +110,12 @@ def accepted_keys(cls: type, constructor: Callable[..., Any]) -> Set[str]:
 
     names = _argument_names(constructor)
     if issubclass(cls, GradientDescentTrainer):
-        return (names | _argument_names(GradientDescentTrainer.from_partial_objects)
-                | _argument_names(Trainer.__init__) | TRAINER_EXTRA_KEYS)
+        return (
+            names
+            | _argument_names(GradientDescentTrainer.from_partial_objects)
+            | _argument_names(Trainer.__init__)
+            | TRAINER_EXTRA_KEYS
+        )
     if not _takes_keywords(constructor):
         return names
     for klass in cls.__mro__:

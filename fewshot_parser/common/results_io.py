@@ -3,6 +3,7 @@ Reading results files (`results/runs.csv`) for `allennlp report`, strictly: a mi
 without the columns the report needs, or a row whose numbers do not parse is a `UserError` naming
 the file and line, before any table is written.
 """
+
 import csv
 import io
 import os
@@ -12,8 +13,15 @@ from typing import Dict, List, Sequence
 from fewshot_parser.common.errors import UserError
 
 # The columns the report reads, and how each value must parse (other columns are kept as they are).
-REQUIRED = {"system": str, "setting": str, "dataset": str, "shot": int, "shuffle": int, "exact_match": float,
-            "seconds": float}
+REQUIRED = {
+    "system": str,
+    "setting": str,
+    "dataset": str,
+    "shot": int,
+    "shuffle": int,
+    "exact_match": float,
+    "seconds": float,
+}
 
 
 def read_result_rows(path: str) -> List[Dict[str, str]]:
@@ -33,8 +41,10 @@ def read_result_rows(path: str) -> List[Dict[str, str]]:
                 _check_row(path, reader.line_num, row)
                 rows.append(row)
     except UnicodeDecodeError as error:
-        raise UserError(f"{path}: not valid UTF-8 (byte 0x{error.object[error.start:error.start + 1].hex()} "
-                        f"at offset {error.start})") from error
+        raise UserError(
+            f"{path}: not valid UTF-8 (byte 0x{error.object[error.start : error.start + 1].hex()} "
+            f"at offset {error.start})"
+        ) from error
     except csv.Error as error:
         raise UserError(f"{path}: malformed CSV: {error}") from error
     return rows

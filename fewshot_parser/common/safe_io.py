@@ -8,6 +8,7 @@ succeeded; a failed or interrupted write leaves the old file as it was (and no t
 `read_lines` decodes a file one line at a time, so that bytes that are not UTF-8 are reported with
 their file and line instead of ending the whole read in a `UnicodeDecodeError`.
 """
+
 import contextlib
 import os
 import tempfile
@@ -66,7 +67,7 @@ def decode_line(raw: bytes, encoding: str = "utf-8") -> Line:
     try:
         return Line(0, raw.decode(encoding), None)
     except UnicodeDecodeError as error:
-        bad = raw[error.start:error.start + 1]
+        bad = raw[error.start : error.start + 1]
         return Line(0, None, f"not valid {encoding.upper()}: byte 0x{bad.hex()} at column {error.start + 1}")
 
 

@@ -15,6 +15,7 @@ is therefore set to
   follows them; `run-grid` sets them for its runs from `--threads`);
 - otherwise `default_threads()`: half the cores this process may use, at least 1 and at most 4.
 """
+
 import logging
 import os
 
@@ -42,8 +43,7 @@ def configured_threads() -> int:
     if value.isdigit():
         return int(value)
     if value:
-        logger.warning("$%s must be a number of threads (0: torch's default), not %r; ignored",
-                       THREADS_VARIABLE, value)
+        logger.warning("$%s must be a number of threads (0: torch's default), not %r; ignored", THREADS_VARIABLE, value)
     if os.environ.get("OMP_NUM_THREADS") or os.environ.get("MKL_NUM_THREADS"):
         return 0
     return default_threads()

@@ -1,3 +1,4 @@
+from fewshot_parser.data.data_loaders import EpisodeDataLoader
 from fewshot_parser.data.dataset_readers import (
     AtisReader,
     FewShotReader,
@@ -5,5 +6,4 @@ from fewshot_parser.data.dataset_readers import (
     GeoQueryReader,
     JobsReader,
 )
-from fewshot_parser.data.data_loaders import EpisodeDataLoader
 from fewshot_parser.data.token_indexers import PackagedTransformerMismatchedIndexer

@@ -8,6 +8,7 @@ draws' queries are training examples of the official splits. The files are not c
 recipe below is, and `allennlp make-splits --suite dev` (or `run-grid --suite dev`, which makes them
 when missing) rebuilds them byte for byte.
 """
+
 import os
 from typing import Dict, List
 
@@ -34,8 +35,16 @@ def build_dev_suite(data_dir: str, out: str, datasets: List[str]) -> List[Dict]:
     summaries = []
     for dataset in datasets:
         recipe = RECIPE[dataset]
-        for summary in make_splits(official_training_file(data_dir, dataset), dataset, out, recipe["draws"], SHOTS,
-                                   new=recipe["new"], min_examples=recipe["min_examples"],
-                                   max_share=recipe["max_share"], known=recipe["known"]):
+        for summary in make_splits(
+            official_training_file(data_dir, dataset),
+            dataset,
+            out,
+            recipe["draws"],
+            SHOTS,
+            new=recipe["new"],
+            min_examples=recipe["min_examples"],
+            max_share=recipe["max_share"],
+            known=recipe["known"],
+        ):
             summaries.append({"dataset": dataset, **summary})
     return summaries

@@ -6,6 +6,7 @@ A data path in a config may name several files joined by `+`, each optionally re
 reads the training set and the support set ten times (the paper's `cb` and `os` settings).
 Relative paths are resolved against `$FEWSHOT_DATA_DIR` (see `fewshot_parser.data.paths`).
 """
+
 import logging
 import os
 import re
@@ -111,9 +112,7 @@ def read_examples(
                 continue
             examples.append(Example(resolved, line.number, tokens, logical_form, tree))
         if skipped:
-            logger.warning(
-                "Skipped %d invalid line(s) of %s:\n  %s", len(skipped), resolved, "\n  ".join(skipped)
-            )
+            logger.warning("Skipped %d invalid line(s) of %s:\n  %s", len(skipped), resolved, "\n  ".join(skipped))
         if not examples and not allow_empty:
             reason = f"all {len(skipped)} lines are invalid and were skipped" if skipped else "the file is empty"
             raise ConfigurationError(f"{resolved}: no examples ({reason})")

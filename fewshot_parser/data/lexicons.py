@@ -17,6 +17,7 @@ The entries of known predicates (those of the training file) stay as they are: w
 set shows of them is fair. `handwritten_new_predicate_entries` keeps every hand-written word of the
 new predicates too; that leaks evaluation data and exists only to reproduce rows computed before.
 """
+
 import logging
 import os
 from typing import Container, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
@@ -114,8 +115,9 @@ def scope_lexicon(
     dropped = {p: sorted(set(lexicon[p]) - set(scoped.get(p, []))) for p in lexicon}
     dropped = {p: words for p, words in dropped.items() if words}
     if dropped:
-        logger.info("Lexicon: hand-written words of new predicates left out (%d predicate(s)): %s",
-                    len(dropped), dropped)
+        logger.info(
+            "Lexicon: hand-written words of new predicates left out (%d predicate(s)): %s", len(dropped), dropped
+        )
     return scoped
 
 
@@ -145,5 +147,6 @@ def load_descriptions(path: Optional[str]) -> Dict[str, List[str]]:
         return {}
     if not os.path.isfile(path):
         raise UserError(
-            f"lexicon_descriptions {path!r}: no such file (a JSON object mapping predicates to lists of words)")
+            f"lexicon_descriptions {path!r}: no such file (a JSON object mapping predicates to lists of words)"
+        )
     return load_lexicon(path)

@@ -9,6 +9,7 @@ them as non-padded, would move every index of the saved vocabularies and archive
 dropped for exactly them by a logging filter on those fields' loggers; the message for any other
 namespace still shows.
 """
+
 import logging
 from typing import Tuple
 
@@ -16,15 +17,23 @@ from fewshot_parser.data.dataset_readers import coarse2fine
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE, VARIABLE_NAMESPACE
 
-FIELD_LOGGERS = tuple(f"allennlp.data.fields.{name}"
-                      for name in ("label_field", "sequence_label_field", "multilabel_field", "adjacency_field"))
+FIELD_LOGGERS = tuple(
+    f"allennlp.data.fields.{name}"
+    for name in ("label_field", "sequence_label_field", "multilabel_field", "adjacency_field")
+)
 ADVICE = "Your label namespace was"
 
 
 def our_namespaces() -> Tuple[str, ...]:
     """The label namespaces our readers fill."""
-    return (ACTION_NAMESPACE, VARIABLE_NAMESPACE, ENTITY_TYPE_NAMESPACE, ENTITY_VALUE_NAMESPACE,
-            coarse2fine.VARIABLE_NAMESPACE, coarse2fine.PREDICATE_NAMESPACE)
+    return (
+        ACTION_NAMESPACE,
+        VARIABLE_NAMESPACE,
+        ENTITY_TYPE_NAMESPACE,
+        ENTITY_VALUE_NAMESPACE,
+        coarse2fine.VARIABLE_NAMESPACE,
+        coarse2fine.PREDICATE_NAMESPACE,
+    )
 
 
 class OurNamespaceAdvice(logging.Filter):
@@ -35,8 +44,13 @@ class OurNamespaceAdvice(logging.Filter):
         self.namespaces = set(namespaces)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return not (isinstance(record.msg, str) and record.msg.startswith(ADVICE)
-                    and isinstance(record.args, tuple) and record.args[:1] and record.args[0] in self.namespaces)
+        return not (
+            isinstance(record.msg, str)
+            and record.msg.startswith(ADVICE)
+            and isinstance(record.args, tuple)
+            and record.args[:1]
+            and record.args[0] in self.namespaces
+        )
 
 
 def silence_namespace_advice() -> None:

@@ -1,4 +1,5 @@
 """Where configs find the benchmark data: one setting, `$FEWSHOT_DATA_DIR` (default `data`)."""
+
 import os
 
 DATA_DIR_VARIABLE = "FEWSHOT_DATA_DIR"

@@ -7,6 +7,7 @@ The readers (`data.lexicons`, `data.recombination`) and the model side
 (`modules.alignment`, `modules.schema_linking`, `modules.predicate_parts`, `models.proto_parser`)
 share them.
 """
+
 import functools
 import json
 import os

@@ -11,6 +11,7 @@ so an interrupted or failed set-up never leaves a partial copy behind.
 
     python -m fewshot_parser.data.setup_data --target data [--source DIR] [--force]
 """
+
 import argparse
 import hashlib
 import logging
@@ -47,7 +48,7 @@ def default_sources() -> List[str]:
     except (OSError, subprocess.SubprocessError):
         origin = ""
     if origin.startswith("file://"):
-        origin = origin[len("file://"):]
+        origin = origin[len("file://") :]
     if origin and os.path.isdir(origin):
         sources.append(os.path.join(os.path.dirname(os.path.abspath(origin.rstrip("/"))), "shared", "data"))
     return [source for source in dict.fromkeys(sources) if source]
@@ -82,8 +83,7 @@ def sha256(path: str) -> str:
 def is_complete(directory: str, checksums: Dict[str, str]) -> bool:
     """True when every expected file is present with the expected checksum."""
     return all(
-        os.path.isfile(os.path.join(directory, relative))
-        and sha256(os.path.join(directory, relative)) == expected
+        os.path.isfile(os.path.join(directory, relative)) and sha256(os.path.join(directory, relative)) == expected
         for relative, expected in checksums.items()
     )
 
@@ -170,7 +170,10 @@ def setup_data(
                 tried.append(f"download from {base_url}: {error}")
         if how is None:
             raise DataSetupError(
-                "could not set up the benchmark data in " + target + ". Tried:\n  - " + "\n  - ".join(tried)
+                "could not set up the benchmark data in "
+                + target
+                + ". Tried:\n  - "
+                + "\n  - ".join(tried)
                 + "\nPoint --source (or $FEWSHOT_SHARED_DATA) at a copy of the authors' `datasets/` folder."
             )
         if os.path.isdir(target):

@@ -8,6 +8,7 @@ failing that, that first file itself. Later files must match them; a new predica
 defines its signature. Signatures learned from a file are cached per process; each reader checks
 against its own copy, since first uses extend it.
 """
+
 import copy
 import os
 import tarfile
@@ -38,8 +39,10 @@ def learned_signatures(
     training: str, formalism: str, overloaded_predicates: Optional[Mapping[str, Sequence[int]]] = None
 ) -> PredicateSignatures:
     """A fresh copy of the signatures of the training data path `training` (learned once per process)."""
-    overloads = None if overloaded_predicates is None else tuple(
-        sorted((name, tuple(arities)) for name, arities in overloaded_predicates.items())
+    overloads = (
+        None
+        if overloaded_predicates is None
+        else tuple(sorted((name, tuple(arities)) for name, arities in overloaded_predicates.items()))
     )
     key = (training, os.environ.get("FEWSHOT_DATA_DIR"), formalism, overloads)
     if key not in _CACHE:
@@ -72,8 +75,11 @@ def corpus_overloads(data_dir: str) -> Dict[str, Dict[str, List[int]]]:
     for dataset, formalism in sorted(BENCHMARK_FORMALISMS.items()):
         signatures = PredicateSignatures(formalism, {})
         seen = set()
-        paths = [path for name in TRAINING_FILES
-                 for path in glob.glob(os.path.join(data_dir, dataset, "lemma_data", "shuffle_*_shot_*", name))]
+        paths = [
+            path
+            for name in TRAINING_FILES
+            for path in glob.glob(os.path.join(data_dir, dataset, "lemma_data", "shuffle_*_shot_*", name))
+        ]
         for path in sorted(paths):
             with open(path, "rb") as handle:
                 digest = hashlib.sha256(handle.read()).hexdigest()
@@ -84,8 +90,10 @@ def corpus_overloads(data_dir: str) -> Dict[str, Dict[str, List[int]]]:
                 signatures.learn(example.tree)
         for name, signature in signatures.multi_arity().items():
             found.setdefault(formalism, {}).setdefault(name, set()).update(signature.arities)
-    return {formalism: {name: sorted(arities) for name, arities in sorted(names.items())}
-            for formalism, names in sorted(found.items())}
+    return {
+        formalism: {name: sorted(arities) for name, arities in sorted(names.items())}
+        for formalism, names in sorted(found.items())
+    }
 
 
 class SignatureCheck:
@@ -142,7 +150,8 @@ if __name__ == "__main__":
     from fewshot_parser.common.safe_io import atomic_open
 
     parser = argparse.ArgumentParser(
-        description="The predicates that the benchmark's training and support files overload.")
+        description="The predicates that the benchmark's training and support files overload."
+    )
     parser.add_argument("data_dir", nargs="?", default="data", help="the benchmark root (default: data)")
     parser.add_argument("--write", action="store_true", help=f"write {OVERLOADS_PATH} instead of printing")
     arguments = parser.parse_args()

@@ -13,6 +13,7 @@ draw is the same in all its shuffles and shots, so one pre-training serves them 
 
 Everything is seeded: the same file, predicates and seeds give byte-identical files.
 """
+
 import hashlib
 import itertools
 import json
@@ -24,9 +25,9 @@ from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Set, Tu
 
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.safe_io import read_lines
+from fewshot_parser.data.dataset_readers.coarse2fine import OPERATORS
 from fewshot_parser.logical_forms.template import predicates as tree_predicates
 from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, parse
-from fewshot_parser.data.dataset_readers.coarse2fine import OPERATORS
 
 FORMALISMS = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 SPLIT_FILES = ("train.txt", "support.txt", "query.txt", "known.txt")
@@ -72,8 +73,14 @@ def read_source(path: str, formalism: str) -> List[Line]:
             tree = parse(normalized, formalism)
         except LogicalFormError as error:
             raise UserError(f"{path}:{line.number}: malformed {formalism} logical form: {error}") from None
-        examples.append(Line(line.number, " ".join(utterance.split()) + "\t" + normalized, normalized,
-                             frozenset(predicates_of(tree, formalism))))
+        examples.append(
+            Line(
+                line.number,
+                " ".join(utterance.split()) + "\t" + normalized,
+                normalized,
+                frozenset(predicates_of(tree, formalism)),
+            )
+        )
     if not examples:
         raise UserError(f"{path}: no examples (the file is empty)")
     return examples
@@ -99,7 +106,9 @@ def eligible_predicates(examples: Sequence[Line], min_examples: int, max_share: 
     return sorted(p for p, n in predicate_counts(examples).items() if min_examples <= n <= limit)
 
 
-def choose_predicates(examples: Sequence[Line], count: int, min_examples: int, max_share: float, seed: int) -> List[str]:
+def choose_predicates(
+    examples: Sequence[Line], count: int, min_examples: int, max_share: float, seed: int
+) -> List[str]:
     """
     `count` of the eligible predicates, sorted. The combinations of `count` eligible predicates are put
     in one seeded order and draw `seed` takes the `seed`-th (cycling), so draws 1..N are N different
@@ -107,9 +116,11 @@ def choose_predicates(examples: Sequence[Line], count: int, min_examples: int, m
     """
     candidates = eligible_predicates(examples, min_examples, max_share)
     if len(candidates) < count:
-        raise UserError(f"only {len(candidates)} predicate(s) have between {min_examples} examples and "
-                        f"{max_share:.0%} of the file ({', '.join(candidates) or 'none'}); cannot draw {count}: "
-                        "lower --new or --min-examples, or raise --max-share")
+        raise UserError(
+            f"only {len(candidates)} predicate(s) have between {min_examples} examples and "
+            f"{max_share:.0%} of the file ({', '.join(candidates) or 'none'}); cannot draw {count}: "
+            "lower --new or --min-examples, or raise --max-share"
+        )
     if math.comb(len(candidates), count) > MAX_COMBINATIONS:
         return sorted(random.Random(f"predicates-{seed}").sample(candidates, count))
     combinations = list(itertools.combinations(candidates, count))
@@ -122,8 +133,9 @@ def make_draw(examples: Sequence[Line], new_predicates: Sequence[str], known_siz
     counts = predicate_counts(examples)
     unknown = [p for p in new_predicates if p not in counts]
     if unknown:
-        raise UserError(f"unknown predicate(s) {', '.join(unknown)}: the file never uses them "
-                        f"(it uses {', '.join(sorted(counts))})")
+        raise UserError(
+            f"unknown predicate(s) {', '.join(unknown)}: the file never uses them (it uses {', '.join(sorted(counts))})"
+        )
     new = set(new_predicates)
     occurrences = Counter(example.logical_form for example in examples)
     pool = [e for e in examples if e.predicates & new]
@@ -131,8 +143,10 @@ def make_draw(examples: Sequence[Line], new_predicates: Sequence[str], known_siz
     dropped = [e for e in pool if occurrences[e.logical_form] <= 1]
     rest = [e for e in examples if not e.predicates & new]
     if known_size >= len(rest):
-        raise UserError(f"--known {known_size} would leave no training example: only {len(rest)} examples "
-                        "use known predicates alone")
+        raise UserError(
+            f"--known {known_size} would leave no training example: only {len(rest)} examples "
+            "use known predicates alone"
+        )
     chosen = set(random.Random(f"known-{seed}").sample(range(len(rest)), known_size))
     known = [e for i, e in enumerate(rest) if i in chosen]
     train = [e for i, e in enumerate(rest) if i not in chosen]
@@ -150,11 +164,14 @@ def draw_support(draw: Draw, shot: int, shuffle: int) -> Tuple[List[Line], List[
             continue
         candidates = [e for e in draw.pool if predicate in e.predicates and e not in support]
         if not candidates:
-            raise UserError(f"new predicate {predicate} is left with no support example: every example "
-                            "that uses it has a logical form that occurs only once in the file")
+            raise UserError(
+                f"new predicate {predicate} is left with no support example: every example "
+                "that uses it has a logical form that occurs only once in the file"
+            )
         if len(candidates) < shot - have:
-            raise UserError(f"new predicate {predicate} has {len(candidates) + have} usable example(s), "
-                            f"too few for {shot}-shot")
+            raise UserError(
+                f"new predicate {predicate} has {len(candidates) + have} usable example(s), too few for {shot}-shot"
+            )
         support.extend(rng.sample(candidates, shot - have))
     chosen = set(support)
     support.sort(key=lambda e: e.number)
@@ -171,8 +188,12 @@ def split_contents(draw: Draw, shot: int, shuffle: int) -> Dict[str, str]:
     """The four files of one split, as text."""
     support, query = draw_support(draw, shot, shuffle)
     text = lambda lines: "".join(e.text + "\n" for e in lines)  # noqa: E731
-    return {"train.txt": text(draw.train), "support.txt": text(support), "query.txt": text(query),
-            "known.txt": text(draw.known)}
+    return {
+        "train.txt": text(draw.train),
+        "support.txt": text(support),
+        "query.txt": text(query),
+        "known.txt": text(draw.known),
+    }
 
 
 def write_split(directory: str, contents: Dict[str, str], description: Dict, force: bool = False) -> None:
@@ -185,8 +206,10 @@ def write_split(directory: str, contents: Dict[str, str], description: Dict, for
             if os.path.isfile(path):
                 with open(path, encoding="utf-8") as handle:
                     if handle.read() != text:
-                        raise UserError(f"{path}: exists with other contents (another recipe made it); "
-                                        "choose another --out or pass --force; nothing was written")
+                        raise UserError(
+                            f"{path}: exists with other contents (another recipe made it); "
+                            "choose another --out or pass --force; nothing was written"
+                        )
     os.makedirs(directory, exist_ok=True)
     for name, text in files.items():
         path = os.path.join(directory, name)
@@ -201,9 +224,20 @@ def file_digest(path: str) -> str:
         return hashlib.sha256(handle.read()).hexdigest()
 
 
-def make_splits(source: str, dataset: str, out: str, draws: Iterable[int], shots: Iterable[int],
-                shuffles: Iterable[int] = (0,), predicates: Optional[Sequence[str]] = None, new: int = 3,
-                min_examples: int = 8, max_share: float = 0.15, known: int = 50, force: bool = False) -> List[Dict]:
+def make_splits(
+    source: str,
+    dataset: str,
+    out: str,
+    draws: Iterable[int],
+    shots: Iterable[int],
+    shuffles: Iterable[int] = (0,),
+    predicates: Optional[Sequence[str]] = None,
+    new: int = 3,
+    min_examples: int = 8,
+    max_share: float = 0.15,
+    known: int = 50,
+    force: bool = False,
+) -> List[Dict]:
     """
     Makes every (draw, shot, shuffle) split of `source` under `out` and returns one summary per draw.
     With `predicates` every draw makes those predicates new (draws then differ in their known set
@@ -211,8 +245,10 @@ def make_splits(source: str, dataset: str, out: str, draws: Iterable[int], shots
     checked before anything is written, so an error leaves `out` as it was.
     """
     if dataset not in FORMALISMS:
-        raise UserError(f"unknown dataset {dataset!r}: the layout names one of {', '.join(FORMALISMS)} "
-                        "(it chooses the formalism and the experiment configs)")
+        raise UserError(
+            f"unknown dataset {dataset!r}: the layout names one of {', '.join(FORMALISMS)} "
+            "(it chooses the formalism and the experiment configs)"
+        )
     formalism = FORMALISMS[dataset]
     examples = read_source(source, formalism)
     digest = file_digest(source)
@@ -224,20 +260,37 @@ def make_splits(source: str, dataset: str, out: str, draws: Iterable[int], shots
         for shot in shots:
             for shuffle in shuffles:
                 contents = split_contents(draw, shot, shuffle)
-                description = {"source": os.path.basename(source), "source_sha256": digest, "dataset": dataset,
-                               "draw": seed, "shot": shot, "shuffle": shuffle, "new_predicates": draw.new_predicates,
-                               "sizes": {name[:-4]: text.count("\n") for name, text in contents.items()},
-                               "dropped_singletons": len(draw.dropped)}
+                description = {
+                    "source": os.path.basename(source),
+                    "source_sha256": digest,
+                    "dataset": dataset,
+                    "draw": seed,
+                    "shot": shot,
+                    "shuffle": shuffle,
+                    "new_predicates": draw.new_predicates,
+                    "sizes": {name[:-4]: text.count("\n") for name, text in contents.items()},
+                    "dropped_singletons": len(draw.dropped),
+                }
                 splits[(shot, shuffle)] = (contents, description)
         planned.append((draw, splits))
     summaries = []
     for draw, splits in planned:
         for (shot, shuffle), (contents, description) in splits.items():
             write_split(split_directory(out, draw.seed, dataset, shot, shuffle), contents, description, force)
-        summaries.append({"draw": draw.seed, "new_predicates": draw.new_predicates, "train": len(draw.train),
-                          "known": len(draw.known), "pool": len(draw.pool), "dropped": len(draw.dropped),
-                          "splits": {f"{shot}-shot s{shuffle}": description["sizes"]
-                                     for (shot, shuffle), (_, description) in splits.items()}})
+        summaries.append(
+            {
+                "draw": draw.seed,
+                "new_predicates": draw.new_predicates,
+                "train": len(draw.train),
+                "known": len(draw.known),
+                "pool": len(draw.pool),
+                "dropped": len(draw.dropped),
+                "splits": {
+                    f"{shot}-shot s{shuffle}": description["sizes"]
+                    for (shot, shuffle), (_, description) in splits.items()
+                },
+            }
+        )
     return summaries
 
 
@@ -247,6 +300,10 @@ def find_draws(root: str, dataset: str) -> List[int]:
         return []
     found = []
     for name in os.listdir(root):
-        if name.startswith("draw_") and name[5:].isdigit() and os.path.isdir(os.path.join(root, name, dataset, "lemma_data")):
+        if (
+            name.startswith("draw_")
+            and name[5:].isdigit()
+            and os.path.isdir(os.path.join(root, name, dataset, "lemma_data"))
+        ):
             found.append(int(name[5:]))
     return sorted(found)

@@ -13,6 +13,7 @@ Each action has a vocabulary string (``GEN ( flight <v> )``, ``REDUCE ( and <NT>
 ``STOP``) from which it can be rebuilt, so the action vocabulary *is* the set of patterns,
 learned idioms included.
 """
+
 from typing import List, Optional, Tuple
 
 from fewshot_parser.logical_forms.template import predicates, slot_labels

@@ -8,11 +8,17 @@ and names their value with a classifier over the entity values seen in training 
 (docs/reproduction.md row 4, note 3). `LiteralSlotAbstractor` does the same for the atoms matching
 a regular expression; the other atoms are handled as by `Abstractor`.
 """
+
 import re
 from typing import Callable, Optional, Sequence, Tuple
 
 from fewshot_parser.logical_forms.template import (
-    DEFAULT_ENTITY_PATTERN, UNIFIED_SLOT, Abstractor, entity_slot, entity_type, is_variable,
+    DEFAULT_ENTITY_PATTERN,
+    UNIFIED_SLOT,
+    Abstractor,
+    entity_slot,
+    entity_type,
+    is_variable,
 )
 
 
@@ -75,4 +81,3 @@ class LiteralSlotAbstractor(Abstractor):
             return ordinary(atom)
 
         return label
-

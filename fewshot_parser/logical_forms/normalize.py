@@ -21,6 +21,7 @@ still gets a valid action sequence. Since every idiom is itself an action patter
 be recovered from a model's action vocabulary (`idioms_from_patterns`): normalization is saved
 with the vocabulary and applied identically at fine-tuning and test time.
 """
+
 from collections import Counter, defaultdict
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -144,9 +145,11 @@ class TemplateNormalizer:
 
     def _base_decomposition(self, template: Tree) -> Fragment:
         pattern = base_pattern(template)
-        children = tuple(
-            self._base_decomposition(child) for child in template.children if child.is_call
-        ) if pattern is not template else ()
+        children = (
+            tuple(self._base_decomposition(child) for child in template.children if child.is_call)
+            if pattern is not template
+            else ()
+        )
         return Fragment(pattern, (), children)
 
     def _best_merge(self, corpus: List[Tuple[Fragment, int]]) -> Optional[Tuple[Tree, int, Tree]]:
@@ -175,7 +178,7 @@ class TemplateNormalizer:
     def _apply_merge(self, node: Fragment, parent: Tree, hole: int, child: Tree, merged: Tree) -> Fragment:
         children = tuple(self._apply_merge(c, parent, hole, child, merged) for c in node.children)
         if node.pattern == parent and children[hole].pattern == child:
-            children = children[:hole] + children[hole].children + children[hole + 1:]
+            children = children[:hole] + children[hole].children + children[hole + 1 :]
             return Fragment(merged, (), children)
         return Fragment(node.pattern, (), children)
 
@@ -197,7 +200,9 @@ class TemplateNormalizer:
             bound = match(pattern, tree, leaf_label)
             if bound is not None:
                 holes, slots = bound
-                return Fragment(pattern, _values(slots, kind_of), tuple(self.tile(h, leaf_label, kind_of) for h in holes))
+                return Fragment(
+                    pattern, _values(slots, kind_of), tuple(self.tile(h, leaf_label, kind_of) for h in holes)
+                )
         return self._tile_base(tree, leaf_label, kind_of)
 
     def _tile_base(self, tree: Tree, leaf_label: Callable[[str], str], kind_of: Callable[[str], str]) -> Fragment:

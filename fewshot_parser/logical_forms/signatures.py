@@ -7,9 +7,10 @@ with another number of arguments is an error naming the expected signature
 (`predicate state:t expects 1 argument (variable), got 2`). A predicate the training file does not
 have (a new one) is not checked: nothing a user has before the queries says how many arguments it
 takes, and the benchmark's own query files use new predicates with arities their support sets do not
-show (`( departure_time $0 ti0 )` where the support set has `( departure_time $0 )`). Argument kinds (`variable`, `atom`, `term`) are shown
-in messages but not enforced: the benchmarks use the same predicate with a variable, an entity or
-a sub-term in one position (`( loc:t $0 s0 )`, `( loc:t s0 $0 )`, `( population:i ( capital:c s0 ) )`).
+show (`( departure_time $0 ti0 )` where the support set has `( departure_time $0 )`). Argument
+kinds (`variable`, `atom`, `term`) are shown in messages but not enforced: the benchmarks use the
+same predicate with a variable, an entity or a sub-term in one position (`( loc:t $0 s0 )`,
+`( loc:t s0 $0 )`, `( population:i ( capital:c s0 ) )`).
 
 Some predicates of the benchmark data take one or two arguments (`( airline $0 )` and
 `( airline $0 al0 )`). Those the training file shows both ways are learned as such; the few that
@@ -17,6 +18,7 @@ other training or support files overload are listed in `BENCHMARK_OVERLOADS` (ge
 benchmark's training and support files, never its query files). Other data can declare its own (a
 reader's `overloaded_predicates`).
 """
+
 import json
 import os
 from collections import defaultdict
@@ -31,7 +33,9 @@ VARIADIC = {"lambda": frozenset({"and", "or"}), "prolog": frozenset({CONJUNCTION
 # Predicates that the benchmark's training and support files use with more than one arity (every
 # dataset, split and shot): generated from the data by `fewshot_parser.data.signature_check`
 # (`python -m fewshot_parser.data.signature_check data --write`).
-with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "overloads.json"), encoding="utf-8") as _file:
+with open(
+    os.path.join(os.path.dirname(os.path.dirname(__file__)), "resources", "overloads.json"), encoding="utf-8"
+) as _file:
     BENCHMARK_OVERLOADS: Dict[str, Dict[str, Tuple[int, ...]]] = {
         formalism: {name: tuple(arities) for name, arities in names.items()}
         for formalism, names in json.load(_file).items()
@@ -106,9 +110,7 @@ class PredicateSignatures:
         Predicates that may take each of the given arities.
     """
 
-    def __init__(
-        self, formalism: str, overloaded_predicates: Optional[Mapping[str, Sequence[int]]] = None
-    ) -> None:
+    def __init__(self, formalism: str, overloaded_predicates: Optional[Mapping[str, Sequence[int]]] = None) -> None:
         self.formalism = formalism
         self.signatures: Dict[str, Signature] = {}
         # The training file the signatures were learned from (None: not learned yet).

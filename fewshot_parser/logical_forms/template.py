@@ -10,6 +10,7 @@ LF templates: a logical form with its utterance-specific atoms abstracted into t
 
 `abstract` and `fill` are exact inverses: ``fill(*abstract(tree, ...)) == tree``.
 """
+
 import re
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -56,7 +57,7 @@ def is_slot(label: str) -> bool:
 
 def slot_type(label: str) -> str:
     """The entity type of an entity slot leaf (`<e:ci>` -> `ci`)."""
-    return label[len(ENTITY_SLOT_PREFIX):-1]
+    return label[len(ENTITY_SLOT_PREFIX) : -1]
 
 
 class Abstractor:

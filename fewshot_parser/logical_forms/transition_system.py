@@ -15,6 +15,7 @@ So `previous_state[t]`, `popped_states[t]` (the states of the children a REDUCE 
 `stack_size[t]` (stack height before action `t`, which decides the applicable actions) are known
 before decoding for every gold sequence, and the model never simulates the stack per example.
 """
+
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from fewshot_parser.logical_forms.actions import HOLE, STOP_ACTION, Action
@@ -73,9 +74,11 @@ def execute(steps: Sequence[Step]) -> Tree:
         if action.arity > len(stack):
             raise TransitionError(f"{action} at step {position} needs {action.arity} trees, stack has {len(stack)}")
         if len(values) != len(action.slots):
-            raise TransitionError(f"{action} at step {position} has {len(action.slots)} slots, got {len(values)} values")
-        children = stack[len(stack) - action.arity:]
-        del stack[len(stack) - action.arity:]
+            raise TransitionError(
+                f"{action} at step {position} has {len(action.slots)} slots, got {len(values)} values"
+            )
+        children = stack[len(stack) - action.arity :]
+        del stack[len(stack) - action.arity :]
         assert action.pattern is not None
         stack.append(instantiate(action.pattern, children, values))
     raise TransitionError("the action sequence does not end with STOP")
@@ -88,9 +91,9 @@ def teacher_forcing(actions: Sequence[Action]) -> TeacherForcing:
     stack_states: List[int] = []
     for step in range(1, len(actions)):
         action = actions[step - 1]
-        children = stack_states[len(stack_states) - action.arity:] if action.arity else []
+        children = stack_states[len(stack_states) - action.arity :] if action.arity else []
         if action.arity:
-            del stack_states[len(stack_states) - action.arity:]
+            del stack_states[len(stack_states) - action.arity :]
         previous.append(stack_states[-1] if stack_states else 1)
         stack_states.append(step + 1)
         sizes.append(len(stack_states))

@@ -11,6 +11,7 @@ Logical-form trees for the two formalisms of the benchmarks, with exact parsing 
 Printing is the inverse of parsing token for token (single spaces between tokens), so
 ``to_string(parse(s)) == s`` for every normalised LF string ``s``.
 """
+
 from typing import Iterator, List, Optional, Tuple
 
 FORMALISMS = ("lambda", "prolog")
@@ -127,7 +128,7 @@ def _parse_lambda(tokens: List[str]) -> Tree:
     if position != len(tokens):
         raise LogicalFormError(
             f"unexpected tokens after the end of the logical form at token {position + 1}: "
-            f"{' '.join(tokens[position:position + 5])!r}"
+            f"{' '.join(tokens[position : position + 5])!r}"
         )
     return tree
 
@@ -207,7 +208,7 @@ def _parse_prolog(tokens: List[str]) -> Tree:
     tree = parse_conjunction(parenthesised=False)
     if position != len(tokens):
         raise LogicalFormError(
-            f"unexpected tokens at token {position + 1}: {' '.join(tokens[position:position + 5])!r}"
+            f"unexpected tokens at token {position + 1}: {' '.join(tokens[position : position + 5])!r}"
             " (unbalanced parentheses?)"
         )
     return tree
@@ -260,9 +261,7 @@ def parse(logical_form: str, formalism: str) -> Tree:
     if not tokens:
         raise LogicalFormError("empty logical form")
     if tokens.count("(") != tokens.count(")"):
-        raise LogicalFormError(
-            f"unbalanced parentheses: {tokens.count('(')} '(' but {tokens.count(')')} ')'"
-        )
+        raise LogicalFormError(f"unbalanced parentheses: {tokens.count('(')} '(' but {tokens.count(')')} ')'")
     if formalism == "lambda":
         return _parse_lambda(tokens)
     return _parse_prolog(tokens)

@@ -4,6 +4,7 @@ Parsing"), as the paper compares with it: decode a sketch of the LF first (entit
 abstracted to typed slots), encode the sketch, then decode the fine LF conditioned on the sketch and
 the utterance, copying entities from the utterance and naming variables.
 """
+
 from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
@@ -22,8 +23,8 @@ from fewshot_parser.data.dataset_readers.coarse2fine import (
     VARIABLE_NAMESPACE,
 )
 from fewshot_parser.logical_forms.template import is_slot
-from fewshot_parser.modules.growth import grow_linear
 from fewshot_parser.models.metrics import LogicalFormExactMatch
+from fewshot_parser.modules.growth import grow_linear
 
 
 def _attend(query: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -88,7 +89,9 @@ class Coarse2Fine(Model):
         self._fine_attention_out = torch.nn.Linear(2 * hidden, hidden)
         self._copy = torch.nn.Linear(hidden, hidden, bias=False)
         self._variable_output = torch.nn.Linear(hidden, vocab.get_vocab_size(VARIABLE_NAMESPACE))
-        self._predicate_output = torch.nn.Linear(hidden, vocab.get_vocab_size(PREDICATE_NAMESPACE)) if predicate_slots else None
+        self._predicate_output = (
+            torch.nn.Linear(hidden, vocab.get_vocab_size(PREDICATE_NAMESPACE)) if predicate_slots else None
+        )
         self._max_sketch_steps = max_sketch_steps
         self._start = vocab.get_token_index(START_SYMBOL, SKETCH_NAMESPACE)
         self._end = vocab.get_token_index(END_SYMBOL, SKETCH_NAMESPACE)
@@ -123,8 +126,12 @@ class Coarse2Fine(Model):
         return h, torch.zeros_like(h)
 
     def _sketch_step(
-        self, previous: torch.Tensor, state: Tuple[torch.Tensor, torch.Tensor], feed: torch.Tensor,
-        encoded: torch.Tensor, mask: torch.Tensor,
+        self,
+        previous: torch.Tensor,
+        state: Tuple[torch.Tensor, torch.Tensor],
+        feed: torch.Tensor,
+        encoded: torch.Tensor,
+        mask: torch.Tensor,
     ) -> Tuple[torch.Tensor, Tuple[torch.Tensor, torch.Tensor], torch.Tensor]:
         """One sketch decoder step (input feeding): returns logits, the new state and the attentional vector."""
         h, c = self._sketch_cell(torch.cat([self._sketch_embedding(previous), feed], -1), state)
@@ -136,13 +143,17 @@ class Coarse2Fine(Model):
         context = _attend(h, encoded, encoded, mask)
         return self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context], -1))))
 
-    def _fine_states(self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def _fine_states(
+        self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor
+    ) -> torch.Tensor:
         """`(batch, sketch_length, hidden)`: the fine decoder's vector at every sketch position."""
         embedded = self._dropout(self._sketch_embedding(sketch))
         lengths = sketch_mask.sum(-1).clamp(min=1).cpu()
         packed = torch.nn.utils.rnn.pack_padded_sequence(embedded, lengths, batch_first=True, enforce_sorted=False)
         sketch_encoded, _ = self._sketch_encoder(packed)
-        sketch_encoded, _ = torch.nn.utils.rnn.pad_packed_sequence(sketch_encoded, batch_first=True, total_length=sketch.size(1))
+        sketch_encoded, _ = torch.nn.utils.rnn.pad_packed_sequence(
+            sketch_encoded, batch_first=True, total_length=sketch.size(1)
+        )
         h0, c0 = self._initial_state(encoded, mask)
         states, _ = self._fine_decoder(self._dropout(sketch_encoded), (h0.unsqueeze(0), c0.unsqueeze(0)))
         return self._fine_attentional(states, encoded, mask)
@@ -152,7 +163,9 @@ class Coarse2Fine(Model):
         context = _attend(states, encoded, encoded, mask)
         return self._dropout(torch.tanh(self._fine_attention_out(torch.cat([states, context], -1))))
 
-    def _slot_log_probs(self, fine: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    def _slot_log_probs(
+        self, fine: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
         """Copy log-probabilities `(batch, sketch_length, source_length)` and variable log-probabilities."""
         scores = torch.bmm(self._copy(fine), encoded.transpose(1, 2))
         copy = util.masked_log_softmax(scores, cast(torch.BoolTensor, mask.unsqueeze(1).expand_as(scores)))
@@ -186,7 +199,8 @@ class Coarse2Fine(Model):
                 step_logits, state, feed = self._sketch_step(sketch[:, t], state, feed, encoded, mask)
                 logits.append(step_logits)
             sketch_loss = util.sequence_cross_entropy_with_logits(
-                cast(torch.FloatTensor, torch.stack(logits, 1)), cast(torch.LongTensor, sketch[:, 1:].contiguous()),
+                cast(torch.FloatTensor, torch.stack(logits, 1)),
+                cast(torch.LongTensor, sketch[:, 1:].contiguous()),
                 cast(torch.BoolTensor, sketch_mask[:, 1:].contiguous()),
             )
             fine = self._fine_states(sketch, sketch_mask, encoded, mask)
@@ -207,7 +221,9 @@ class Coarse2Fine(Model):
         if not self.training:
             output.update(self.decode(encoded, mask, metadata))
             if metadata and metadata[0].get("logical_form") is not None:
-                self._exact_match(output["logical_form"], [m["logical_form"] for m in metadata], metadata[0]["formalism"])
+                self._exact_match(
+                    output["logical_form"], [m["logical_form"] for m in metadata], metadata[0]["formalism"]
+                )
         return output
 
     @torch.no_grad()
@@ -234,7 +250,9 @@ class Coarse2Fine(Model):
         fine = self._fine_states(sketch_ids, sketch_mask, encoded, mask)
         copy, variable = self._slot_log_probs(fine, encoded, mask)
         copy_choice, variable_choice = copy.argmax(-1).tolist(), variable.argmax(-1).tolist()
-        predicate_choice = self._predicate_output(fine).argmax(-1).tolist() if self._predicate_output is not None else None
+        predicate_choice = (
+            self._predicate_output(fine).argmax(-1).tolist() if self._predicate_output is not None else None
+        )
         sketches, forms = [], []
         for b in range(batch_size):
             tokens, filled = [], []
@@ -247,7 +265,9 @@ class Coarse2Fine(Model):
                     filled.append(self.vocab.get_token_from_index(predicate_choice[b][t], PREDICATE_NAMESPACE))
                 elif is_slot(token):
                     if token.startswith("<e:"):
-                        filled.append(metadata[b]["utterance"][min(copy_choice[b][t], len(metadata[b]["utterance"]) - 1)])
+                        filled.append(
+                            metadata[b]["utterance"][min(copy_choice[b][t], len(metadata[b]["utterance"]) - 1)]
+                        )
                     else:
                         name = self.vocab.get_token_from_index(variable_choice[b][t], VARIABLE_NAMESPACE)
                         filled.append(name if name != NO_VARIABLE else token)

@@ -27,6 +27,7 @@ What we changed, and why (also in the README):
   them is not described: a word is relevant when its rate per target example is more than
   `relevance_ratio` times its rate per source example (`DomainStatisticsCallback`).
 """
+
 from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
@@ -107,13 +108,19 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         super().__init__(vocab, **kwargs)
         hidden = self._encoder.get_output_dim()
         if fine_encoder.get_output_dim() != hidden:
-            raise ConfigurationError(f"fine_encoder outputs {fine_encoder.get_output_dim()} dimensions, encoder {hidden}")
+            raise ConfigurationError(
+                f"fine_encoder outputs {fine_encoder.get_output_dim()} dimensions, encoder {hidden}"
+            )
         self._fine_encoder = fine_encoder
         # Each stage's output layer now reads [state; context; relevance context].
         self._sketch_attention_out = torch.nn.Linear(3 * hidden, hidden)
         self._fine_attention_out = torch.nn.Linear(3 * hidden, hidden)
-        self._coarse_discriminator = torch.nn.ModuleDict({"attention": torch.nn.Linear(hidden, 1), "output": torch.nn.Linear(hidden, 2)})
-        self._fine_discriminator = torch.nn.ModuleDict({"attention": torch.nn.Linear(hidden, 1), "output": torch.nn.Linear(hidden, 2)})
+        self._coarse_discriminator = torch.nn.ModuleDict(
+            {"attention": torch.nn.Linear(hidden, 1), "output": torch.nn.Linear(hidden, 2)}
+        )
+        self._fine_discriminator = torch.nn.ModuleDict(
+            {"attention": torch.nn.Linear(hidden, 1), "output": torch.nn.Linear(hidden, 2)}
+        )
         self.domain_loss_weight = domain_loss_weight
         self.fine_domain_loss_weight = fine_domain_loss_weight
         self.coarse_relevance_scale = coarse_relevance_scale
@@ -157,12 +164,16 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         self._last_encoding = (encoded, mask)
         return encoded, mask
 
-    def _fine_states(self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    def _fine_states(
+        self, sketch: torch.Tensor, sketch_mask: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor
+    ) -> torch.Tensor:
         # The fine stage reads the fine encoder's states wherever the parent passes the coarse ones.
         assert self._fine_encoded is not None
         return super()._fine_states(sketch, sketch_mask, self._fine_encoded, mask)
 
-    def _slot_log_probs(self, fine: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    def _slot_log_probs(
+        self, fine: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
         assert self._fine_encoded is not None
         return super()._slot_log_probs(fine, self._fine_encoded, mask)
 
@@ -170,7 +181,9 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         assert self._relevance is not None
         ones = torch.ones_like(self._relevance)
         context = relevance_attention(h, encoded, mask, ones)
-        general = relevance_attention(h, encoded, mask, ones + (self.coarse_relevance_scale - 1) * (1 - self._relevance))
+        general = relevance_attention(
+            h, encoded, mask, ones + (self.coarse_relevance_scale - 1) * (1 - self._relevance)
+        )
         return self._dropout(torch.tanh(self._sketch_attention_out(torch.cat([h, context, general], -1))))
 
     def _fine_attentional(self, states: torch.Tensor, encoded: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -197,7 +210,9 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
         predicates: Optional[torch.Tensor] = None,
         domain: Optional[torch.Tensor] = None,
     ) -> Dict[str, Any]:
-        output = super().forward(source_tokens, metadata, sketch_tokens, slot_kind, entity_targets, variables, predicates)
+        output = super().forward(
+            source_tokens, metadata, sketch_tokens, slot_kind, entity_targets, variables, predicates
+        )
         if domain is not None and self.training and "loss" in output:
             assert self._last_encoding is not None and self._fine_encoded is not None
             encoded, mask = self._last_encoding
@@ -207,6 +222,9 @@ class DomainAdaptiveCoarse2Fine(Coarse2Fine):
             fine = self.domain_logits(self._fine_discriminator, self._fine_encoded, mask)
             output["domain_loss"] = torch.nn.functional.cross_entropy(coarse, labels)
             output["fine_domain_loss"] = torch.nn.functional.cross_entropy(fine, labels)
-            output["loss"] = (output["loss"] + self.domain_loss_weight * output["domain_loss"]
-                              + self.fine_domain_loss_weight * output["fine_domain_loss"])
+            output["loss"] = (
+                output["loss"]
+                + self.domain_loss_weight * output["domain_loss"]
+                + self.fine_domain_loss_weight * output["fine_domain_loss"]
+            )
         return output

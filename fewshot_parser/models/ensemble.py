@@ -2,6 +2,7 @@
 An ensemble of fine-tuned parsers that share one vocabulary, combined at decoding time. Not in the
 paper: meant to even out the seed lottery of fine-tuning on one or two examples per predicate.
 """
+
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, cast
 
 import torch
@@ -90,7 +91,8 @@ class FewShotEnsemble(Model):
         members' entity-coverage penalty (the `weight` of their `entity_coverage` reranker per entity
         token its LF leaves out) when they re-rank by coverage; its LF is the vote among the members
         that proposed it. A product of the members' distributions over the templates they found,
-        where a vote counts only their first choices. `score` is then the mean log-probability and `votes` the proposers.
+        where a vote counts only their first choices. `score` is then the mean log-probability and
+        `votes` the proposers.
     """
 
     default_predictor = "proto_parser"
@@ -101,8 +103,10 @@ class FewShotEnsemble(Model):
         for index, member in enumerate(members):
             differing = [] if member.vocab is vocab else differing_namespaces(vocab, member.vocab)
             if differing:
-                raise ConfigurationError(f"fewshot_ensemble member {index} has another vocabulary than the "
-                                         f"ensemble (namespaces {', '.join(differing)})")
+                raise ConfigurationError(
+                    f"fewshot_ensemble member {index} has another vocabulary than the "
+                    f"ensemble (namespaces {', '.join(differing)})"
+                )
             member.vocab = vocab
         # A ModuleList (registered, saved), typed as the models it holds.
         self.members = cast(Sequence[Model], torch.nn.ModuleList(members))
@@ -166,8 +170,13 @@ class FewShotEnsemble(Model):
                     proposers.append([])
                 proposers[seen[key]].append(m)
         first.append(len(paths))
-        judged = torch.stack([path_log_probs(rescoring(member), inputs["source_tokens"], rows, paths)
-                              for member in self.members], -1).tolist() if paths else []
+        judged = (
+            torch.stack(
+                [path_log_probs(rescoring(member), inputs["source_tokens"], rows, paths) for member in self.members], -1
+            ).tolist()
+            if paths
+            else []
+        )
         weight = float(coverage_weight(self.members[0]))
         entities = self.entity_tokens(inputs) if weight else None
         chosen: List[Vote] = []
@@ -176,21 +185,29 @@ class FewShotEnsemble(Model):
             if not candidates:
                 chosen.append(Vote(None, 0, 0, float(outputs[0]["score"][b])))
                 continue
-            forms = [vote([outputs[m]["logical_form"][b] for m in proposers[c]],
-                          [outputs[m]["score"][b] for m in proposers[c]]) for c in candidates]
+            forms = [
+                vote(
+                    [outputs[m]["logical_form"][b] for m in proposers[c]],
+                    [outputs[m]["score"][b] for m in proposers[c]],
+                )
+                for c in candidates
+            ]
             penalties = [weight * uncovered_entities(f.logical_form, entities[b]) if entities else 0.0 for f in forms]
             best = rescore_choice([judged[c] for c in candidates], penalties)
             c = first[b] + best
-            chosen.append(Vote(forms[best].logical_form, proposers[c][0], len(proposers[c]),
-                               sum(judged[c]) / len(judged[c])))
+            chosen.append(
+                Vote(forms[best].logical_form, proposers[c][0], len(proposers[c]), sum(judged[c]) / len(judged[c]))
+            )
         return chosen
 
     def entity_tokens(self, inputs: Dict[str, Any]) -> List[List[str]]:
         """Per example, the utterance tokens the reader typed as entities (what coverage counts)."""
         none = self.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)
         types = inputs["source_entity_types"]
-        return [[token for token, kind in zip(m["utterance"], types[b, : len(m["utterance"])].tolist()) if kind != none]
-                for b, m in enumerate(inputs["metadata"])]
+        return [
+            [token for token, kind in zip(m["utterance"], types[b, : len(m["utterance"])].tolist()) if kind != none]
+            for b, m in enumerate(inputs["metadata"])
+        ]
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:
         member_metrics = [member.get_metrics(reset) for member in self.members]

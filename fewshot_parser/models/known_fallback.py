@@ -17,6 +17,7 @@ except where the fine-tuned parser wrongly reaches for a new action. The cost is
 and a second set of weights in the archive. Built by the `pretrained_fallback` retention method
 (`training/retention/fallback.py`) after fine-tuning.
 """
+
 from typing import Any, Dict, FrozenSet, List, Optional, Protocol, cast
 
 import torch
@@ -69,8 +70,10 @@ class KnownFallback(Model):
         super().__init__(vocab, **kwargs)
         for name, member in (("parser", marking(parser)), ("pretrained", pretrained)):
             if not hasattr(member, "new_action_mask") or not hasattr(member, "new_action_bias"):
-                raise ConfigurationError(f"fewshot_known_fallback: its {name} must be a proto_parser (one that marks "
-                                         f"its new actions) or an ensemble of them, not {type(member).__name__}")
+                raise ConfigurationError(
+                    f"fewshot_known_fallback: its {name} must be a proto_parser (one that marks "
+                    f"its new actions) or an ensemble of them, not {type(member).__name__}"
+                )
         parser.vocab = pretrained.vocab = vocab
         self.parser = parser
         self.pretrained = pretrained
@@ -93,8 +96,11 @@ class KnownFallback(Model):
             names = [self.vocab.get_token_from_index(i, ACTION_NAMESPACE) for i in range(len(mask))]
             produced = [() if name.startswith("@@") else Action.from_string(name).predicates for name in names]
             known = {predicate for added, predicates in zip(mask, produced) if not added for predicate in predicates}
-            self._new_actions = frozenset(name for added, name, predicates in zip(mask, names, produced)
-                                          if added and any(p not in known for p in predicates))
+            self._new_actions = frozenset(
+                name
+                for added, name, predicates in zip(mask, names, produced)
+                if added and any(p not in known for p in predicates)
+            )
         return self._new_actions
 
     def extend_embedder_vocab(self, embedding_sources_mapping: Optional[Dict[str, str]] = None) -> None:
@@ -109,8 +115,10 @@ class KnownFallback(Model):
         if self.training or "logical_form" not in finetuned:
             return finetuned
         new = self.new_actions()
-        keep = [form is not None and any(action in new for action in actions)
-                for form, actions in zip(finetuned["logical_form"], finetuned["predicted_actions"])]
+        keep = [
+            form is not None and any(action in new for action in actions)
+            for form, actions in zip(finetuned["logical_form"], finetuned["predicted_actions"])
+        ]
         result: Dict[str, Any] = {key: finetuned[key] for key in ("loss",) if key in finetuned}
         fallback = self.pretrained(**inputs) if not all(keep) else finetuned
         for key in ("logical_form", "predicted_actions", "score"):
@@ -147,4 +155,3 @@ def fallback_config(parser_config: Dict[str, Any], pretrained_config: Dict[str, 
     if not isinstance(parser_config, dict) or not isinstance(pretrained_config, dict):
         raise ConfigurationError("fewshot_known_fallback: the parser and pretrained configs must be objects")
     return {"type": "fewshot_known_fallback", "parser": parser_config, "pretrained": pretrained_config}
-

@@ -6,6 +6,7 @@ name stood for (`fewshot_parser/common/legacy_model_names.py` has the translatio
 weights load as they are; `proto_parser` moves the evidence statistics under its `missing_evidence`
 scorer and IRNet's parameters under its `schema_encoding` action scorer.
 """
+
 from typing import Any
 
 from allennlp.common import Params
@@ -34,8 +35,9 @@ class LegacyModelName:
         self.name = name
         self.__doc__ = f"The old model name {name!r}, built as `translate_legacy_config` says (legacy_names.py)."
 
-    def from_params(self, params: Params, constructor_to_call: Any = None, constructor_to_inspect: Any = None,
-                    **extras: Any) -> Model:
+    def from_params(
+        self, params: Params, constructor_to_call: Any = None, constructor_to_inspect: Any = None, **extras: Any
+    ) -> Model:
         # `constructor_to_*` are what AllenNLP found on this builder: the parser's own are used instead.
         old = params.as_dict(quiet=True)
         if self.name == "irnet_parser":

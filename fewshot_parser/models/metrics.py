@@ -1,4 +1,5 @@
 """Exact-match metrics over logical-form strings."""
+
 from typing import Dict, Optional, Sequence
 
 from allennlp.training.metrics import Metric

@@ -3,6 +3,7 @@ Scores given action paths under a ProtoParser: the log-probability its decoder g
 teacher-forced in one batched pass. Not in the paper; the ensemble's `rescore` rule uses it to let
 every member judge every member's template.
 """
+
 from typing import List, Sequence, Tuple
 
 import torch

@@ -13,6 +13,8 @@ from allennlp.nn import util
 from allennlp.training.metrics import Average
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
+from fewshot_parser.models.metrics import LogicalFormExactMatch
+from fewshot_parser.modules import prototypes as prototype_functions
 from fewshot_parser.modules.action_scorers import ActionScorer
 from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
@@ -23,13 +25,11 @@ from fewshot_parser.modules.lexicon_scope import LexiconScope
 from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
 from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
 from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention
-from fewshot_parser.modules import prototypes as prototype_functions
 from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.modules.word_ids import vocabulary_word_ids
-from fewshot_parser.models.metrics import LogicalFormExactMatch
 
 __all__ = ["ProtoParser", "per_example"]
 
@@ -91,21 +91,45 @@ class ProtoParser(Model):
     LEXICON_KEY = "_scoped_lexicon"
 
     def __init__(
-        self, vocab: Vocabulary, source_embedder: TextFieldEmbedder, encoder: Seq2SeqEncoder, action_dim: int = 128,
-        decoder_dim: int = 256, dropout: float = 0.5, label_smoothing: float = 0.0, smoothing_k: float = 0.0,
-        max_decoding_steps: int = 50, beam_size: int = 1, attention_regularization: float = 0.0,
-        conditional_feature: bool = True, similarity_feature: bool = True, predicate_dropout: float = 0.5,
+        self,
+        vocab: Vocabulary,
+        source_embedder: TextFieldEmbedder,
+        encoder: Seq2SeqEncoder,
+        action_dim: int = 128,
+        decoder_dim: int = 256,
+        dropout: float = 0.5,
+        label_smoothing: float = 0.0,
+        smoothing_k: float = 0.0,
+        max_decoding_steps: int = 50,
+        beam_size: int = 1,
+        attention_regularization: float = 0.0,
+        conditional_feature: bool = True,
+        similarity_feature: bool = True,
+        predicate_dropout: float = 0.5,
         # Beyond the paper (with two of the authors' behaviours, `dropout_placement` and `meta_regularization`).
-        lexicon: Optional[str] = None, lexical_linking: bool = False, link_pooling: str = "attention",
-        link_threshold: float = 0.75, new_action_bias: float = 0.0, supervised_attention: float = 0.0,
-        dropout_placement: str = "all", meta_regularization: bool = False, lexicon_training_data: Optional[str] = None,
-        lexicon_support_data: Optional[str] = None, lexicon_descriptions: Optional[str] = None,
-        handwritten_new_predicate_entries: bool = False, decoding_scorers: Optional[List[DecodingScorer]] = None,
-        rerankers: Optional[List[Reranker]] = None, action_scorers: Optional[List[ActionScorer]] = None,
+        lexicon: Optional[str] = None,
+        lexical_linking: bool = False,
+        link_pooling: str = "attention",
+        link_threshold: float = 0.75,
+        new_action_bias: float = 0.0,
+        supervised_attention: float = 0.0,
+        dropout_placement: str = "all",
+        meta_regularization: bool = False,
+        lexicon_training_data: Optional[str] = None,
+        lexicon_support_data: Optional[str] = None,
+        lexicon_descriptions: Optional[str] = None,
+        handwritten_new_predicate_entries: bool = False,
+        decoding_scorers: Optional[List[DecodingScorer]] = None,
+        rerankers: Optional[List[Reranker]] = None,
+        action_scorers: Optional[List[ActionScorer]] = None,
         # The authors' behaviours.
-        decoder: Optional[Lazy[StackLSTMDecoder]] = None, slot_variant: Optional[Lazy[SlotVariant]] = None,
-        restrict_training: bool = True, loss_reduction: str = "step", similarity: str = "name",
-        predicate_dropout_unit: str = "predicate", **kwargs: Any,
+        decoder: Optional[Lazy[StackLSTMDecoder]] = None,
+        slot_variant: Optional[Lazy[SlotVariant]] = None,
+        restrict_training: bool = True,
+        loss_reduction: str = "step",
+        similarity: str = "name",
+        predicate_dropout_unit: str = "predicate",
+        **kwargs: Any,
     ) -> None:
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
@@ -131,15 +155,28 @@ class ProtoParser(Model):
         self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
         self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
         self.attention_regularization = attention_regularization
-        self.lexicon_scope = LexiconScope(lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data,
-                                          handwritten_new_predicate_entries)
+        self.lexicon_scope = LexiconScope(
+            lexicon,
+            lexicon_descriptions,
+            lexicon_training_data,
+            lexicon_support_data,
+            handwritten_new_predicate_entries,
+        )
         # The linking weights and Omega's gate are the parser's parameters, here, where archives keep them.
         if lexical_linking and link_pooling in ("attention", "both"):
             self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
         if lexical_linking and link_pooling in ("max", "both"):
             self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
-        self.lexical_linking = LexicalLinking(link_pooling, link_threshold, getattr(self, "_link_weight", None),
-                                              getattr(self, "_link_max_weight", None)) if lexical_linking else None
+        self.lexical_linking = (
+            LexicalLinking(
+                link_pooling,
+                link_threshold,
+                getattr(self, "_link_weight", None),
+                getattr(self, "_link_max_weight", None),
+            )
+            if lexical_linking
+            else None
+        )
         self._gate = torch.nn.Linear(decoder_dim, 1)
         self.regularizer = AttentionRegularizer(self._gate, conditional_feature, similarity_feature, similarity)
         self.supervised_attention = supervised_attention
@@ -155,7 +192,9 @@ class ProtoParser(Model):
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
         if beam_size != 1 and any(reranker.greedy_only for reranker in self.rerankers):
-            raise ConfigurationError(f"proto_parser: a reranker reads the greedy path only; set beam_size to 1 (got {beam_size})")
+            raise ConfigurationError(
+                f"proto_parser: a reranker reads the greedy path only; set beam_size to 1 (got {beam_size})"
+            )
         self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
@@ -171,15 +210,25 @@ class ProtoParser(Model):
         # The authors' decoder and slots come after every other parameter (initialisation order).
         if decoder is not None:
             if beam_size != 1:
-                raise ConfigurationError(f"proto_parser: the decoder given is greedy; set beam_size to 1 (got {beam_size})")
+                raise ConfigurationError(
+                    f"proto_parser: the decoder given is greedy; set beam_size to 1 (got {beam_size})"
+                )
             self._decoder = decoder.construct(
-                encoder_dim=encoder_dim, action_dim=action_dim, hidden_dim=decoder_dim, num_actions=num_actions,
-                dropout=dropout, input_dropout=dropout_placement == "all" and dropout > 0,
+                encoder_dim=encoder_dim,
+                action_dim=action_dim,
+                hidden_dim=decoder_dim,
+                num_actions=num_actions,
+                dropout=dropout,
+                input_dropout=dropout_placement == "all" and dropout > 0,
             )
             module = getattr(self._encoder, "_module", None)
             if self._decoder.reads_encoder_cells and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
-                raise ConfigurationError("proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder")
-        self._slot_variant: SlotVariant = CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
+                raise ConfigurationError(
+                    "proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder"
+                )
+        self._slot_variant: SlotVariant = (
+            CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
+        )
 
     # -- the parts components read ----------------------------------------------------------------------
 
@@ -213,7 +262,10 @@ class ProtoParser(Model):
         return self.action_embedding
 
     def action_log_probs(
-        self, projections: torch.Tensor, mask: torch.Tensor, matrix: Optional[torch.Tensor] = None,
+        self,
+        projections: torch.Tensor,
+        mask: torch.Tensor,
+        matrix: Optional[torch.Tensor] = None,
         bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
         """Log P(a | h_t) over the `mask`ed actions, plus `bonus`, with the smoothing constant in training."""
@@ -280,12 +332,15 @@ class ProtoParser(Model):
         """Prototype of every action (Eq. 3), the mean `h_t` over the steps that apply it, and a presence mask."""
         return prototype_functions.prototypes(projections, actions, self.action_embedding.size(0))
 
-    def teacher_forced(self, batch: Dict[str, Any], matrix: Optional[torch.Tensor] = None) -> Tuple[DecoderOutput, torch.Tensor, torch.Tensor]:
+    def teacher_forced(
+        self, batch: Dict[str, Any], matrix: Optional[torch.Tensor] = None
+    ) -> Tuple[DecoderOutput, torch.Tensor, torch.Tensor]:
         """Encodes a batch and runs the decoder on its gold actions (with action matrix `matrix`)."""
         encoded, source_mask = self.encode(batch["source_tokens"])
         matrix = self.action_matrix() if matrix is None else matrix
-        decoded = self._decoder(encoded, source_mask, matrix, batch["actions"], batch["previous_state"],
-                                batch["popped_states"])
+        decoded = self._decoder(
+            encoded, source_mask, matrix, batch["actions"], batch["previous_state"], batch["popped_states"]
+        )
         return decoded, encoded, source_mask
 
     def meta_loss(self, support: Dict[str, Any], query: Dict[str, Any]) -> torch.Tensor:
@@ -299,7 +354,9 @@ class ProtoParser(Model):
         mask = self.dropped_rows(present)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
-        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, self.meta_regularization, True)[0]
+        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, self.meta_regularization, True)[
+            0
+        ]
 
     def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
         """
@@ -313,7 +370,9 @@ class ProtoParser(Model):
             # every predicate of the kept rows is then dropped, so exactly those rows take prototypes.
             draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
             present, share = present & (draws < self.predicate_dropout), 1.0
-        predicates = sorted({p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates})
+        predicates = sorted(
+            {p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates}
+        )
         dropped = set(self._random.sample(predicates, math.ceil(share * len(predicates)))) if predicates else set()
         mask = torch.zeros_like(present)
         mask[self.action_space.indices_with_predicates(dropped)] = True
@@ -341,7 +400,10 @@ class ProtoParser(Model):
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
-        """`(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `action_scorers`', then linking's."""
+        """
+        `(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `action_scorers`', then
+        linking's.
+        """
         terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
         linking = self.lexical_linking
         return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
@@ -357,8 +419,12 @@ class ProtoParser(Model):
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
         self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
-        embedded = sum_terms([self._source_embedder(source_tokens),
-                         *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers)])
+        embedded = sum_terms(
+            [
+                self._source_embedder(source_tokens),
+                *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers),
+            ]
+        )
         if self._decoder.reads_encoder_cells:
             outputs, cells = encode_with_last_cells(self._encoder, self._dropout(embedded), mask)
             self._decoder.encoder_cells = cells
@@ -366,13 +432,21 @@ class ProtoParser(Model):
         return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
-        self, source_tokens: Optional[TextFieldTensors] = None, source_entity_types: Optional[torch.Tensor] = None,
-        metadata: Optional[List[Dict[str, Any]]] = None, actions: Optional[torch.Tensor] = None,
-        previous_state: Optional[torch.Tensor] = None, stack_size: Optional[torch.Tensor] = None,
-        popped_states: Optional[torch.Tensor] = None, slot_step: Optional[torch.Tensor] = None,
-        slot_order: Optional[torch.Tensor] = None, slot_is_variable: Optional[torch.Tensor] = None,
-        entity_targets: Optional[torch.Tensor] = None, variable_values: Optional[torch.Tensor] = None,
-        entity_values: Optional[torch.Tensor] = None, meta_support: Optional[Dict[str, Any]] = None,
+        self,
+        source_tokens: Optional[TextFieldTensors] = None,
+        source_entity_types: Optional[torch.Tensor] = None,
+        metadata: Optional[List[Dict[str, Any]]] = None,
+        actions: Optional[torch.Tensor] = None,
+        previous_state: Optional[torch.Tensor] = None,
+        stack_size: Optional[torch.Tensor] = None,
+        popped_states: Optional[torch.Tensor] = None,
+        slot_step: Optional[torch.Tensor] = None,
+        slot_order: Optional[torch.Tensor] = None,
+        slot_is_variable: Optional[torch.Tensor] = None,
+        entity_targets: Optional[torch.Tensor] = None,
+        variable_values: Optional[torch.Tensor] = None,
+        entity_values: Optional[torch.Tensor] = None,
+        meta_support: Optional[Dict[str, Any]] = None,
         meta_query: Optional[Dict[str, Any]] = None,
     ) -> Dict[str, Any]:
         """
@@ -387,14 +461,23 @@ class ProtoParser(Model):
         output: Dict[str, Any] = {}
         if actions is not None:
             assert previous_state is not None and stack_size is not None and popped_states is not None
-            batch = {"source_tokens": source_tokens, "source_entity_types": source_entity_types, "actions": actions,
-                     "stack_size": stack_size, "slot_step": slot_step, "slot_order": slot_order,
-                     "slot_is_variable": slot_is_variable, "entity_targets": entity_targets,
-                     "variable_values": variable_values, "entity_values": entity_values}
+            batch = {
+                "source_tokens": source_tokens,
+                "source_entity_types": source_entity_types,
+                "actions": actions,
+                "stack_size": stack_size,
+                "slot_step": slot_step,
+                "slot_order": slot_order,
+                "slot_is_variable": slot_is_variable,
+                "entity_targets": entity_targets,
+                "variable_values": variable_values,
+                "entity_values": entity_values,
+            }
             decoded = self._decoder(encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states)
             # Omega and supervised attention are training terms: validation losses stay comparable across settings.
-            output["loss"], slot_correct = self.supervised_loss(batch, decoded, encoded, source_mask, None,
-                                                                self.training, self.training)
+            output["loss"], slot_correct = self.supervised_loss(
+                batch, decoded, encoded, source_mask, None, self.training, self.training
+            )
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
@@ -408,8 +491,14 @@ class ProtoParser(Model):
         return output
 
     def supervised_loss(
-        self, batch: Dict[str, Any], decoded: DecoderOutput, encoded: torch.Tensor, source_mask: torch.Tensor,
-        matrix: Optional[torch.Tensor], regularize: bool, supervise: bool,
+        self,
+        batch: Dict[str, Any],
+        decoded: DecoderOutput,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        matrix: Optional[torch.Tensor],
+        regularize: bool,
+        supervise: bool,
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         The loss of a teacher-forced `batch` (its gold actions decoded as `decoded` with action rows
@@ -418,11 +507,25 @@ class ProtoParser(Model):
         slot was right.
         """
         actions, source_tokens = batch["actions"], batch["source_tokens"]
-        loss = self.action_loss(decoded.projections, actions, batch["stack_size"], matrix,
-                                self.action_bonus(decoded.projections, decoded.attention, source_tokens))
+        loss = self.action_loss(
+            decoded.projections,
+            actions,
+            batch["stack_size"],
+            matrix,
+            self.action_bonus(decoded.projections, decoded.attention, source_tokens),
+        )
         slot_loss, slot_correct = self._slot_variant.slot_loss(
-            self, decoded.projections, encoded, source_mask, batch["source_entity_types"], actions, batch["slot_step"],
-            batch["slot_order"], batch["slot_is_variable"], batch["entity_targets"], batch["variable_values"],
+            self,
+            decoded.projections,
+            encoded,
+            source_mask,
+            batch["source_entity_types"],
+            actions,
+            batch["slot_step"],
+            batch["slot_order"],
+            batch["slot_is_variable"],
+            batch["entity_targets"],
+            batch["variable_values"],
             batch.get("entity_values"),
         )
         loss = loss + slot_loss
@@ -436,8 +539,12 @@ class ProtoParser(Model):
         return loss, slot_correct
 
     def action_loss(
-        self, projections: torch.Tensor, actions: torch.Tensor, stack_size: torch.Tensor,
-        matrix: Optional[torch.Tensor] = None, bonus: Optional[torch.Tensor] = None,
+        self,
+        projections: torch.Tensor,
+        actions: torch.Tensor,
+        stack_size: torch.Tensor,
+        matrix: Optional[torch.Tensor] = None,
+        bonus: Optional[torch.Tensor] = None,
     ) -> torch.Tensor:
         """
         Mean (label-smoothed) cross-entropy of the gold actions over the applicable ones (with
@@ -464,8 +571,12 @@ class ProtoParser(Model):
     # -- decoding -------------------------------------------------------------------------------------
 
     def decode(
-        self, encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
-        metadata: List[Dict[str, Any]], source_tokens: Optional[TextFieldTensors] = None,
+        self,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
+        metadata: List[Dict[str, Any]],
+        source_tokens: Optional[TextFieldTensors] = None,
     ) -> Dict[str, Any]:
         """The best LF, its actions and score per example (and the n-best LFs), by `template_search.decode_batch`."""
         return decode_batch(self, DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens))
@@ -474,7 +585,9 @@ class ProtoParser(Model):
         """One decoding pass: per example, the finished hypotheses of a beam of `beams` templates, best first."""
         return search_templates(self, inputs, beams)
 
-    def action_scores(self, projections: torch.Tensor, matrix: torch.Tensor, added: Optional[torch.Tensor]) -> torch.Tensor:
+    def action_scores(
+        self, projections: torch.Tensor, matrix: torch.Tensor, added: Optional[torch.Tensor]
+    ) -> torch.Tensor:
         """
         Every action's score as decoding sees it (the search's and `dead_ends`'): `matrix` against the
         `projections` `(..., dim)`, plus the `added` terms (or None), plus `new_action_bias` on new actions.

@@ -5,8 +5,8 @@ from allennlp.data import TextFieldTensors
 from allennlp.models import Model
 from allennlp_models.generation.models.simple_seq2seq import SimpleSeq2Seq
 
-from fewshot_parser.modules.growth import grow_linear
 from fewshot_parser.models.metrics import LogicalFormExactMatch
+from fewshot_parser.modules.growth import grow_linear
 
 
 @Model.register("fewshot_seq2seq")
@@ -56,9 +56,7 @@ class FewShotSeq2Seq(SimpleSeq2Seq):
         for indices in predictions[:, 0, :].tolist():
             if self._end_index in indices:
                 indices = indices[: indices.index(self._end_index)]
-            strings.append(
-                " ".join(self.vocab.get_token_from_index(i, self._target_namespace) for i in indices)
-            )
+            strings.append(" ".join(self.vocab.get_token_from_index(i, self._target_namespace) for i in indices))
         return strings
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:

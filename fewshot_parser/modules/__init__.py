@@ -1,5 +1,5 @@
+from fewshot_parser.modules import decoding
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.stack_decoder import StackLSTMDecoder
 from fewshot_parser.modules.token_embedders import PackagedTransformerMismatchedEmbedder, StaticSubwordEmbedder
-from fewshot_parser.modules import decoding

@@ -4,6 +4,7 @@ What the model needs to know about each action of the vocabulary, as tensors.
 Built from the `actions` namespace (whose strings are the action patterns), so it is rebuilt
 whenever the vocabulary grows (new predicates at fine-tuning).
 """
+
 from typing import Dict, List, Optional, Set
 
 import torch
@@ -41,7 +42,8 @@ class ActionSpace:
         typed = [s for a in self.actions if a is not None for s in a.slots]
         self.unified = UNIFIED_SLOT in typed
         max_entities = max(
-            [sum(1 for s in a.slots if s not in (VARIABLE_SLOT, UNIFIED_SLOT)) for a in self.actions if a is not None] + [1]
+            [sum(1 for s in a.slots if s not in (VARIABLE_SLOT, UNIFIED_SLOT)) for a in self.actions if a is not None]
+            + [1]
         )
         self.valid = torch.tensor([a is not None for a in self.actions], dtype=torch.bool)
         self.arity = torch.tensor([a.arity if a else 0 for a in self.actions], dtype=torch.long)
@@ -59,13 +61,17 @@ class ActionSpace:
                 continue
             types = [slot_type(s) for s in action.slots if s not in (VARIABLE_SLOT, UNIFIED_SLOT)]
             for position, name in enumerate(types):
-                self.entity_types[index, position] = vocab.get_token_to_index_vocabulary(ENTITY_TYPE_NAMESPACE).get(name, oov)
+                self.entity_types[index, position] = vocab.get_token_to_index_vocabulary(ENTITY_TYPE_NAMESPACE).get(
+                    name, oov
+                )
 
     def tensors(self, device: torch.device) -> Dict[str, torch.Tensor]:
         """`valid`, `arity`, `is_stop`, `entity_types` and `num_variables` on `device` (kept while it is the same)."""
         if self._tensors is None or self._tensors["valid"].device != device:
-            self._tensors = {name: getattr(self, name).to(device)
-                             for name in ("valid", "arity", "is_stop", "entity_types", "num_variables")}
+            self._tensors = {
+                name: getattr(self, name).to(device)
+                for name in ("valid", "arity", "is_stop", "entity_types", "num_variables")
+            }
         return self._tensors
 
     def __len__(self) -> int:

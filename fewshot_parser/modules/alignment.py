@@ -12,6 +12,7 @@ The model mixes them with a learned gate, `g = s P(a|x) + (1 - s) sim(a, x)` wit
 `s = sigmoid(w . h_dec)`, normalises `g` over the utterance and penalises the L1 distance between
 that distribution and the attention weights.
 """
+
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import textdistance
@@ -23,7 +24,9 @@ _LEVENSHTEIN = textdistance.Levenshtein()
 
 
 def _best_match_matrix(
-    action_names: Sequence[Sequence[str]], tokens: Sequence[str], similarity: Callable[[str, str], float],
+    action_names: Sequence[Sequence[str]],
+    tokens: Sequence[str],
+    similarity: Callable[[str, str], float],
     threshold: float = 0.0,
 ) -> torch.Tensor:
     """`(num_actions, num_tokens)`: per action and token, the best `similarity` over the action's names
@@ -63,7 +66,9 @@ def string_similarity_matrix(
 
 
 def link_similarity_matrix(
-    action_predicates: Sequence[Sequence[str]], tokens: Sequence[str], lexicon: Dict[str, List[str]] = None,
+    action_predicates: Sequence[Sequence[str]],
+    tokens: Sequence[str],
+    lexicon: Dict[str, List[str]] = None,
     threshold: float = 0.75,
 ) -> torch.Tensor:
     """`(num_actions, num_tokens)`: the best `link_similarity` of a word to an action's names, 0 below `threshold`."""

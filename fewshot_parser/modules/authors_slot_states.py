@@ -20,6 +20,7 @@ over the variable names.
 `RecordingCell` wraps the decoder's LSTM cell so that the model can read `(h_t, c_t)` of every step of the
 last decoder run (teacher-forced or greedy).
 """
+
 from typing import List, Optional, Tuple
 
 import torch
@@ -34,7 +35,9 @@ class RecordingCell(nn.Module):
         self.cell = cell
         self.records: Optional[List[Tuple[torch.Tensor, torch.Tensor]]] = None
 
-    def forward(self, inputs: torch.Tensor, state: Tuple[torch.Tensor, torch.Tensor]) -> Tuple[torch.Tensor, torch.Tensor]:
+    def forward(
+        self, inputs: torch.Tensor, state: Tuple[torch.Tensor, torch.Tensor]
+    ) -> Tuple[torch.Tensor, torch.Tensor]:
         h, c = self.cell(inputs, state)
         if self.records is not None:
             self.records.append((h, c))
@@ -74,9 +77,7 @@ class AuthorsSlotStates(nn.Module):
         scores = torch.bmm(states, keys.transpose(1, 2))
         return torch.log_softmax(scores.masked_fill(~mask.unsqueeze(1), torch.finfo(scores.dtype).min), dim=-1)
 
-    def entity_states(
-        self, inputs: torch.Tensor, h: torch.Tensor, c: torch.Tensor, num_slots: int
-    ) -> torch.Tensor:
+    def entity_states(self, inputs: torch.Tensor, h: torch.Tensor, c: torch.Tensor, num_slots: int) -> torch.Tensor:
         """
         `(rows, num_slots, hidden)` entity slot states of some steps: the entity LSTM reads the same input
         `(rows, input_dim + action_dim)` at each slot, starting from the step's decoder state `h`, `c` `(rows, hidden)`.
@@ -86,7 +87,10 @@ class AuthorsSlotStates(nn.Module):
         return states
 
     def variable_states(
-        self, inputs: torch.Tensor, h0: torch.Tensor, c0: torch.Tensor,
+        self,
+        inputs: torch.Tensor,
+        h0: torch.Tensor,
+        c0: torch.Tensor,
         state: Optional[Tuple[torch.Tensor, torch.Tensor]] = None,
     ) -> Tuple[torch.Tensor, Tuple[torch.Tensor, torch.Tensor]]:
         """

@@ -8,6 +8,7 @@ entity seen neither in training nor in the support set) can never be predicted.
 `share(output, dropout)` makes the classifier read out through the template decoder's own map to the
 attentional vector and its dropout, as the authors' entity steps do (their shared `step`).
 """
+
 import torch
 from torch import nn
 

@@ -19,6 +19,7 @@ where counts are of examples (an example counts once however often it repeats a 
 Nothing depends on which predicates a split makes new: the rule is the same for every known action,
 and an action the training set never shows (every new one) has no evidence words.
 """
+
 from typing import Sequence, Tuple
 
 import torch

@@ -15,6 +15,7 @@ The stack pointers (which earlier state a step continues from, which states a RE
 `StackLSTMDecoder`'s. Decoding is greedy: the fed vector of a hypothesis is its own previous one
 only when hypotheses are never reordered, i.e. with one beam.
 """
+
 from typing import Callable, Dict, Optional, Tuple
 
 import torch
@@ -36,8 +37,14 @@ class InputFeedingStackDecoder(StackLSTMDecoder):
     """
 
     def __init__(
-        self, encoder_dim: int, action_dim: int, hidden_dim: int, num_actions: int, input_dim: int = 128,
-        dropout: float = 0.0, input_dropout: bool = True,
+        self,
+        encoder_dim: int,
+        action_dim: int,
+        hidden_dim: int,
+        num_actions: int,
+        input_dim: int = 128,
+        dropout: float = 0.0,
+        input_dropout: bool = True,
     ) -> None:
         super().__init__(encoder_dim, action_dim, hidden_dim, dropout, input_dropout)
         self.input_dim = input_dim

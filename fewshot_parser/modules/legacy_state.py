@@ -1,9 +1,13 @@
 """Where old archives of `proto_parser` kept the state of what are components now."""
+
 from typing import Any, Dict, Iterable, Sequence
 
 
 def move_legacy_state_keys(
-    state_dict: Dict[str, Any], prefix: str, components: Dict[str, Iterable[Any]], slot_prefixes: Sequence[str],
+    state_dict: Dict[str, Any],
+    prefix: str,
+    components: Dict[str, Iterable[Any]],
+    slot_prefixes: Sequence[str],
 ) -> None:
     """
     Moves, in place, the keys of a `proto_parser` state dict from the places old archives kept them to
@@ -18,4 +22,4 @@ def move_legacy_state_keys(
                 if prefix + key in state_dict:
                     state_dict[f"{prefix}{name}.{index}.{key}"] = state_dict.pop(prefix + key)
     for key in [k for k in state_dict if any(k.startswith(prefix + old) for old in slot_prefixes)]:
-        state_dict[f"{prefix}_slot_variant.{key[len(prefix):]}"] = state_dict.pop(key)
+        state_dict[f"{prefix}_slot_variant.{key[len(prefix) :]}"] = state_dict.pop(key)

@@ -1,4 +1,5 @@
 """The predicate lexicon of `proto_parser`'s alignment features, scoped to what the split allows."""
+
 import json
 from typing import Any, Dict, List, Optional
 
@@ -31,8 +32,12 @@ class LexiconScope:
     """
 
     def __init__(
-        self, lexicon: Optional[str] = None, descriptions: Optional[str] = None, training_data: Optional[str] = None,
-        support_data: Optional[str] = None, handwritten_new_predicate_entries: bool = False,
+        self,
+        lexicon: Optional[str] = None,
+        descriptions: Optional[str] = None,
+        training_data: Optional[str] = None,
+        support_data: Optional[str] = None,
+        handwritten_new_predicate_entries: bool = False,
     ) -> None:
         self.handwritten = load_lexicon(lexicon)
         self.descriptions_path = descriptions
@@ -42,7 +47,10 @@ class LexiconScope:
         self.stored: Optional[Dict[str, List[str]]] = None
 
     def lexicon(self, parser: Any) -> Dict[str, List[str]]:
-        """The scoped lexicon (a copy); without the split's training data, new predicates are those of `parser.new_action_mask`."""
+        """
+        The scoped lexicon (a copy); without the split's training data, new predicates are those of
+        `parser.new_action_mask`.
+        """
         if self.stored is None:
             self.stored = self._scope(parser)
         return {predicate: list(words) for predicate, words in self.stored.items()}
@@ -55,8 +63,12 @@ class LexiconScope:
             known = predicate_labels(read_pairs(self.training_data))
         else:
             mask = parser.new_action_mask.tolist()
-            known = {p for index, action in enumerate(parser.action_space.actions)
-                     if action is not None and not (index < len(mask) and mask[index]) for p in action.predicates}
+            known = {
+                p
+                for index, action in enumerate(parser.action_space.actions)
+                if action is not None and not (index < len(mask) and mask[index])
+                for p in action.predicates
+            }
         support = read_pairs(self.support_data) if self.support_data else []
         return scope_lexicon(self.handwritten, known, support, descriptions, self.handwritten_new_predicate_entries)
 

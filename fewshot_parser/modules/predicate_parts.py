@@ -8,6 +8,7 @@ that their built-in table knows by the words it lists (`req` -> `require`, `deg`
 table (`PARTS_LEXICON`, the words of the authors' `PREDICATE_LEXICON`) is the same for every
 dataset and names no predicate of any split, only name parts such as `loc` or `argmax`.
 """
+
 from typing import Dict, List, Sequence
 
 import torch

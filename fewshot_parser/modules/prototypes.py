@@ -1,10 +1,13 @@
 """Action prototypes (the paper's Eq. 3): the mean decoder vector `h_t` over the steps that apply an action."""
+
 from typing import Tuple
 
 import torch
 
 
-def action_sums(projections: torch.Tensor, actions: torch.Tensor, num_actions: int) -> Tuple[torch.Tensor, torch.Tensor]:
+def action_sums(
+    projections: torch.Tensor, actions: torch.Tensor, num_actions: int
+) -> Tuple[torch.Tensor, torch.Tensor]:
     """
     Sum of `h_t` `(num_actions, action_dim)` and count `(num_actions,)` over the steps applying each
     action: `projections` `(batch, steps, action_dim)`, `actions` `(batch, steps)` (-1 padded).

@@ -18,6 +18,7 @@ state, in the same order as the states, which one hypothesis per example never r
 `ReduceInputStackDecoder.authors` builds the decoder `proto_parser` gets as `decoder: {type: "authors"}`
 (registered as a `StackLSTMDecoder` with name "authors").
 """
+
 from typing import List, Optional, Tuple, cast
 
 import torch
@@ -45,13 +46,23 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
     """
 
     def __init__(
-        self, encoder_dim: int, action_dim: int, hidden_dim: int, num_actions: int, input_dim: int = 128,
-        dropout: float = 0.0, input_dropout: bool = True, reduce_input: str = "inputs",
-        initial_state: str = "last_cells", bias: bool = False,
+        self,
+        encoder_dim: int,
+        action_dim: int,
+        hidden_dim: int,
+        num_actions: int,
+        input_dim: int = 128,
+        dropout: float = 0.0,
+        input_dropout: bool = True,
+        reduce_input: str = "inputs",
+        initial_state: str = "last_cells",
+        bias: bool = False,
     ) -> None:
         super().__init__(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
-        for name, value, allowed in (("reduce_input", reduce_input, ("inputs", "states")),
-                                     ("initial_state", initial_state, ("last_cells", "mean"))):
+        for name, value, allowed in (
+            ("reduce_input", reduce_input, ("inputs", "states")),
+            ("initial_state", initial_state, ("last_cells", "mean")),
+        ):
             if value not in allowed:
                 raise ConfigurationError(f"decoder 'authors': {name} must be one of {list(allowed)}, not {value!r}")
         self.reduce_input = reduce_input
@@ -71,9 +82,17 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
 
     @classmethod
     def authors(
-        cls, encoder_dim: int, action_dim: int, hidden_dim: int, num_actions: int, dropout: float = 0.0,
-        input_dropout: bool = True, input_dim: int = 128, reduce_input: str = "inputs",
-        initial_state: str = "last_cells", bias: bool = False,
+        cls,
+        encoder_dim: int,
+        action_dim: int,
+        hidden_dim: int,
+        num_actions: int,
+        dropout: float = 0.0,
+        input_dropout: bool = True,
+        input_dim: int = 128,
+        reduce_input: str = "inputs",
+        initial_state: str = "last_cells",
+        bias: bool = False,
     ) -> InputFeedingStackDecoder:
         """
         The authors' template decoder, as `proto_parser`'s `decoder: {type: "authors"}` builds it (the
@@ -81,13 +100,25 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         `initial_state` "mean" and `bias` true (ours), this decoder otherwise. Greedy decoding only.
         `__init__` checks `reduce_input` and `initial_state` (any other combination than ours builds this class).
         """
-        feeding = InputFeedingStackDecoder(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
+        feeding = InputFeedingStackDecoder(
+            encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout
+        )
         if (reduce_input, initial_state, bias) == ("states", "mean", True):
             return feeding
         # Built after the input-feeding decoder, not instead of it: every parameter then draws from the
         # random generator in the order the recorded faithful rows were made with.
-        return cls(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout,
-                   reduce_input, initial_state, bias)
+        return cls(
+            encoder_dim,
+            action_dim,
+            hidden_dim,
+            num_actions,
+            input_dim,
+            dropout,
+            input_dropout,
+            reduce_input,
+            initial_state,
+            bias,
+        )
 
     def initial_state(self, encoded: torch.Tensor, mask: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         self._inputs = None  # a new batch starts here, in `forward` and in `search`
@@ -95,7 +126,9 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
             return super().initial_state(encoded, mask)
         cells = self.encoder_cells
         if cells is None or cells.size(0) != encoded.size(0):
-            raise RuntimeError("initial_state 'last_cells' needs the encoder's last cells of this batch in `encoder_cells`")
+            raise RuntimeError(
+                "initial_state 'last_cells' needs the encoder's last cells of this batch in `encoder_cells`"
+            )
         h = torch.tanh(self.initial(cells))
         return h, torch.zeros_like(h)
 
@@ -117,7 +150,6 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         return self.input_dropout(x)
 
 
-
 StackLSTMDecoder.register("authors", constructor="authors")(ReduceInputStackDecoder)
 
 
@@ -129,11 +161,15 @@ def encode_with_last_cells(
     cells, both directions concatenated: `(batch, length, out)` and `(batch, directions * hidden)`.
     """
     if not isinstance(encoder, PytorchSeq2SeqWrapper):
-        raise ConfigurationError(f"a decoder that starts from the encoder's last cells needs an \"lstm\" encoder, "
-                                 f"not {type(encoder).__name__}")
+        raise ConfigurationError(
+            f'a decoder that starts from the encoder\'s last cells needs an "lstm" encoder, '
+            f"not {type(encoder).__name__}"
+        )
     batch_size, length = mask.size()
     packed, (_, cells), restoration = encoder.sort_and_run_forward(
-        encoder._module, inputs, cast(torch.BoolTensor, mask)  # the wrapper's own LSTM, as its forward runs it
+        encoder._module,
+        inputs,
+        cast(torch.BoolTensor, mask),  # the wrapper's own LSTM, as its forward runs it
     )
     outputs, _ = pad_packed_sequence(packed, batch_first=True)
     # shape: (valid rows, directions * hidden), rows in sorted order

@@ -17,6 +17,7 @@ test on name words:
 Everything that depends only on the vocabulary is computed once into `SchemaTables`; the per-batch
 part is a few tensor operations.
 """
+
 from typing import Dict, List, NamedTuple, Sequence, Tuple
 
 import torch

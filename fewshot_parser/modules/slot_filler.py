@@ -87,7 +87,8 @@ class SlotFiller(nn.Module):
             vocab.get_vocab_size(ENTITY_TYPE_NAMESPACE),
             vocab.get_vocab_size(VARIABLE_NAMESPACE),
             int(max(action_space.num_variables.max().item(), action_space.num_unified.max().item()))
-            if len(action_space) else 1,
+            if len(action_space)
+            else 1,
             unified=action_space.unified,
         )
 

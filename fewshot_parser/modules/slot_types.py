@@ -9,6 +9,7 @@ three datasets' shuffle-0 training, support and query sets), yet the fine-tuned 
 actions and fills the slot with whatever word is left ("show me job pay greater than num_salary per
 year" -> `req_exp ( ANS , show )`).
 """
+
 from typing import Dict, Optional, Sequence
 
 import torch

@@ -12,6 +12,7 @@ Teacher forcing runs every step once for the whole batch (stack pointers come fr
 Decoding is a beam search (greedy = beam 1) over `StackDecoderState`s (`modules/state_machines/`), whose
 step is the decoder's `take_step`.
 """
+
 from typing import Callable, Dict, NamedTuple, Tuple
 
 import torch
@@ -103,9 +104,7 @@ class StackLSTMDecoder(nn.Module, Registrable):
             return projection.squeeze(1), weights.squeeze(1)
         return projection, weights
 
-    def _input(
-        self, embedding: torch.Tensor, states: torch.Tensor, popped: torch.Tensor
-    ) -> torch.Tensor:
+    def _input(self, embedding: torch.Tensor, states: torch.Tensor, popped: torch.Tensor) -> torch.Tensor:
         """`[action embedding; mean of popped states]` for a batch; `popped` is `(batch, k)`, -1 padded."""
         present = popped >= 0
         # shape: (batch_size, k, hidden_dim)
@@ -152,8 +151,12 @@ class StackLSTMDecoder(nn.Module, Registrable):
         return DecoderOutput(projections, attention, states)
 
     def take_step(
-        self, state: StackDecoderState, action_embeddings: torch.Tensor, keys: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor,
+        self,
+        state: StackDecoderState,
+        action_embeddings: torch.Tensor,
+        keys: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
     ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """
         One search step of every hypothesis of `state`: the LSTM continues from the state below each
@@ -198,7 +201,9 @@ class StackLSTMDecoder(nn.Module, Registrable):
         actions `(batch, beam, steps)` (-1 after STOP), total log-probabilities `(batch, beam)`
         (best first), and `h_t` of every step `(batch, beam, steps, action_dim)`.
         """
-        return StackBeamSearch(beam_size, max_steps).search(self, encoded, source_mask, action_embeddings, space, score_fn)
+        return StackBeamSearch(beam_size, max_steps).search(
+            self, encoded, source_mask, action_embeddings, space, score_fn
+        )
 
 
 StackLSTMDecoder.register("stack")(StackLSTMDecoder)

@@ -1,4 +1,5 @@
 """The `tokens` ids of an utterance, whichever other indexers embed it."""
+
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors

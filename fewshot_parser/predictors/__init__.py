@@ -1,2 +1,2 @@
-from fewshot_parser.predictors.proto_parser import ProtoParserPredictor
 from fewshot_parser.predictors.coarse2fine import Coarse2FinePredictor
+from fewshot_parser.predictors.proto_parser import ProtoParserPredictor

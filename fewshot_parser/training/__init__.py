@@ -1,9 +1,11 @@
-from fewshot_parser.training.schedulers import DelayedExponentialScheduler
-from fewshot_parser.training.callbacks import AlignmentStatisticsCallback
-from fewshot_parser.training.callbacks import PrototypeInitCallback
-from fewshot_parser.training.callbacks import DomainStatisticsCallback
-from fewshot_parser.training.pretrain_finetune import PretrainFinetune
-from fewshot_parser.training.retention import RetentionMethod
-from fewshot_parser.training.maml import MamlTrainer
+from fewshot_parser.training.callbacks import (
+    AlignmentStatisticsCallback,
+    DomainStatisticsCallback,
+    PrototypeInitCallback,
+)
 from fewshot_parser.training.ensemble_finetune import EnsembleFinetune
+from fewshot_parser.training.maml import MamlTrainer
+from fewshot_parser.training.pretrain_finetune import PretrainFinetune
 from fewshot_parser.training.pretrainings_ensemble import PretrainingsEnsemble
+from fewshot_parser.training.retention import RetentionMethod
+from fewshot_parser.training.schedulers import DelayedExponentialScheduler

@@ -16,6 +16,7 @@ message. Nothing is constructed, so no random number is drawn and no file is rea
 A component whose class has its own `from_params` (AllenNLP's `Vocabulary`, a legacy model name)
 is taken as it is: its keys are whatever that method makes of them.
 """
+
 import collections.abc
 import inspect
 import typing
@@ -100,17 +101,24 @@ def _resolve(cls: type, config: Dict[str, Any], history: str) -> Optional[Tuple[
     params = Params({"type": config.pop("type")} if "type" in config else {}, history=history)
     if "type" not in params and registrable.default_implementation is None:
         return None  # AllenNLP says "key 'type' is required" when it builds it
-    choice = params.pop_choice("type", choices=registrable.list_available(),
-                               default_to_first_choice=registrable.default_implementation is not None)
+    choice = params.pop_choice(
+        "type",
+        choices=registrable.list_available(),
+        default_to_first_choice=registrable.default_implementation is not None,
+    )
     return registrable.resolve_class_name(choice)
 
 
 def _parameters(cls: type, constructor: Callable[..., Any]) -> Dict[str, inspect.Parameter]:
     """The constructor's parameters as AllenNLP sees them, with the cooperative `**kwargs` of our classes."""
-    parameters = {name: parameter for name, parameter in infer_method_params(cls, constructor).items()
-                  if parameter.kind not in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL) and name != "self"}
+    parameters = {
+        name: parameter
+        for name, parameter in infer_method_params(cls, constructor).items()
+        if parameter.kind not in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL) and name != "self"
+    }
     if cls.__module__.startswith("fewshot_parser.") and any(
-            p.kind == p.VAR_KEYWORD for p in inspect.signature(constructor).parameters.values()):
+        p.kind == p.VAR_KEYWORD for p in inspect.signature(constructor).parameters.values()
+    ):
         for klass in cls.__mro__[1:]:
             init = klass.__dict__.get("__init__")
             if init is None or klass is object:
@@ -124,7 +132,9 @@ def _parameters(cls: type, constructor: Callable[..., Any]) -> Dict[str, inspect
     return parameters
 
 
-def _accepted(cls: type, constructor: Callable[..., Any], parameters: Dict[str, inspect.Parameter]) -> Optional[Set[str]]:
+def _accepted(
+    cls: type, constructor: Callable[..., Any], parameters: Dict[str, inspect.Parameter]
+) -> Optional[Set[str]]:
     """The keys `cls` accepts, as `create_kwargs` (with our `check_keys`) decides; None for any key."""
     from allennlp.training import GradientDescentTrainer
 
@@ -196,8 +206,11 @@ def _check_argument(annotation: Any, value: Any, history: str) -> None:
     elif origin is tuple and isinstance(value, (list, tuple)):
         for index, (item_annotation, item) in enumerate(zip(args, value)):
             _check_argument(item_annotation, item, f"{history}{index}.")
-    elif origin in (list, set, collections.abc.Iterable, collections.abc.Sequence) and len(args) == 1 \
-            and isinstance(value, (list, tuple)):
+    elif (
+        origin in (list, set, collections.abc.Iterable, collections.abc.Sequence)
+        and len(args) == 1
+        and isinstance(value, (list, tuple))
+    ):
         for index, item in enumerate(value):
             _check_argument(args[0], item, f"{history}{index}.")
     elif origin is typing.Union:
@@ -228,4 +241,3 @@ def _may_build(annotation: Any, value: Any) -> bool:
     if isinstance(value, list):
         return origin in (list, tuple, set, collections.abc.Iterable, collections.abc.Sequence)
     return False
-

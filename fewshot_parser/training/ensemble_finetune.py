@@ -3,6 +3,7 @@ Fine-tuning an ensemble (not in the paper): K fine-tunings from the same pre-tra
 seeds `finetune_seed + i`, combined into one `fewshot_ensemble` model that is evaluated and archived
 like a single one. Kept apart from `pretrain_finetune`, which each member's fine-tuning reuses as it is.
 """
+
 import copy
 import functools
 import json
@@ -23,8 +24,8 @@ from allennlp.models import Model
 from allennlp.training import Trainer
 
 from fewshot_parser.common.phases import phase
-from fewshot_parser.modules.token_embedders.packaged_transformer import PackagedTransformerMismatchedEmbedder
 from fewshot_parser.models.ensemble import FewShotEnsemble, check_ensemble
+from fewshot_parser.modules.token_embedders.packaged_transformer import PackagedTransformerMismatchedEmbedder
 from fewshot_parser.training.pretrain_finetune import PROVENANCE, PretrainFinetune
 from fewshot_parser.training.retention import RetentionMethod
 
@@ -56,9 +57,13 @@ class EnsembleFinetune(PretrainFinetune):
         combine: str = "vote",
         parallel_members: int = 1,
     ) -> None:
-        super().__init__(serialization_dir=serialization_dir, model=model, trainer=trainer,
-                         evaluation_data_loader=evaluation_data_loader,  # type: ignore[arg-type]  # None: no test set
-                         evaluate_on_test=evaluate_on_test)
+        super().__init__(
+            serialization_dir=serialization_dir,
+            model=model,
+            trainer=trainer,
+            evaluation_data_loader=evaluation_data_loader,  # type: ignore[arg-type]  # None: no test set
+            evaluate_on_test=evaluate_on_test,
+        )
         self._later_members = list(later_members)
         self._combine = combine
         self._parallel = parallel_members
@@ -118,20 +123,31 @@ class EnsembleFinetune(PretrainFinetune):
         ensemble_config = copy.deepcopy(model._params.as_dict(quiet=True))  # type: ignore[attr-defined]
         members, combine = ensemble_members(model)
         if finetune_seed is None:
-            raise ConfigurationError("a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)")
+            raise ConfigurationError(
+                "a fewshot_ensemble model needs finetune_seed (member i is fine-tuned with finetune_seed + i)"
+            )
         if parallel_members < 1:
             raise ConfigurationError(f"parallel_members must be at least 1, got {parallel_members}")
 
         def build(index: int) -> PretrainFinetune:
             """Member `index`, ready to fine-tune in `member_<index>/`, as a single run would be."""
             return PretrainFinetune.from_partial_objects(
-                serialization_dir=os.path.join(serialization_dir, f"member_{index}"), local_rank=local_rank,
-                dataset_reader=dataset_reader, train_data_path=train_data_path, model=members[index],
-                data_loader=data_loader, trainer=trainer, pretrained_archive=pretrained_archive,
-                pretraining=pretraining, test_data_path=test_data_path,
-                validation_data_loader=validation_data_loader, evaluate_on_test=evaluate_on_test,
-                initialize_new_actions=initialize_new_actions, finetune_seed=finetune_seed + index,
-                retention=retention, training_data_path=training_data_path,
+                serialization_dir=os.path.join(serialization_dir, f"member_{index}"),
+                local_rank=local_rank,
+                dataset_reader=dataset_reader,
+                train_data_path=train_data_path,
+                model=members[index],
+                data_loader=data_loader,
+                trainer=trainer,
+                pretrained_archive=pretrained_archive,
+                pretraining=pretraining,
+                test_data_path=test_data_path,
+                validation_data_loader=validation_data_loader,
+                evaluate_on_test=evaluate_on_test,
+                initialize_new_actions=initialize_new_actions,
+                finetune_seed=finetune_seed + index,
+                retention=retention,
+                training_data_path=training_data_path,
             )
 
         first = build(0)
@@ -139,7 +155,9 @@ class EnsembleFinetune(PretrainFinetune):
         # The run's vocabulary and provenance are member 0's (every member extends the same archive's
         # vocabulary with the same support set).
         first.model.vocab.save_to_files(os.path.join(serialization_dir, "vocabulary"))
-        shutil.copyfile(os.path.join(serialization_dir, "member_0", PROVENANCE), os.path.join(serialization_dir, PROVENANCE))
+        shutil.copyfile(
+            os.path.join(serialization_dir, "member_0", PROVENANCE), os.path.join(serialization_dir, PROVENANCE)
+        )
         run = cls(
             serialization_dir=serialization_dir,
             model=first.model,
@@ -186,8 +204,9 @@ def build_member(build: Callable[[], PretrainFinetune], first: Model) -> Pretrai
     return member
 
 
-def train_in_processes(first: Model, builds: Sequence[Callable[[], PretrainFinetune]],
-                       parallel: int) -> List[Tuple[Model, Dict[str, Any]]]:
+def train_in_processes(
+    first: Model, builds: Sequence[Callable[[], PretrainFinetune]], parallel: int
+) -> List[Tuple[Model, Dict[str, Any]]]:
     """
     Fine-tunes the members `builds` make, `parallel` at a time, each in a process forked from this
     one right after it is built (so it starts from exactly the state, random generators included,
@@ -219,8 +238,10 @@ def train_in_processes(first: Model, builds: Sequence[Callable[[], PretrainFinet
             for other in running:  # the others' results are of no use without this one
                 os.kill(other, 9)
                 os.waitpid(other, 0)
-            raise RuntimeError(f"ensemble member {index + 2} failed in its training process "
-                               f"(exit status {status}; its log is in {directory})")
+            raise RuntimeError(
+                f"ensemble member {index + 2} failed in its training process "
+                f"(exit status {status}; its log is in {directory})"
+            )
         member.model.load_state_dict(torch.load(os.path.join(directory, "best.th")))
         with open(os.path.join(directory, TRAINED_METRICS)) as handle:
             results[index] = (member.model, json.load(handle))
@@ -265,7 +286,9 @@ def share_encoder_caches(first: Model, member: Model) -> int:
     linked = 0
     for name, module in member.named_modules():
         other = theirs.get(name)
-        if isinstance(module, PackagedTransformerMismatchedEmbedder) and isinstance(other, PackagedTransformerMismatchedEmbedder):
+        if isinstance(module, PackagedTransformerMismatchedEmbedder) and isinstance(
+            other, PackagedTransformerMismatchedEmbedder
+        ):
             linked += module.share_cache_with(other)
     return linked
 
@@ -279,6 +302,11 @@ def share_frozen_parameters(members: Sequence[Model]) -> None:
     for member in members[1:]:
         for name, parameter in member.named_parameters():
             first = reference.get(name)
-            if (first is not None and not parameter.requires_grad and not first.requires_grad
-                    and first.shape == parameter.shape and torch.equal(first, parameter)):
+            if (
+                first is not None
+                and not parameter.requires_grad
+                and not first.requires_grad
+                and first.shape == parameter.shape
+                and torch.equal(first, parameter)
+            ):
                 parameter.data = first.data

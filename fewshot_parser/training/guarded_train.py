@@ -14,6 +14,7 @@ puts in their place when fewshot_parser is imported, so that they apply to `alle
   threads, torch version, CPU or GPU model; `fewshot_parser.common.provenance.numerics`), also
   written to the serialization directory, where `run-grid` reads it for the run's row.
 """
+
 import functools
 import glob
 import json
@@ -123,7 +124,7 @@ def write_archive(serialization_dir: str, weights: str, archive_path: str, inclu
         prefix = os.path.join(serialization_dir, "")
         for pattern in include:
             for path in sorted(glob.glob(os.path.join(serialization_dir, pattern))):
-                archive.add(path, arcname=path[len(prefix):])
+                archive.add(path, arcname=path[len(prefix) :])
 
 
 def record_numerics(serialization_dir: str) -> bool:

@@ -2,6 +2,7 @@
 PT-MAML (Huang et al. 2018) as the paper adapts it: model-agnostic meta-learning where a
 pseudo-task is a group of training examples sharing one LF template.
 """
+
 import inspect
 from collections import defaultdict
 from typing import Any, Dict, List, Sequence, Tuple, cast
@@ -57,10 +58,14 @@ class MamlTrainer(GradientDescentTrainer):
         them (second order, much slower).
     """
 
-    def __init__(self, *args: Any, inner_lr: float = 0.01, inner_steps: int = 1, first_order: bool = True, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, inner_lr: float = 0.01, inner_steps: int = 1, first_order: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         if inner_steps < 1 or inner_lr <= 0:
-            raise ConfigurationError(f"fewshot_maml needs inner_steps >= 1 and inner_lr > 0, got {inner_steps} and {inner_lr}")
+            raise ConfigurationError(
+                f"fewshot_maml needs inner_steps >= 1 and inner_lr > 0, got {inner_steps} and {inner_lr}"
+            )
         self.inner_lr = inner_lr
         self.inner_steps = inner_steps
         self.first_order = first_order
@@ -69,7 +74,9 @@ class MamlTrainer(GradientDescentTrainer):
     def from_partial_objects(  # type: ignore
         cls, inner_lr: float = 0.01, inner_steps: int = 1, first_order: bool = True, **kwargs: Any
     ) -> Trainer:
-        return super().from_partial_objects(inner_lr=inner_lr, inner_steps=inner_steps, first_order=first_order, **kwargs)
+        return super().from_partial_objects(
+            inner_lr=inner_lr, inner_steps=inner_steps, first_order=first_order, **kwargs
+        )
 
     def batch_outputs(self, batch: TensorDict, for_training: bool) -> Dict[str, torch.Tensor]:
         if for_training and "meta_support" in batch:
@@ -91,7 +98,9 @@ class MamlTrainer(GradientDescentTrainer):
             task_support = select(support, support_rows)
             for _ in range(self.inner_steps):
                 loss = functional_call(model, fast, args=(), kwargs=task_support)["loss"]
-                grads = torch.autograd.grad(loss, list(fast.values()), create_graph=not self.first_order, allow_unused=True)
+                grads = torch.autograd.grad(
+                    loss, list(fast.values()), create_graph=not self.first_order, allow_unused=True
+                )
                 fast = {
                     name: w if g is None else w - self.inner_lr * (g.detach() if self.first_order else g)
                     for (name, w), g in zip(fast.items(), grads)
@@ -109,6 +118,7 @@ _own = [
 ]
 MamlTrainer.from_partial_objects.__func__.__signature__ = _parent.replace(  # type: ignore
     parameters=[inspect.Parameter("cls", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    + [p for p in _parent.parameters.values() if p.kind != p.VAR_KEYWORD] + _own
+    + [p for p in _parent.parameters.values() if p.kind != p.VAR_KEYWORD]
+    + _own
 )
 Trainer.register("fewshot_maml", constructor="from_partial_objects")(MamlTrainer)

@@ -3,6 +3,7 @@ One `allennlp train` per few-shot experiment: pre-train (or reuse a pre-trained 
 the vocabulary with the support set, initialise new actions from prototypes, fine-tune on the
 support set and evaluate on the query set.
 """
+
 import copy
 import fcntl
 import glob
@@ -49,7 +50,9 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
             check_archive(archive_path, "the config's pretrained_archive")
             logger.info("Reusing the pre-trained archive %s", archive_path)
             return archive_path
-        raise ConfigurationError(f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given")
+        raise ConfigurationError(
+            f"pretrained_archive {archive_path!r} does not exist and no 'pretraining' config is given"
+        )
     params: Dict[str, Any] = pretraining.as_dict(quiet=True) if isinstance(pretraining, Params) else dict(pretraining)
     if os.path.isfile(archive_path) and _made_from(archive_path, params):
         check_archive(archive_path, "the config's pretrained_archive" + REMAKE)
@@ -83,7 +86,9 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
             shutil.rmtree(target)
         os.replace(staging, target)
     if not os.path.isfile(archive_path):
-        raise ConfigurationError(f"pre-training finished but {archive_path} was not written (is the name model.tar.gz?)")
+        raise ConfigurationError(
+            f"pre-training finished but {archive_path} was not written (is the name model.tar.gz?)"
+        )
     return archive_path
 
 
@@ -109,8 +114,9 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
             known.update(Action.from_string(token).predicates)
         except ValueError:  # padding and unknown entries
             continue
-    _, counts = teaching_recipe.new_predicate_counts(experiment["dataset_reader"], experiment["train_data_path"],
-                                                     sorted(known))
+    _, counts = teaching_recipe.new_predicate_counts(
+        experiment["dataset_reader"], experiment["train_data_path"], sorted(known)
+    )
     staging = os.path.dirname(os.path.abspath(archive_path)) + ".partial"
     with open(staging + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -266,21 +272,31 @@ class PretrainFinetune(TrainModel):
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
         # Every section is checked for unknown keys and types before a pre-training of minutes.
-        check_sections(pretraining, model=model, data_loader=data_loader, trainer=trainer,
-                       validation_data_loader=validation_data_loader)
+        check_sections(
+            pretraining,
+            model=model,
+            data_loader=data_loader,
+            trainer=trainer,
+            validation_data_loader=validation_data_loader,
+        )
         code_version()  # the code this run executes: asked now, before a pre-training of minutes or hours
         methods = [method.construct() for method in retention or []]  # a bad entry fails before pre-training
         archive_path = ensure_pretrained(pretrained_archive, pretraining)
         pretrained_from = read_provenance(os.path.dirname(os.path.abspath(archive_path)))
         os.makedirs(serialization_dir, exist_ok=True)
         # What made this run: the code now, and the code and config of the pre-trained archive it uses.
-        write_provenance(serialization_dir, None, pretrain_code_version=pretrained_from.get("code_version", "unknown"),
-                         pretrain_config_hash=pretrained_from.get("config_hash", "unknown"))
+        write_provenance(
+            serialization_dir,
+            None,
+            pretrain_code_version=pretrained_from.get("code_version", "unknown"),
+            pretrain_config_hash=pretrained_from.get("config_hash", "unknown"),
+        )
         if finetune_seed is not None:
             # Fine-tuning starts from the same random state whether or not this process pre-trained
             # first, so a split gives the same numbers with a fresh or a reused archive.
-            prepare_environment(Params({"random_seed": finetune_seed, "numpy_seed": finetune_seed,
-                                        "pytorch_seed": finetune_seed}))
+            prepare_environment(
+                Params({"random_seed": finetune_seed, "numpy_seed": finetune_seed, "pytorch_seed": finetune_seed})
+            )
         # Pre-training in this process leaves its transformer (MiniLM words) in AllenNLP's cache, and
         # `load_archive` then copies it instead of building a randomly initialised one, which draws
         # from torch's generator. Emptying the cache makes fine-tuning start from the same random
@@ -300,7 +316,11 @@ class PretrainFinetune(TrainModel):
             support = list(dataset_reader.read(train_data_path))
         vocab.extend_from_instances(support)
         pretrained.extend_embedder_vocab()
-        model_config = copy.deepcopy(model._params.as_dict(quiet=True)) if isinstance(getattr(model, "_params", None), Params) else {}
+        model_config = (
+            copy.deepcopy(model._params.as_dict(quiet=True))
+            if isinstance(getattr(model, "_params", None), Params)
+            else {}
+        )
         with phase("building the model"):
             final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
             # Weights only: the fine-tuning model scopes its own lexicon (the pre-trained state holds
@@ -322,11 +342,20 @@ class PretrainFinetune(TrainModel):
         if methods:
             # The pre-training file: `training_data_path` (a teaching names the copy its archive carries),
             # the pretraining config's, or the one the archive's own config trained on.
-            training_data = (training_data_path or (pretraining or {}).get("train_data_path")
-                             or archive.config.get("train_data_path", None))
-            context = RetentionContext(final_model, pretrained, pretrained_shapes, dataset_reader, training_data,
-                                       13 if finetune_seed is None else finetune_seed,
-                                       pretrained_config=archive.config.as_dict(quiet=True).get("model"))
+            training_data = (
+                training_data_path
+                or (pretraining or {}).get("train_data_path")
+                or archive.config.get("train_data_path", None)
+            )
+            context = RetentionContext(
+                final_model,
+                pretrained,
+                pretrained_shapes,
+                dataset_reader,
+                training_data,
+                13 if finetune_seed is None else finetune_seed,
+                pretrained_config=archive.config.as_dict(quiet=True).get("model"),
+            )
             training_reader = attach_retention(methods, context, train_data_path)
         with phase("reading the support set"):
             loader = data_loader.construct(reader=training_reader, data_path=train_data_path)

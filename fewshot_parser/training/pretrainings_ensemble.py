@@ -4,6 +4,7 @@ fine-tuning seed; this also evens out the pre-training seed: it runs K complete 
 from its own pre-trained archive (pre-training it first when it is missing), and makes the vote of
 all their members the final model, archived and evaluated like a single parser.
 """
+
 import copy
 import gc
 import logging
@@ -53,22 +54,31 @@ def check_parts(parts: List[Dict[str, Any]], model: Dict[str, Any]) -> str:
     returns its combination rule.
     """
     if not isinstance(parts, list) or not parts:
-        raise ConfigurationError("fewshot_pretrainings_ensemble needs 'experiments': a non-empty list of experiment configs")
+        raise ConfigurationError(
+            "fewshot_pretrainings_ensemble needs 'experiments': a non-empty list of experiment configs"
+        )
     for index, part in enumerate(parts):
         if not isinstance(part, dict) or part.get("type") not in PART_TYPES:
             found = part.get("type") if isinstance(part, dict) else type(part).__name__
-            raise ConfigurationError(f"experiments[{index}] must be an experiment of type {' or '.join(PART_TYPES)}, "
-                                     f"not {found!r}")
+            raise ConfigurationError(
+                f"experiments[{index}] must be an experiment of type {' or '.join(PART_TYPES)}, not {found!r}"
+            )
     archives = [part.get("pretrained_archive") for part in parts]
     if len(set(archives)) != len(archives):
-        raise ConfigurationError("the experiments of fewshot_pretrainings_ensemble must each have their own pretrained_archive")
+        raise ConfigurationError(
+            "the experiments of fewshot_pretrainings_ensemble must each have their own pretrained_archive"
+        )
     if model.get("type") != "fewshot_ensemble":
-        raise ConfigurationError("fewshot_pretrainings_ensemble needs a model of type fewshot_ensemble (every part's members)")
+        raise ConfigurationError(
+            "fewshot_pretrainings_ensemble needs a model of type fewshot_ensemble (every part's members)"
+        )
     members = config_members(model)
     wanted = [member for part in parts for member in config_members(part["model"])]
     if members != wanted:
-        raise ConfigurationError(f"the model's members must be the experiments' members in order: "
-                                 f"{len(members)} given, {len(wanted)} in the experiments")
+        raise ConfigurationError(
+            f"the model's members must be the experiments' members in order: "
+            f"{len(members)} given, {len(wanted)} in the experiments"
+        )
     combine = model.get("combine", "vote")
     check_ensemble(len(members), combine)
     return combine
@@ -101,8 +111,12 @@ class PretrainingsEnsemble(TrainModel):
         validation_data_loader: Optional[Lazy[DataLoader]],
         evaluate_on_test: bool,
     ) -> None:
-        super().__init__(serialization_dir=serialization_dir, model=None, trainer=None,  # type: ignore[arg-type]
-                         evaluate_on_test=evaluate_on_test)
+        super().__init__(
+            serialization_dir=serialization_dir,
+            model=None,  # type: ignore[arg-type]  # both set when the parts have run
+            trainer=None,  # type: ignore[arg-type]
+            evaluate_on_test=evaluate_on_test,
+        )
         self._local_rank = local_rank
         self._parts = parts
         self._combine = combine
@@ -165,6 +179,13 @@ class PretrainingsEnsemble(TrainModel):
         if pretrained_archive is not None and pretrained_archive != parts[0].get("pretrained_archive"):
             raise ConfigurationError("pretrained_archive must be the first experiment's (run-grid pre-trains it first)")
         os.makedirs(serialization_dir, exist_ok=True)
-        return cls(serialization_dir=serialization_dir, local_rank=local_rank, parts=parts, combine=combine,
-                   dataset_reader=dataset_reader, test_data_path=test_data_path,
-                   validation_data_loader=validation_data_loader, evaluate_on_test=evaluate_on_test)
+        return cls(
+            serialization_dir=serialization_dir,
+            local_rank=local_rank,
+            parts=parts,
+            combine=combine,
+            dataset_reader=dataset_reader,
+            test_data_path=test_data_path,
+            validation_data_loader=validation_data_loader,
+            evaluate_on_test=evaluate_on_test,
+        )

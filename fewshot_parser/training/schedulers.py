@@ -26,5 +26,5 @@ class DelayedExponentialScheduler(LearningRateScheduler):
 
     def get_values(self):
         decayed_epochs = max(0, self.last_epoch + 1 - self.start_epoch)
-        factor = self.gamma ** decayed_epochs
+        factor = self.gamma**decayed_epochs
         return [base * factor for base in self.base_values]

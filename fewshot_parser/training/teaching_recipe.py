@@ -13,6 +13,7 @@ Placeholders: `<support>` is the support file of a teaching (the experiment's `t
 `<query>` the optional file evaluated after it, `<training>` the data the archive was pre-trained
 on, and `<teaching>/NAME` a bundled file.
 """
+
 import copy
 import hashlib
 import io
@@ -170,7 +171,7 @@ def read_recipes(archive: str) -> Optional[Recipes]:
             if member.isfile() and member.name.startswith(FILES + "/"):
                 handle = tar.extractfile(member)
                 if handle is not None:
-                    members[member.name[len(FILES) + 1:]] = handle.read()
+                    members[member.name[len(FILES) + 1 :]] = handle.read()
     return Recipes(json.loads(found[RECIPES].decode("utf-8")), members)
 
 
@@ -307,8 +308,9 @@ def innermost_reader(reader: Dict[str, Any]) -> Dict[str, Any]:
     return reader
 
 
-def new_predicate_counts(reader_config: Dict[str, Any], path: str,
-                         known: Optional[List[str]]) -> Tuple[int, Dict[str, int]]:
+def new_predicate_counts(
+    reader_config: Dict[str, Any], path: str, known: Optional[List[str]]
+) -> Tuple[int, Dict[str, int]]:
     """
     The number of examples in `path`, read with the LF reader inside `reader_config`, and for each
     predicate not in `known` the number of examples that use it (empty when `known` is None).

@@ -1,3 +1,3 @@
+from fewshot_parser.data.data_loaders.continuing_walk import ContinuingTemplateWalkDataLoader
 from fewshot_parser.data.data_loaders.episodes import EpisodeDataLoader
 from fewshot_parser.data.data_loaders.template_walk import TemplateWalkDataLoader
-from fewshot_parser.data.data_loaders.continuing_walk import ContinuingTemplateWalkDataLoader

@@ -2,6 +2,7 @@
 The authors' meta-batch walk as they run it (docs/reproduction.md note 13): one shuffled pass over every
 template that runs on across epochs, instead of a new pass at the start of each epoch.
 """
+
 from typing import Iterator
 
 from allennlp.data import DataLoader, TensorDict

@@ -51,13 +51,13 @@ class TemplateWalkDataLoader(EpisodeDataLoader):
             if not self._walk:
                 self._walk = sorted(groups)
                 random.shuffle(self._walk)
-            templates, self._walk = self._walk[: self.meta_templates], self._walk[self.meta_templates:]
+            templates, self._walk = self._walk[: self.meta_templates], self._walk[self.meta_templates :]
             support: List[Instance] = []
             query: List[Instance] = []
             for template in templates:
                 members = list(groups[template])
                 random.shuffle(members)
                 support.append(instances[members[0]])
-                query.extend(instances[i] for i in members[1: 1 + self.meta_queries_per_template])
+                query.extend(instances[i] for i in members[1 : 1 + self.meta_queries_per_template])
             if query:
                 return {"meta_support": self._tensorize(support), "meta_query": self._tensorize(query)}

@@ -14,8 +14,14 @@ from fewshot_parser.data.dataset_readers.wrapping import WrappingReader
 from fewshot_parser.data.examples import Example, read_examples, read_training_examples
 from fewshot_parser.data.lexicons import split_lexicon
 from fewshot_parser.data.paths import resolve_data_path
-from fewshot_parser.data.recombination import ForwardPairs, PairGenerator, RecombinationContext, ReversePairs
-from fewshot_parser.data.recombination import SyntheticPair, recombine
+from fewshot_parser.data.recombination import (
+    ForwardPairs,
+    PairGenerator,
+    RecombinationContext,
+    ReversePairs,
+    SyntheticPair,
+    recombine,
+)
 from fewshot_parser.data.recombination.trees import call_labels
 
 logger = logging.getLogger(__name__)
@@ -101,8 +107,10 @@ class AugmentedSupportReader(WrappingReader):
         self.generators = generators
         for generators_of_pass in self.generators:
             if len({generator.per for generator in generators_of_pass}) > 1:
-                raise ConfigurationError("dataset_reader.generators: the generators of a pass must all make pairs "
-                                         "per new predicate or all per support example")
+                raise ConfigurationError(
+                    "dataset_reader.generators: the generators of a pass must all make pairs "
+                    "per new predicate or all per support example"
+                )
         self.reader = reader
         self.formalism: str = formalism
         self.support_data_path = support_data_path
@@ -119,8 +127,13 @@ class AugmentedSupportReader(WrappingReader):
         self._made: Optional[Tuple[bytes, List[Row]]] = None
 
     @classmethod
-    def from_params(cls, params: Params, constructor_to_call: Optional[Callable] = None,  # type: ignore[override]
-                    constructor_to_inspect: Optional[Callable] = None, **extras: Any) -> "AugmentedSupportReader":
+    def from_params(
+        cls,
+        params: Params,
+        constructor_to_call: Optional[Callable] = None,  # type: ignore[override]
+        constructor_to_inspect: Optional[Callable] = None,
+        **extras: Any,
+    ) -> "AugmentedSupportReader":
         """Builds the reader; a config with the old flat keys (`pairs_per_predicate`, ...) is translated first."""
         if any(key in params for key in FLAT_KEYS):
             try:
@@ -138,8 +151,13 @@ class AugmentedSupportReader(WrappingReader):
         inputs = self._inputs_digest()
         if self._context is None or self._context[0] != inputs:
             training = read_training_examples(self.training_data_path, self.formalism)
-            lexicon = split_lexicon(self.lexicon, self.training_data_path, self.support_data_path,
-                                    self.lexicon_descriptions, self.handwritten_new_predicate_entries)
+            lexicon = split_lexicon(
+                self.lexicon,
+                self.training_data_path,
+                self.support_data_path,
+                self.lexicon_descriptions,
+                self.handwritten_new_predicate_entries,
+            )
             self._context = (inputs, RecombinationContext(training, self.formalism, lexicon))
         return self._context[1]
 
@@ -184,12 +202,19 @@ class AugmentedSupportReader(WrappingReader):
             training = self.context().training
             sample = random.Random(self.seed).sample(training, min(self.replay, len(training)))
             rows += [(e.utterance, e.logical_form, f"{e.source}:{e.line_number}") for e in sample]
-        logger.info("Fine-tuning data: %d support example(s) x %d, %d synthetic pair(s), %d replayed",
-                    len(support), self.support_repeat, len(pairs), len(sample))
+        logger.info(
+            "Fine-tuning data: %d support example(s) x %d, %d synthetic pair(s), %d replayed",
+            len(support),
+            self.support_repeat,
+            len(pairs),
+            len(sample),
+        )
         return rows
 
     def _balancing_copies(self, support: List[Example], pairs: List[SyntheticPair]) -> List[Row]:
-        """Extra copies of support examples, so that each new predicate is shown about as often as the most shown one."""
+        """
+        Extra copies of support examples, so that each new predicate is shown about as often as the most shown one.
+        """
         new = self.context().new_predicates(support)
         users = {p: [e for e in support if p in call_labels(e.tree)] for p in new}
         shown = {p: len(users[p]) * self.support_repeat + sum(1 for pair in pairs if pair.predicate == p) for p in new}

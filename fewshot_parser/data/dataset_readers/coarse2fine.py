@@ -21,8 +21,9 @@ PREDICATE_NAMESPACE = "c2f_predicates"
 PREDICATE_SLOT = "<p>"
 # The operators of each formalism: what stays in a sketch whose predicates are abstracted.
 OPERATORS = {
-    "lambda": frozenset({"lambda", "exists", "and", "or", "not", "argmax", "argmin", "count", "sum", "max", "min",
-                         "the", "=", "<", ">"}),
+    "lambda": frozenset(
+        {"lambda", "exists", "and", "or", "not", "argmax", "argmin", "count", "sum", "max", "min", "the", "=", "<", ">"}
+    ),
     "prolog": frozenset({CONJUNCTION, NEGATION}),
 }
 
@@ -133,7 +134,9 @@ class Coarse2FineReader(DatasetReader):
             sketch = to_string(template, self._formalism).split()
             predicate_positions = [i for i, token in enumerate(sketch) if token == PREDICATE_SLOT]
             if len(predicate_positions) != len(predicates):
-                raise ConfigurationError(f"sketch {' '.join(sketch)!r} has {len(predicate_positions)} predicate slots for {predicates}")
+                raise ConfigurationError(
+                    f"sketch {' '.join(sketch)!r} has {len(predicate_positions)} predicate slots for {predicates}"
+                )
             slots = [i for i, token in enumerate(sketch) if is_slot(token)]
             if len(slots) != len(values):  # printing keeps the pre-order of the slot leaves
                 raise ConfigurationError(f"sketch {' '.join(sketch)!r} has {len(slots)} slots for {len(values)} values")
@@ -153,14 +156,18 @@ class Coarse2FineReader(DatasetReader):
                 kind[position + 1] = 3
                 predicate_labels[position + 1] = predicate
             sketch_field = TextField([Token(t) for t in full], self._sketch_indexers)
-            fields.update({
-                "sketch_tokens": sketch_field,
-                "slot_kind": ArrayField(kind, padding_value=0, dtype=numpy.dtype(numpy.int64)),
-                "entity_targets": ArrayField(entity_targets, padding_value=0),
-                "variables": SequenceLabelField(variables, sketch_field, label_namespace=VARIABLE_NAMESPACE),
-            })
+            fields.update(
+                {
+                    "sketch_tokens": sketch_field,
+                    "slot_kind": ArrayField(kind, padding_value=0, dtype=numpy.dtype(numpy.int64)),
+                    "entity_targets": ArrayField(entity_targets, padding_value=0),
+                    "variables": SequenceLabelField(variables, sketch_field, label_namespace=VARIABLE_NAMESPACE),
+                }
+            )
             if self._abstract_predicates:
-                fields["predicates"] = SequenceLabelField(predicate_labels, sketch_field, label_namespace=PREDICATE_NAMESPACE)
+                fields["predicates"] = SequenceLabelField(
+                    predicate_labels, sketch_field, label_namespace=PREDICATE_NAMESPACE
+                )
             metadata.update({"logical_form": logical_form, "sketch": sketch})
         if domain is not None:
             fields["domain"] = LabelField(domain, skip_indexing=True)

@@ -3,6 +3,7 @@ A reader wrapper that names the value of every entity slot, for slot fillers tha
 over a vocabulary of values (as the authors' code does: docs/reproduction.md rows 16 and 36) instead
 of copying an utterance position.
 """
+
 from typing import Any, Iterable, List
 
 from allennlp.data import DatasetReader, Instance

@@ -34,7 +34,10 @@ def idioms_from_vocabulary(path: str) -> List[Tree]:
     """Reads the idioms saved in the `actions` namespace of a vocabulary directory or model archive."""
     lines: Optional[List[str]] = None
     if os.path.isdir(path):
-        for candidate in (os.path.join(path, f"{ACTION_NAMESPACE}.txt"), os.path.join(path, "vocabulary", f"{ACTION_NAMESPACE}.txt")):
+        for candidate in (
+            os.path.join(path, f"{ACTION_NAMESPACE}.txt"),
+            os.path.join(path, "vocabulary", f"{ACTION_NAMESPACE}.txt"),
+        ):
             if os.path.isfile(candidate):
                 with open(candidate, encoding="utf-8") as handle:
                     lines = handle.read().splitlines()
@@ -45,7 +48,9 @@ def idioms_from_vocabulary(path: str) -> List[Tree]:
             if member is not None:
                 lines = member.read().decode("utf-8").splitlines()
     if lines is None:
-        raise ConfigurationError(f"{path}: no '{ACTION_NAMESPACE}' vocabulary found (expected a vocabulary directory or model archive)")
+        raise ConfigurationError(
+            f"{path}: no '{ACTION_NAMESPACE}' vocabulary found (expected a vocabulary directory or model archive)"
+        )
     patterns = []
     for line in lines:
         if line.startswith("@@"):
@@ -76,8 +81,8 @@ class FewShotReader(DatasetReader):
         `fewshot_parser.logical_forms.transition_system`);
       - `slot_step`, `slot_order`, `slot_is_variable` (`ArrayField`, one entry per slot, -1 padded
         steps) and `entity_targets` (`ArrayField`, slots x utterance length): which action each slot
-        belongs to, its position among the action's slots of the same kind, its kind, and for entity slots every utterance
-        position holding the value (copy targets);
+        belongs to, its position among the action's slots of the same kind, its kind, and for entity
+        slots every utterance position holding the value (copy targets);
       - `variable_values` (`ListField[LabelField]`, namespace `variables`): the variable names of the
         variable slots (-1 for entity slots).
     - `metadata`: utterance tokens, gold LF, gold action strings and slot values, source line.
@@ -138,11 +143,12 @@ class FewShotReader(DatasetReader):
         super().__init__(manual_distributed_sharding=True, manual_multiprocess_sharding=True, **kwargs)
         if formalism and self.default_formalism and formalism != self.default_formalism:
             raise ConfigurationError(
-                f"dataset_reader.formalism: this reader reads {self.default_formalism!r} logical forms, not {formalism!r}"
+                f"dataset_reader.formalism: this reader reads {self.default_formalism!r} logical forms, "
+                f"not {formalism!r}"
             )
         formalism = formalism or self.default_formalism
         if not formalism:
-            raise ConfigurationError("dataset_reader.formalism is required (\"lambda\" or \"prolog\")")
+            raise ConfigurationError('dataset_reader.formalism is required ("lambda" or "prolog")')
         try:
             self._formalism = check_formalism(formalism)
         except ValueError as error:
@@ -174,8 +180,14 @@ class FewShotReader(DatasetReader):
             return TemplateNormalizer(idioms=[])
         if os.path.isdir(source) or (os.path.isfile(source) and tarfile.is_tarfile(source)):
             return TemplateNormalizer(idioms=idioms_from_vocabulary(source))
-        key = (source, os.environ.get("FEWSHOT_DATA_DIR"), self._formalism, self._min_support, self._completeness,
-               self._abstractor.cache_key())
+        key = (
+            source,
+            os.environ.get("FEWSHOT_DATA_DIR"),
+            self._formalism,
+            self._min_support,
+            self._completeness,
+            self._abstractor.cache_key(),
+        )
         if key not in _NORMALIZER_CACHE:
             examples = read_training_examples(source, self._formalism)
             templates = [self._abstractor.abstract(e.tree, e.utterance)[0] for e in examples]
@@ -189,8 +201,9 @@ class FewShotReader(DatasetReader):
         signatures = self._signatures.signatures_for(file_path)
         examples = read_examples(file_path, self._formalism, self._skip_invalid, signatures)
         for example in self.shard_iterable(examples):
-            yield self._make_instance(example.utterance, example.tree, example.logical_form,
-                                      f"{example.source}:{example.line_number}")
+            yield self._make_instance(
+                example.utterance, example.tree, example.logical_form, f"{example.source}:{example.line_number}"
+            )
 
     def text_to_instance(self, utterance: str, logical_form: Optional[str] = None) -> Instance:  # type: ignore
         """Builds an instance from an utterance and, for training or evaluation, its logical form."""
@@ -235,7 +248,7 @@ class FewShotReader(DatasetReader):
             popped[step, : len(children)] = children
 
         slot_step, slot_order, slot_is_variable, variable_values, targets = [], [], [], [], []
-        for step, (action, values) in enumerate(steps):
+        for step, (_, values) in enumerate(steps):
             seen = {"entity": 0, "variable": 0}
             for position, value in enumerate(values):
                 slot_step.append(step)
@@ -257,12 +270,16 @@ class FewShotReader(DatasetReader):
             targets = [numpy.zeros(len(tokens), dtype=numpy.float32)]
         return {
             "actions": ListField([LabelField(str(a), label_namespace=ACTION_NAMESPACE) for a in actions]),
-            "previous_state": ArrayField(numpy.array(pointers.previous_state), padding_value=0, dtype=numpy.dtype(numpy.int64)),
+            "previous_state": ArrayField(
+                numpy.array(pointers.previous_state), padding_value=0, dtype=numpy.dtype(numpy.int64)
+            ),
             "stack_size": ArrayField(numpy.array(pointers.stack_size), padding_value=0, dtype=numpy.dtype(numpy.int64)),
             "popped_states": ArrayField(popped, padding_value=-1, dtype=numpy.dtype(numpy.int64)),
             "slot_step": ArrayField(numpy.array(slot_step), padding_value=-1, dtype=numpy.dtype(numpy.int64)),
             "slot_order": ArrayField(numpy.array(slot_order), padding_value=0, dtype=numpy.dtype(numpy.int64)),
-            "slot_is_variable": ArrayField(numpy.array(slot_is_variable), padding_value=0, dtype=numpy.dtype(numpy.int64)),
+            "slot_is_variable": ArrayField(
+                numpy.array(slot_is_variable), padding_value=0, dtype=numpy.dtype(numpy.int64)
+            ),
             "entity_targets": ArrayField(numpy.stack(targets), padding_value=0.0, dtype=numpy.dtype(numpy.float32)),
             "variable_values": ListField(variable_values),
         }

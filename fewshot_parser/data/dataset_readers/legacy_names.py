@@ -4,6 +4,7 @@ registered so that archives and configs that name them still build: each builds 
 with the generators the name and its flat keys stood for (`fewshot_parser/common/legacy_reader_names.py`
 has the translation; `fewshot_augmented`'s own flat keys are translated by its `from_params`).
 """
+
 from typing import Any
 
 from allennlp.common import Params
@@ -24,8 +25,9 @@ class LegacyReaderName:
         self.name = name
         self.__doc__ = f"The old reader name {name!r}, built as `translate_legacy_reader` says (legacy_names.py)."
 
-    def from_params(self, params: Params, constructor_to_call: Any = None, constructor_to_inspect: Any = None,
-                    **extras: Any) -> DatasetReader:
+    def from_params(
+        self, params: Params, constructor_to_call: Any = None, constructor_to_inspect: Any = None, **extras: Any
+    ) -> DatasetReader:
         # `constructor_to_*` are what AllenNLP found on this builder: the reader's own are used instead.
         try:
             config = translate_legacy_reader(self.name, params.as_dict(quiet=True))

@@ -2,6 +2,7 @@
 A reader wrapper that makes fixed literal atoms entity slots wherever they occur, as the authors'
 code does (docs/reproduction.md row 4, note 3; `fewshot_parser.logical_forms.literal_slots`).
 """
+
 from typing import Any, Iterable
 
 from allennlp.common.checks import ConfigurationError
@@ -33,7 +34,9 @@ class LiteralSlotsReader(DatasetReader):
         super().__init__(**kwargs)
         abstractor = getattr(reader, "_abstractor", None)
         if abstractor is None or not hasattr(reader, "transition_system"):
-            raise ConfigurationError("dataset_reader.reader must be a few-shot LF reader (fewshot_lf or a benchmark reader)")
+            raise ConfigurationError(
+                "dataset_reader.reader must be a few-shot LF reader (fewshot_lf or a benchmark reader)"
+            )
         try:
             literal = LiteralSlotAbstractor.around(abstractor, literal_pattern)
         except ValueError as error:

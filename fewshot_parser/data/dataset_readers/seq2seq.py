@@ -57,7 +57,5 @@ class FewShotSeq2SeqReader(Seq2SeqDatasetReader):
 
     def text_to_instance(self, source_string: str, target_string: Optional[str] = None) -> Instance:  # type: ignore
         instance = super().text_to_instance(source_string, target_string)
-        instance.add_field(
-            "metadata", MetadataField({"formalism": self._formalism, "logical_form": target_string})
-        )
+        instance.add_field("metadata", MetadataField({"formalism": self._formalism, "logical_form": target_string}))
         return instance

@@ -3,6 +3,7 @@ A reader that wraps another and hands everything but `_read` to it: instances fo
 token indexers, and any attribute the wrapped reader offers (transition system, formalism helpers)
 to models, predictors and callbacks that reach it through the loader.
 """
+
 from typing import Any
 
 from allennlp.data import DatasetReader, Instance

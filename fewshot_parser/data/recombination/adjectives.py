@@ -19,6 +19,7 @@ the predicate ("population density"), the words are the reshaped pairs'. The sup
 by English spelling rules (`positive_form`), so nothing depends on a dataset's words or on which
 predicates are new.
 """
+
 from typing import List, Optional, Sequence, Set
 
 from fewshot_parser.data.examples import Example
@@ -45,8 +46,9 @@ def positive_form(word: str) -> Optional[str]:
         return stem[:-1]
     if stem[-1] in "csvz" or (stem[-1] == "g" and stem[-2] != "n"):  # largest -> large, densest -> dense
         return stem + "e"
-    if len(stem) >= 3 and stem[-1] not in _VOWELS | set("wxy") and stem[-2] in _VOWELS \
-            and stem[-3] not in _VOWELS:  # widest -> wide (a doubled consonant would have marked a short vowel)
+    if (
+        len(stem) >= 3 and stem[-1] not in _VOWELS | set("wxy") and stem[-2] in _VOWELS and stem[-3] not in _VOWELS
+    ):  # widest -> wide (a doubled consonant would have marked a short vowel)
         return stem + "e"
     return stem
 
@@ -62,8 +64,11 @@ def support_adjectives(context: RecombinationContext, example: Example, parent: 
     if not parent:
         return []
     statistics = context.statistics
-    return [form for word in example.utterance
-            if (form := positive_form(word)) and statistics.predictiveness(word, parent) >= context.max_explained]
+    return [
+        form
+        for word in example.utterance
+        if (form := positive_form(word)) and statistics.predictiveness(word, parent) >= context.max_explained
+    ]
 
 
 @PairGenerator.register("adjectives")
@@ -80,16 +85,24 @@ class AdjectivePairs(ReshapedPairs):
         Reshaped pairs per new predicate (at most).
     """
 
-    def words(self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str],
-              parent: str) -> List[str]:
+    def words(
+        self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str], parent: str
+    ) -> List[str]:
         support_parent = entry.occurrence.signature[3]
-        span_words = entry.example.utterance[entry.span.start: entry.span.end]
+        span_words = entry.example.utterance[entry.span.start : entry.span.end]
         adjectives = context.derived("training adjectives", lambda: training_adjectives(context))
         mine = support_adjectives(context, entry.example, support_parent)
         statistics = context.statistics
-        if parent != support_parent and mine and any(w in adjectives for w in replaced) \
-                and not any(statistics.names(word, predicate) for word in span_words
-                            if statistics.predictiveness(word, support_parent) < context.max_explained):
+        if (
+            parent != support_parent
+            and mine
+            and any(w in adjectives for w in replaced)
+            and not any(
+                statistics.names(word, predicate)
+                for word in span_words
+                if statistics.predictiveness(word, support_parent) < context.max_explained
+            )
+        ):
             # The training phrase with its adjective swapped: "how long" -> "how high".
             words: List[str] = []
             for word in replaced:

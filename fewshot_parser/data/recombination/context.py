@@ -6,6 +6,7 @@ word-predicate statistics, known predicates and the settings of the wording help
 **New predicates** are the predicates of the support LFs that no training LF uses; nothing else says
 which predicates are new.
 """
+
 from typing import Any, Callable, Dict, FrozenSet, List, NamedTuple, Optional, Sequence, Set, TypeVar
 
 from fewshot_parser.data.examples import Example

@@ -15,6 +15,7 @@ new modifier (`major:t` beside `city:t` in the support LF) replaces the only typ
 (`city:t` in "how many city in s0" becomes `major:t`, and the pair loses the type), and a relation to a
 number (`population:t $1 $0`) replaces a relation between typed entities (`loc:t`).
 """
+
 import collections
 from typing import Iterable, Sequence, Union, cast
 
@@ -47,12 +48,17 @@ class ForwardPairs(PairGenerator):
         super().__init__(pairs_per_predicate)
         self.same_roles = same_roles
 
-    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
-              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
         predicate = cast(str, unit)
         candidates = []
         for entry in list(support_entries(context, support, predicate)):
-            words = entry.example.utterance[entry.span.start: entry.span.end]
+            words = entry.example.utterance[entry.span.start : entry.span.end]
             occurrence = entry.occurrence
             in_utterance = {v for _, v in occurrence.values if v in entry.example.utterance}
             for example in context.training:
@@ -67,8 +73,10 @@ class ForwardPairs(PairGenerator):
                     if sum(1 for call in example.tree.calls() if call.label == known.label) != 1:
                         continue
                     # Values must be spoken in both utterances or in neither.
-                    if any((old in example.utterance) != (new_value in in_utterance)
-                           for (_, old), (_, new_value) in zip(known.values, occurrence.values)):
+                    if any(
+                        (old in example.utterance) != (new_value in in_utterance)
+                        for (_, old), (_, new_value) in zip(known.values, occurrence.values)
+                    ):
                         continue
                     span = known_span(context, example.utterance, example.tree, known.label)
                     if span is None:
@@ -76,6 +84,9 @@ class ForwardPairs(PairGenerator):
                     values = dict(occurrence.values)
                     utterance = replace_words(example.utterance, span, words, known.values, values)
                     tree = substitute(example.tree, known.label, predicate, values)
-                    candidates.append(Candidate(span.confidence * entry.span.confidence, known.label, example,
-                                                utterance, tree, known.label))
+                    candidates.append(
+                        Candidate(
+                            span.confidence * entry.span.confidence, known.label, example, utterance, tree, known.label
+                        )
+                    )
         yield from in_turns(candidates, predicate, "forward", context.formalism)

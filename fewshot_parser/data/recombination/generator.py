@@ -2,6 +2,7 @@
 The registrable base of the ways of making synthetic pairs (`PairGenerator`), and the pair they make
 (`SyntheticPair`).
 """
+
 from typing import ClassVar, Iterable, List, NamedTuple, Sequence, Union
 
 from allennlp.common import Registrable
@@ -48,8 +49,13 @@ class PairGenerator(Registrable):
             raise ConfigurationError(f"{type(self).__name__}: {self.limit_name} must be at least 0, got {limit}")
         self.limit = limit
 
-    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
-              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
         """
         Candidate pairs for `unit` (a new predicate, or a support example when `per` is "example"),
         best first, duplicates allowed; `earlier` holds the pairs of the passes before this one.

@@ -4,6 +4,7 @@ turns over their groups (`in_turns`, `round_robin`), drops the pairs an example 
 already has and stops at each generator's limit (`take`), and runs the generators pass by pass
 (`recombine`). Every choice is deterministic.
 """
+
 import collections
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Sequence, Set, Tuple, TypeVar
 
@@ -40,19 +41,27 @@ def round_robin(groups: Iterable[Iterable[T]]) -> Iterator[T]:
         queues = remaining
 
 
-def in_turns(candidates: Iterable[Candidate], predicate: str, direction: str,
-             formalism: str) -> Iterator[SyntheticPair]:
+def in_turns(
+    candidates: Iterable[Candidate], predicate: str, direction: str, formalism: str
+) -> Iterator[SyntheticPair]:
     """Candidates best first, taking turns over their groups (the group with the best candidate
     first), so that many templates, shapes or parents appear within a limit."""
     by_group: Dict[Any, List[Candidate]] = collections.defaultdict(list)
-    for candidate in sorted(candidates, key=lambda c: (-c.confidence, c.example.source, c.example.line_number,
-                                                       c.replaced, c.group)):
+    for candidate in sorted(
+        candidates, key=lambda c: (-c.confidence, c.example.source, c.example.line_number, c.replaced, c.group)
+    ):
         by_group[candidate.group].append(candidate)
     order = sorted(by_group, key=lambda group: (-by_group[group][0].confidence, group))
     for candidate in round_robin(by_group[group] for group in order):
-        yield SyntheticPair(candidate.utterance, to_string(candidate.tree, formalism), predicate, direction,
-                            f"{candidate.example.source}:{candidate.example.line_number}", candidate.replaced,
-                            round(candidate.confidence, 4))
+        yield SyntheticPair(
+            candidate.utterance,
+            to_string(candidate.tree, formalism),
+            predicate,
+            direction,
+            f"{candidate.example.source}:{candidate.example.line_number}",
+            candidate.replaced,
+            round(candidate.confidence, 4),
+        )
 
 
 def key(utterance: Sequence[str], logical_form: str) -> Key:
@@ -76,8 +85,9 @@ def take(pairs: Iterable[SyntheticPair], limit: int, seen: Set[Key]) -> List[Syn
     return chosen
 
 
-def recombine(context: RecombinationContext, support: Sequence[Example],
-              passes: Sequence[Sequence[PairGenerator]]) -> List[SyntheticPair]:
+def recombine(
+    context: RecombinationContext, support: Sequence[Example], passes: Sequence[Sequence[PairGenerator]]
+) -> List[SyntheticPair]:
     """
     The synthetic pairs of a support set. Passes run one after the other; in a pass, for each new
     predicate (or each support example, for generators `per` example) in turn, each generator gives

@@ -18,6 +18,7 @@ operator (`wording.words_under`): "what state has the smallest population" -> "w
 smallest elevation", `( argmin $0 ( state:t $0 ) ( elevation:i $0 ) )`. Candidates take turns over
 the new parents, best first. Predicates without a type suffix get none, as with reshaped pairs.
 """
+
 import collections
 from typing import Iterable, Sequence, Set, Tuple, Union, cast
 
@@ -31,9 +32,12 @@ from fewshot_parser.data.recombination.wording import known_span, replace_words,
 
 def support_contexts(context: RecombinationContext, support: Support, predicate: str) -> Set[Tuple[Shape, str]]:
     """Every (argument shape, parent operator) the support set gives `predicate` (atom-argument calls only)."""
-    return {(argument_shape(o, o.signature[1], context.formalism), o.signature[3])
-            for example in support.examples for o in atom_calls(example.tree, context.formalism)
-            if o.label == predicate}
+    return {
+        (argument_shape(o, o.signature[1], context.formalism), o.signature[3])
+        for example in support.examples
+        for o in atom_calls(example.tree, context.formalism)
+        if o.label == predicate
+    }
 
 
 @PairGenerator.register("reparented")
@@ -52,8 +56,13 @@ class ReparentedPairs(PairGenerator):
     def __init__(self, pairs_per_predicate: int = 10) -> None:
         super().__init__(pairs_per_predicate)
 
-    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
-              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
         predicate = cast(str, unit)
         shown = support_contexts(context, support, predicate)
         candidates = []
@@ -61,7 +70,7 @@ class ReparentedPairs(PairGenerator):
             suffix, arity, kinds, support_parent = entry.occurrence.signature
             if not suffix:
                 continue
-            span_words = entry.example.utterance[entry.span.start: entry.span.end]
+            span_words = entry.example.utterance[entry.span.start : entry.span.end]
             shape = argument_shape(entry.occurrence, arity, context.formalism)
             values = dict(entry.occurrence.values)
             in_utterance = {v for v in values.values() if v in entry.example.utterance}
@@ -73,8 +82,10 @@ class ReparentedPairs(PairGenerator):
                     parent = known.signature[3]
                     if known.signature[:3] != (suffix, arity, kinds) or (shape, parent) in shown:
                         continue
-                    if occurrences[known.label] != 1 \
-                            or sum(1 for c in example.tree.calls() if c.label == known.label) != 1:
+                    if (
+                        occurrences[known.label] != 1
+                        or sum(1 for c in example.tree.calls() if c.label == known.label) != 1
+                    ):
                         continue
                     # Values must be spoken in both utterances or in neither, as in a forward pair.
                     if any((old in example.utterance) != (values[i] in in_utterance) for i, old in known.values):
@@ -85,6 +96,9 @@ class ReparentedPairs(PairGenerator):
                     words = words_under(context, predicate, span_words, support_parent, parent)
                     utterance = replace_words(example.utterance, span, words, known.values, values)
                     tree = substitute(example.tree, known.label, predicate, values)
-                    candidates.append(Candidate(span.confidence * entry.span.confidence, parent, example, utterance,
-                                                tree, known.label))
+                    candidates.append(
+                        Candidate(
+                            span.confidence * entry.span.confidence, parent, example, utterance, tree, known.label
+                        )
+                    )
         yield from in_turns(candidates, predicate, "reparented", context.formalism)

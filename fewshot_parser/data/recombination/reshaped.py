@@ -20,6 +20,7 @@ a type suffix (jobs' Prolog, ATIS in these files) get no reshaped pairs: nothing
 known predicates are alike. Candidates take turns over the argument shapes, best first, so that each
 new action appears.
 """
+
 import collections
 from typing import Iterable, List, Sequence, Set, Union, cast
 
@@ -33,9 +34,12 @@ from fewshot_parser.data.recombination.wording import Entry, known_span, replace
 
 def support_shapes(context: RecombinationContext, support: Support, predicate: str) -> Set[Shape]:
     """Every argument shape the support set gives `predicate` (atom-argument calls only)."""
-    return {argument_shape(o, o.signature[1], context.formalism)
-            for example in support.examples for o in atom_calls(example.tree, context.formalism)
-            if o.label == predicate}
+    return {
+        argument_shape(o, o.signature[1], context.formalism)
+        for example in support.examples
+        for o in atom_calls(example.tree, context.formalism)
+        if o.label == predicate
+    }
 
 
 @PairGenerator.register("reshaped")
@@ -54,14 +58,20 @@ class ReshapedPairs(PairGenerator):
     def __init__(self, pairs_per_predicate: int = 10) -> None:
         super().__init__(pairs_per_predicate)
 
-    def words(self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str],
-              parent: str) -> List[str]:
+    def words(
+        self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str], parent: str
+    ) -> List[str]:
         """The words for `predicate` in place of the training words `replaced`, in a call under `parent`."""
-        span_words = entry.example.utterance[entry.span.start: entry.span.end]
+        span_words = entry.example.utterance[entry.span.start : entry.span.end]
         return words_under(context, predicate, span_words, entry.occurrence.signature[3], parent)
 
-    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
-              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
         predicate = cast(str, unit)
         shown = support_shapes(context, support, predicate)
         candidates = []
@@ -84,8 +94,11 @@ class ReshapedPairs(PairGenerator):
                     # Where both calls have a value, the support's replaces the training one; it
                     # must be spoken in both utterances or in neither.
                     replaced = [(i, old) for i, old in known.values if i in support_values]
-                    shape = argument_shape(known._replace(values=tuple(
-                        (i, support_values.get(i, old)) for i, old in known.values)), arity, context.formalism)
+                    shape = argument_shape(
+                        known._replace(values=tuple((i, support_values.get(i, old)) for i, old in known.values)),
+                        arity,
+                        context.formalism,
+                    )
                     if shape in shown:
                         continue
                     if any((old in example.utterance) != (support_values[i] in in_utterance) for i, old in replaced):
@@ -93,11 +106,13 @@ class ReshapedPairs(PairGenerator):
                     span = known_span(context, example.utterance, example.tree, known.label)
                     if span is None:
                         continue
-                    words = self.words(context, predicate, entry, example.utterance[span.start: span.end],
-                                       known.signature[3])
+                    words = self.words(
+                        context, predicate, entry, example.utterance[span.start : span.end], known.signature[3]
+                    )
                     values = {i: support_values[i] for i, _ in replaced}
                     utterance = replace_words(example.utterance, span, words, replaced, values)
                     tree = substitute(example.tree, known.label, predicate, values)
-                    candidates.append(Candidate(span.confidence * entry.span.confidence, shape, example, utterance,
-                                                tree, known.label))
+                    candidates.append(
+                        Candidate(span.confidence * entry.span.confidence, shape, example, utterance, tree, known.label)
+                    )
         yield from in_turns(candidates, predicate, "reshaped", context.formalism)

@@ -4,6 +4,7 @@ by another known predicate of the same signature and that predicate's most frequ
 training set. The new predicate keeps its support template; the known content around it varies.
 Candidates take turns over the predicates put in, best first.
 """
+
 import collections
 from typing import Dict, Iterable, Sequence, Set, Tuple, Union, cast
 
@@ -23,7 +24,8 @@ def lexical_entries(context: RecombinationContext) -> Lexical:
     """Per signature and known predicate: its most frequent confident words in the training set,
     with the value arguments of an example that used them."""
     counts: Dict[Tuple, Dict[str, collections.Counter]] = collections.defaultdict(
-        lambda: collections.defaultdict(collections.Counter))
+        lambda: collections.defaultdict(collections.Counter)
+    )
     values_of: Dict[Tuple, Tuple[Dict[int, str], Set[str]]] = {}
     for example in context.training:
         occurrences = collections.Counter(o.label for o in atom_calls(example.tree, context.formalism))
@@ -33,7 +35,7 @@ def lexical_entries(context: RecombinationContext) -> Lexical:
             span = known_span(context, example.utterance, example.tree, known.label)
             if span is None:
                 continue
-            words = tuple(example.utterance[span.start: span.end])
+            words = tuple(example.utterance[span.start : span.end])
             counts[known.signature][known.label][words] += 1
             spoken = {value for _, value in known.values if value in example.utterance}
             values_of.setdefault((known.signature, known.label, words), (dict(known.values), spoken))
@@ -63,8 +65,13 @@ class ReversePairs(PairGenerator):
     def __init__(self, pairs_per_predicate: int = 10) -> None:
         super().__init__(pairs_per_predicate)
 
-    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
-              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
         predicate = cast(str, unit)
         lexical = context.derived("lexical entries", lambda: lexical_entries(context))
         candidates = []
@@ -83,8 +90,9 @@ class ReversePairs(PairGenerator):
                     if other == known.label or other in call_labels(example.tree):
                         continue
                     # Values must be spoken in both utterances or in neither.
-                    if any((old in example.utterance) != (values[position] in spoken)
-                           for position, old in known.values):
+                    if any(
+                        (old in example.utterance) != (values[position] in spoken) for position, old in known.values
+                    ):
                         continue
                     utterance = replace_words(example.utterance, span, words, known.values, values)
                     tree = substitute(example.tree, known.label, other, values)

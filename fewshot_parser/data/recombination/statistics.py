@@ -3,6 +3,7 @@ Which words express a predicate, as counts over the training set: how often a wo
 occur in the same example (a Jaccard association, and how much the word raises the predicate's
 probability), plus name matching (`elev` names `elevation:i`) and, optionally, a predicate lexicon.
 """
+
 import collections
 from typing import Dict, List, Optional, Sequence, Set
 
@@ -57,8 +58,9 @@ class Statistics:
 
     def strongest(self, word: str, excluded: Set[str]) -> float:
         """The highest `predictiveness` of a word for a predicate outside `excluded`."""
-        return max((self.predictiveness(word, q) for q in self.cooccurring.get(word, ()) if q not in excluded),
-                   default=0.0)
+        return max(
+            (self.predictiveness(word, q) for q in self.cooccurring.get(word, ()) if q not in excluded), default=0.0
+        )
 
     def names(self, word: str, predicate: str) -> bool:
         """Whether a word names a predicate: its name, a part of it or a lexicon word (stemmed prefix match)."""

@@ -28,6 +28,7 @@ Candidates take turns over the template positions (predicate, argument), smalles
 first, one utterance per template LF. Only the lambda-calculus formalism has such operators (Prolog
 files get none).
 """
+
 import collections
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
 
@@ -36,7 +37,14 @@ from fewshot_parser.data.recombination.context import RecombinationContext, Supp
 from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
 from fewshot_parser.data.recombination.pipeline import round_robin
 from fewshot_parser.data.recombination.trees import (
-    ENTITY, Position, atom_positions, call_labels, renumbered, replaced_atom, subject_types, variable_count,
+    ENTITY,
+    Position,
+    atom_positions,
+    call_labels,
+    renumbered,
+    replaced_atom,
+    subject_types,
+    variable_count,
 )
 from fewshot_parser.logical_forms.tree import Tree, parse, to_string
 
@@ -100,8 +108,13 @@ class SubtreePairs(PairGenerator):
     def __init__(self, pairs_per_example: int = 10) -> None:
         super().__init__(pairs_per_example)
 
-    def pairs(self, context: RecombinationContext, support: Support, unit: Union[str, Example],
-              earlier: Sequence[SyntheticPair]) -> Iterable[SyntheticPair]:
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
         example = cast(Example, unit)
         if context.formalism != "lambda":
             return
@@ -109,8 +122,13 @@ class SubtreePairs(PairGenerator):
         types = subject_types(example.tree)
         if not types or not all(":" in t.strip(":") for t in types):
             return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
-        slots = {position for position, seen in context.derived("entity slots", lambda: entity_slots(context))
-                 .get(example.tree.label, {}).items() if types & seen or not types & context.known}
+        slots = {
+            position
+            for position, seen in context.derived("entity slots", lambda: entity_slots(context))
+            .get(example.tree.label, {})
+            .items()
+            if types & seen or not types & context.known
+        }
         phrase = noun_phrase(context, example) if slots and call_labels(example.tree) & support.new else None
         if phrase is None:
             return
@@ -126,28 +144,38 @@ class SubtreePairs(PairGenerator):
             for label, index, child in atom_positions(tree):
                 position = (renamed.get(label, label), index)
                 atom = child.label
-                if child.is_call or position not in slots or not ENTITY.match(atom) or atoms.count(atom) != 1 \
-                        or list(utterance).count(atom) != 1:
+                if (
+                    child.is_call
+                    or position not in slots
+                    or not ENTITY.match(atom)
+                    or atoms.count(atom) != 1
+                    or list(utterance).count(atom) != 1
+                ):
                     continue
                 at = list(utterance).index(atom)
                 before = list(utterance[:at])
                 if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
                     before = before[:-1]
-                words = before + phrase + list(utterance[at + 1:])
+                words = before + phrase + list(utterance[at + 1 :])
                 subtree = renumbered(example.tree, variable_count(tree))
                 lf = to_string(replaced_atom(tree, atom, subtree), context.formalism)
                 pair = SyntheticPair(words, lf, predicate, "subtree", source, atom, 1.0)
                 by_position[position].append((tree.size(), pair))
         # Smallest templates first ("where is m0" before "how many states does m0 run through").
-        yield from round_robin([pair for _, pair in sorted(by_position[position], key=lambda c: c[0])]
-                               for position in sorted(by_position))
+        yield from round_robin(
+            [pair for _, pair in sorted(by_position[position], key=lambda c: c[0])] for position in sorted(by_position)
+        )
 
     @staticmethod
-    def templates(context: RecombinationContext, support: Support,
-                  earlier: Sequence[SyntheticPair]) -> List[Template]:
+    def templates(context: RecombinationContext, support: Support, earlier: Sequence[SyntheticPair]) -> List[Template]:
         """The training examples without a new predicate, then the pairs of the earlier passes."""
-        templates: List[Template] = [(e.utterance, e.tree, f"{e.source}:{e.line_number}", {})
-                                     for e in context.training if not call_labels(e.tree) & support.new]
-        templates += [(p.utterance, parse(p.logical_form, context.formalism), p.source, {p.predicate: p.replaced})
-                      for p in earlier]
+        templates: List[Template] = [
+            (e.utterance, e.tree, f"{e.source}:{e.line_number}", {})
+            for e in context.training
+            if not call_labels(e.tree) & support.new
+        ]
+        templates += [
+            (p.utterance, parse(p.logical_form, context.formalism), p.source, {p.predicate: p.replaced})
+            for p in earlier
+        ]
         return templates

@@ -4,6 +4,7 @@ entities, constants) with their signatures and argument shapes, and the substitu
 synthetic LF. Only such calls are substituted; operators over formulas (`not`, `sum`, `argmax`) keep
 their place. Plain functions of trees.
 """
+
 import collections
 import re
 from typing import Dict, Iterable, Mapping, NamedTuple, Set, Tuple
@@ -41,8 +42,11 @@ def is_variable(atom: str, formalism: str) -> bool:
 
 def atom_calls(tree: Tree, formalism: str, parent: str = "") -> Iterable[Occurrence]:
     """The calls of `tree` whose arguments are all atoms, with their signatures, in pre-order."""
-    typing = collections.Counter(call.children[0].label for call in tree.calls()
-                                 if len(call.children) == 1 and call.children[0].is_leaf and _truth_valued(call.label))
+    typing = collections.Counter(
+        call.children[0].label
+        for call in tree.calls()
+        if len(call.children) == 1 and call.children[0].is_leaf and _truth_valued(call.label)
+    )
     yield from _atom_calls(tree, formalism, parent, typing)
 
 
@@ -64,8 +68,10 @@ def _atom_calls(tree: Tree, formalism: str, parent: str, typing: Mapping[str, in
             suffix = _suffix(tree.label)
             values = tuple((i, child.label) for i, child in enumerate(tree.children) if kinds[i] == "e")
             own = 1 if len(tree.children) == 1 and _truth_valued(tree.label) else 0
-            roles = tuple("e" if kind == "e" else "typed" if typing[child.label] - own > 0 else "bare"
-                          for kind, child in zip(kinds, tree.children))
+            roles = tuple(
+                "e" if kind == "e" else "typed" if typing[child.label] - own > 0 else "bare"
+                for kind, child in zip(kinds, tree.children)
+            )
             yield Occurrence(tree.label, (suffix, len(tree.children), kinds, parent), values, roles)
         for child in tree.children:
             yield from _atom_calls(child, formalism, tree.label, typing)
@@ -136,5 +142,8 @@ def subject_types(call: Tree) -> Set[str]:
     if len(call.children) < 2 or not call.children[0].is_leaf:
         return set()
     variable = call.children[0].label
-    return {c.label for c in call.children[1].calls()
-            if len(c.children) == 1 and c.children[0].is_leaf and c.children[0].label == variable}
+    return {
+        c.label
+        for c in call.children[1].calls()
+        if len(c.children) == 1 and c.children[0].is_leaf and c.children[0].label == variable
+    }

@@ -9,6 +9,7 @@ statistics; `known_span` keeps its answers in the context (the same answer for t
   known predicate of that LF explains, that are not common function words, and that sit closest to
   its own arguments.
 """
+
 from typing import AbstractSet, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from fewshot_parser.data.examples import Example
@@ -66,19 +67,27 @@ def _known_span(context: RecombinationContext, tokens: Sequence[str], tree: Tree
     others = call_labels(tree) - {predicate}
     scores = []
     for token in tokens:
-        if not is_word(token, context.formalism) or (statistics.is_common(token, context.common_word)
-                                                     and not statistics.names(token, predicate)):
+        if not is_word(token, context.formalism) or (
+            statistics.is_common(token, context.common_word) and not statistics.names(token, predicate)
+        ):
             scores.append(0.0)
             continue
         mine = 1.0 if statistics.names(token, predicate) else statistics.association(token, predicate)
-        theirs = max((1.0 if statistics.names(token, q) else statistics.association(token, q) for q in others),
-                     default=0.0)
+        theirs = max(
+            (1.0 if statistics.names(token, q) else statistics.association(token, q) for q in others), default=0.0
+        )
         scores.append(mine if mine >= context.min_association and mine > theirs else 0.0)
     return best_run(scores, context.max_span)
 
 
-def new_span(context: RecombinationContext, tokens: Sequence[str], tree: Tree, predicate: str, values: Sequence[str],
-             new_predicates: AbstractSet[str]) -> Optional[Span]:
+def new_span(
+    context: RecombinationContext,
+    tokens: Sequence[str],
+    tree: Tree,
+    predicate: str,
+    values: Sequence[str],
+    new_predicates: AbstractSet[str],
+) -> Optional[Span]:
     """The support words of a new predicate: words naming it, else the words no known predicate
     of the LF explains and no other new predicate names, nearest to its own value arguments."""
     statistics = context.statistics
@@ -93,8 +102,7 @@ def new_span(context: RecombinationContext, tokens: Sequence[str], tree: Tree, p
         if statistics.names(token, predicate):
             scores.append(2.0)
             continue
-        if any(statistics.names(token, q) for q in rivals | known) \
-                or statistics.is_common(token, context.common_word):
+        if any(statistics.names(token, q) for q in rivals | known) or statistics.is_common(token, context.common_word):
             scores.append(0.0)
             continue
         # A word that predicts a known predicate of this LF expresses that one; a word that
@@ -118,16 +126,22 @@ def support_entries(context: RecombinationContext, support: Support, predicate: 
         if len(occurrences) != 1:
             continue
         occurrence = occurrences[0]
-        span = new_span(context, example.utterance, example.tree, predicate, [v for _, v in occurrence.values],
-                        support.new)
+        span = new_span(
+            context, example.utterance, example.tree, predicate, [v for _, v in occurrence.values], support.new
+        )
         if span is not None:
             yield Entry(example, occurrence, span)
 
 
-def replace_words(tokens: Sequence[str], span: Span, words: Sequence[str], old_values: Sequence[Tuple[int, str]],
-                  new_values: Dict[int, str]) -> List[str]:
+def replace_words(
+    tokens: Sequence[str],
+    span: Span,
+    words: Sequence[str],
+    old_values: Sequence[Tuple[int, str]],
+    new_values: Dict[int, str],
+) -> List[str]:
     """`tokens` with `span` replaced by `words` and the old value atoms by the new ones."""
-    result = list(tokens[: span.start]) + list(words) + list(tokens[span.end:])
+    result = list(tokens[: span.start]) + list(words) + list(tokens[span.end :])
     for position, old in old_values:
         new_value = new_values[position]
         if old in result:
@@ -135,8 +149,9 @@ def replace_words(tokens: Sequence[str], span: Span, words: Sequence[str], old_v
     return result
 
 
-def words_under(context: RecombinationContext, predicate: str, words: Sequence[str], support_parent: str,
-                parent: str) -> List[str]:
+def words_under(
+    context: RecombinationContext, predicate: str, words: Sequence[str], support_parent: str, parent: str
+) -> List[str]:
     """
     The support words of `predicate` for a call under `parent` instead of the support's
     `support_parent`: without the words that express the support's operator (those that predict

@@ -6,5 +6,6 @@ word embeddings. None is in the paper.
 * `schema_encoding`: IRNet's schema encoding (Guo et al. 2019), the paper's IRNet baseline, and part
   of the best row.
 """
+
 from fewshot_parser.modules.action_scorers.action_scorer import ActionScorer
 from fewshot_parser.modules.action_scorers.schema_encoding import SchemaEncoding

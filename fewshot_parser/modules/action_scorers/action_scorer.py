@@ -37,8 +37,9 @@ class ActionScorer(torch.nn.Module, Registrable):
         """`(batch, source_length, word_dim)` added to the embedded utterance words, or None."""
         return None
 
-    def teacher_forced(self, parser: Any, projections: torch.Tensor, attention: torch.Tensor,
-                       source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
+    def teacher_forced(
+        self, parser: Any, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
+    ) -> Optional[torch.Tensor]:
         """`(batch, steps, num_actions)` terms for the `(batch, steps, dim)` projections of gold steps, or None."""
         raise NotImplementedError
 

@@ -1,4 +1,5 @@
 """Lexical linking: a score for actions whose predicates the utterance names (not in the paper)."""
+
 from typing import Any, Callable, Optional
 
 import torch
@@ -32,7 +33,11 @@ class LexicalLinking:
     """
 
     def __init__(
-        self, pooling: str, threshold: float, weight: Optional[torch.nn.Parameter], max_weight: Optional[torch.nn.Parameter],
+        self,
+        pooling: str,
+        threshold: float,
+        weight: Optional[torch.nn.Parameter],
+        max_weight: Optional[torch.nn.Parameter],
     ) -> None:
         if pooling not in POOLINGS:
             raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {pooling!r}")
@@ -65,7 +70,10 @@ class LexicalLinking:
         return self.table(parser).to(ids.device)[:, ids].permute(1, 2, 0)
 
     def scores(self, attention: torch.Tensor, links: torch.Tensor) -> torch.Tensor:
-        """Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps, source_length)`."""
+        """
+        Pools `links` `(batch, source_length, num_actions)` for steps with `attention` `(batch, steps,
+        source_length)`.
+        """
         scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
         if self.pooling in ("attention", "both"):
             assert self.weight is not None  # checked in __init__
@@ -82,6 +90,9 @@ class LexicalLinking:
     def decoding(
         self, parser: Any, source_tokens: TextFieldTensors, beams: int
     ) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
-        """The decoding term: of one step's projections and attention `(hypotheses, source_length)`, `(hypotheses, num_actions)`."""
+        """
+        The decoding term: of one step's projections and attention `(hypotheses, source_length)`, `(hypotheses,
+        num_actions)`.
+        """
         hypothesis_links = self.links(parser, source_tokens).repeat_interleave(beams, 0)
         return lambda projection, attention: self.scores(attention.unsqueeze(1), hypothesis_links).squeeze(1)

@@ -92,8 +92,9 @@ class SchemaEncoding(ActionScorer):
         actions = torch.matmul(tables.action_predicates.to(device), predicates)  # (batch, A, word_dim)
         return self._schema_projection(parser._dropout(actions))
 
-    def teacher_forced(self, parser: Any, projections: torch.Tensor, attention: torch.Tensor,
-                       source_tokens: TextFieldTensors) -> torch.Tensor:
+    def teacher_forced(
+        self, parser: Any, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
+    ) -> torch.Tensor:
         return torch.bmm(projections, self.schema_actions(parser, source_tokens).transpose(1, 2))
 
     def decoding(self, parser: Any, source_tokens: TextFieldTensors, beams: int) -> StepScores:

@@ -8,6 +8,7 @@ prediction only, so training, and any pre-trained archive, are the same with or 
   `variable_scoping` among namings of a template's variables); `dead_ends` drops an answer the
   authors' decoder would have no answer for (their code; the faithful row).
 """
+
 from fewshot_parser.modules.decoding.dead_ends import DeadEnds
 from fewshot_parser.modules.decoding.decoding_scorer import DecodingScorer
 from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage

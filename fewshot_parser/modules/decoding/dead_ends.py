@@ -7,6 +7,7 @@ authors' decoder has no answer. This reranker checks that on the parser's greedy
 pass over the decoded actions, batched) and drops the answer there, keeping the actions decoded before
 that step. An answer without a logical form counts as wrong.
 """
+
 from typing import Any, List, Optional
 
 import torch
@@ -32,13 +33,19 @@ class DeadEnds(Reranker):
     def rerank(self, parser: Any, inputs: DecodingInputs, hypotheses: List[List[Hypothesis]]) -> List[List[Hypothesis]]:
         paths = [found[0].actions if found else [] for found in hypotheses]
         steps = first_inapplicable_choice(parser, inputs.encoded, inputs.source_mask, paths, inputs.source_tokens)
-        return [found if step is None else [Hypothesis(None, found[0].actions[:step], float("-inf"))] + found[1:]
-                for found, step in zip(hypotheses, steps)]
+        return [
+            found if step is None else [Hypothesis(None, found[0].actions[:step], float("-inf"))] + found[1:]
+            for found, step in zip(hypotheses, steps)
+        ]
 
 
 @torch.no_grad()
 def first_inapplicable_choice(
-    parser: Any, encoded: torch.Tensor, source_mask: torch.Tensor, paths: List[List[str]], source_tokens: Optional[Any] = None,
+    parser: Any,
+    encoded: torch.Tensor,
+    source_mask: torch.Tensor,
+    paths: List[List[str]],
+    source_tokens: Optional[Any] = None,
 ) -> List[Optional[int]]:
     """
     For each decoded path (action strings), the first step at which the best action of the whole
@@ -70,7 +77,9 @@ def first_inapplicable_choice(
     actions, previous, stack_size, popped = (x.to(device) for x in (actions, previous, stack_size, popped))
     matrix = parser.action_matrix()
     decoded = parser.decoder(encoded, source_mask, matrix, actions, previous, popped)
-    bonus = None if source_tokens is None else parser.action_bonus(decoded.projections, decoded.attention, source_tokens)
+    bonus = (
+        None if source_tokens is None else parser.action_bonus(decoded.projections, decoded.attention, source_tokens)
+    )
     scores = parser.action_scores(decoded.projections, matrix, bonus)
     space = parser.space()
     best = scores.masked_fill(~space["valid"], float("-inf")).argmax(-1)

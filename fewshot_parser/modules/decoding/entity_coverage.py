@@ -16,6 +16,7 @@ first, because the beam alone prefers short LFs (a sum of log-probabilities favo
 and lost to greedy decoding on several columns of the tuning split. Nothing here depends on which
 predicates are new: only the utterance's entity tokens and the LF's atoms.
 """
+
 from typing import Any, Dict, List, Optional, Sequence
 
 from allennlp.common.checks import ConfigurationError
@@ -71,7 +72,11 @@ class EntityCoverage(Reranker):
         """Per example, the utterance tokens the reader typed as entities."""
         none = parser.vocab.get_token_index(NOT_AN_ENTITY, ENTITY_TYPE_NAMESPACE)
         return [
-            [token for token, kind in zip(m["utterance"], inputs.source_types[b, : len(m["utterance"])].tolist()) if kind != none]
+            [
+                token
+                for token, kind in zip(m["utterance"], inputs.source_types[b, : len(m["utterance"])].tolist())
+                if kind != none
+            ]
             for b, m in enumerate(inputs.metadata)
         ]
 
@@ -84,7 +89,9 @@ class EntityCoverage(Reranker):
         reranked = list(hypotheses)
         for i, b in enumerate(incomplete):
             candidates = [hypotheses[b][0]] + beam[i]
-            chosen = rerank([{"logical_form": h.logical_form, "score": h.score} for h in candidates], entities[b], self.weight)
+            chosen = rerank(
+                [{"logical_form": h.logical_form, "score": h.score} for h in candidates], entities[b], self.weight
+            )
             reranked[b] = [candidates[chosen]] + [h for j, h in enumerate(candidates) if j != chosen]
         return reranked
 

@@ -2,6 +2,7 @@
 What the decoding components of `proto_parser` see of a decoding pass: its inputs, its finished
 hypotheses, and the slot choices of its templates. Plain data; the parser fills them in.
 """
+
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import torch
@@ -33,7 +34,10 @@ class DecodingInputs(NamedTuple):
         """The same inputs for the given examples only, in that order."""
         rows = torch.tensor(list(examples), dtype=torch.long, device=self.encoded.device)
         return DecodingInputs(
-            self.encoded[rows], self.source_mask[rows], self.source_types[rows], [self.metadata[b] for b in examples],
+            self.encoded[rows],
+            self.source_mask[rows],
+            self.source_types[rows],
+            [self.metadata[b] for b in examples],
             None if self.source_tokens is None else select_rows(self.source_tokens, rows),
         )
 

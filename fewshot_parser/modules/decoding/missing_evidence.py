@@ -17,6 +17,7 @@ rare otherwise (`modules/evidence.py`). The counts come from the training set, t
 archive decodes alone. Training is unchanged (the penalty is for decoding only), and so is any
 pre-trained archive.
 """
+
 from typing import Any, List, Optional, Sequence, Tuple
 
 import torch
@@ -61,7 +62,12 @@ class MissingEvidence(DecodingScorer):
     legacy_state_keys = _BUFFERS
 
     def __init__(
-        self, weight: float = 2.0, share: float = 0.8, lift: float = 3.0, min_count: int = 5, actions: str = "gen",
+        self,
+        weight: float = 2.0,
+        share: float = 0.8,
+        lift: float = 3.0,
+        min_count: int = 5,
+        actions: str = "gen",
     ) -> None:
         super().__init__()
         if weight < 0:
@@ -70,7 +76,8 @@ class MissingEvidence(DecodingScorer):
             raise ConfigurationError(f"missing-evidence penalty: share must be in (0, 1], not {share}")
         if lift < 1.0 or min_count < 1:
             raise ConfigurationError(
-                f"missing-evidence penalty: lift must be >= 1 and min_count >= 1, not {lift} and {min_count}")
+                f"missing-evidence penalty: lift must be >= 1 and min_count >= 1, not {lift} and {min_count}"
+            )
         if actions not in ("gen", "all"):
             raise ConfigurationError(f"missing-evidence penalty: actions must be 'gen' or 'all', not {actions!r}")
         self.weight = weight
@@ -86,17 +93,30 @@ class MissingEvidence(DecodingScorer):
         """Finds every action's evidence words from `(utterance tokens, gold action strings)` of the training set."""
         vocab = parser.vocab
         pairs = [
-            ([vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions], [vocab.get_token_index(t, "tokens") for t in tokens])
+            (
+                [vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions],
+                [vocab.get_token_index(t, "tokens") for t in tokens],
+            )
             for tokens, actions in examples
         ]
-        ignored = [vocab.get_token_index(vocab._padding_token, "tokens"), vocab.get_token_index(vocab._oov_token, "tokens")]
+        ignored = [
+            vocab.get_token_index(vocab._padding_token, "tokens"),
+            vocab.get_token_index(vocab._oov_token, "tokens"),
+        ]
         words, shares = evidence_words(
-            pairs, vocab.get_vocab_size(ACTION_NAMESPACE), vocab.get_vocab_size("tokens"),
-            self.share, self.lift, self.min_count, ignored,
+            pairs,
+            vocab.get_vocab_size(ACTION_NAMESPACE),
+            vocab.get_vocab_size("tokens"),
+            self.share,
+            self.lift,
+            self.min_count,
+            ignored,
         )
         if self.actions == "gen":
             actions = parser.action_space.actions
-            eligible = torch.tensor([a is not None and a.kind == GEN for a in actions] + [False] * (words.size(0) - len(actions)))
+            eligible = torch.tensor(
+                [a is not None and a.kind == GEN for a in actions] + [False] * (words.size(0) - len(actions))
+            )
             words = words.masked_fill(~eligible.unsqueeze(1), -1)
             shares = shares.masked_fill(~eligible.unsqueeze(1), 0.0)
         self._evidence_words, self._evidence_shares = words, shares

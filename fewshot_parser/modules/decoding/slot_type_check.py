@@ -13,6 +13,7 @@ step,
 The rule reads only the action's slots and the utterance's entity types: it is the same for known
 and new actions. Training is unchanged (decoding only), and so is any pre-trained archive.
 """
+
 from typing import Any, Optional
 
 import torch

@@ -1,4 +1,5 @@
 """One decoding pass of `proto_parser`: the template search, slot filling, and the LFs of the hypotheses."""
+
 from typing import Any, Callable, Dict, List, Optional
 
 import torch
@@ -20,8 +21,8 @@ def logical_form(steps: List[Step], formalism: str) -> Optional[str]:
         for action, values in steps:
             if action == STOP_ACTION or action.pattern is None or action.arity > len(stack):
                 break
-            children = stack[len(stack) - action.arity:]
-            del stack[len(stack) - action.arity:]
+            children = stack[len(stack) - action.arity :]
+            del stack[len(stack) - action.arity :]
             stack.append(instantiate(action.pattern, children, values))
         return to_string(stack[-1], formalism) if stack else None
 
@@ -62,8 +63,11 @@ def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[Li
     matrix = parser.action_matrix()
     batch_size = encoded.size(0)
     bonus = decoding_terms(parser, source_tokens, beams)
-    terms = [term.repeat_interleave(beams, 0) for term in (s.scores(parser, inputs) for s in parser.decoding_scorers)
-             if term is not None]
+    terms = [
+        term.repeat_interleave(beams, 0)
+        for term in (s.scores(parser, inputs) for s in parser.decoding_scorers)
+        if term is not None
+    ]
 
     def score(projection: torch.Tensor, attention: torch.Tensor) -> torch.Tensor:
         added = None if bonus is None else bonus(projection, attention)
@@ -72,15 +76,25 @@ def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[Li
         return parser.action_scores(projection, matrix, added)
 
     predicted, scores, projections = parser.decoder.search(
-        encoded, source_mask, matrix, parser.space(), parser.max_decoding_steps, score, beams,
+        encoded,
+        source_mask,
+        matrix,
+        parser.space(),
+        parser.max_decoding_steps,
+        score,
+        beams,
     )
     # shape: (batch_size * beams, steps)
     flat = predicted.reshape(batch_size * beams, -1)
     flat_projections = projections.reshape(batch_size * beams, flat.size(1), -1)
     slots = parser.slots
     entity_choice, variable_choice = slots.predict_slots(
-        parser, flat.clamp(min=0), flat >= 0, flat_projections,
-        encoded.repeat_interleave(beams, 0), source_mask.repeat_interleave(beams, 0),
+        parser,
+        flat.clamp(min=0),
+        flat >= 0,
+        flat_projections,
+        encoded.repeat_interleave(beams, 0),
+        source_mask.repeat_interleave(beams, 0),
         source_types.repeat_interleave(beams, 0),
     )
     utterances = [metadata[row // beams]["utterance"] for row in range(batch_size * beams)]
@@ -88,7 +102,12 @@ def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[Li
     for row in range(batch_size * beams):
         if float(scores[row // beams, row % beams]) != float("-inf"):
             filling.steps[row] = slots.steps(
-                parser, filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice, variable_choice
+                parser,
+                filling.sequences[row].tolist(),
+                row,
+                filling.utterances[row],
+                filling.entity_choice,
+                variable_choice,
             )
     for reranker in parser.rerankers:
         reranker.revise(parser, filling)
@@ -98,8 +117,13 @@ def search_templates(parser: Any, inputs: DecodingInputs, beams: int) -> List[Li
         for row in range(b * beams, (b + 1) * beams):
             if row in filling.steps:
                 steps = filling.steps[row]
-                found.append(Hypothesis(logical_form(steps, metadata[b]["formalism"]),
-                                        [str(s.action) for s in steps], float(scores[b, row - b * beams])))
+                found.append(
+                    Hypothesis(
+                        logical_form(steps, metadata[b]["formalism"]),
+                        [str(s.action) for s in steps],
+                        float(scores[b, row - b * beams]),
+                    )
+                )
         hypotheses.append(found)
     return hypotheses
 

@@ -17,6 +17,7 @@ arguments (`lambda $0 e ...`, `argmax $1 ...`, `exists $1 ...`; `( next_to:t $0 
 under a `lambda $0` uses `$0`). Only `$n` variables (the lambda formalism) are checked; Prolog LFs
 are left as decoded. The template, its score, and training are unchanged.
 """
+
 import heapq
 import re
 from typing import Any, Dict, FrozenSet, Iterator, List, Tuple
@@ -47,8 +48,13 @@ def scoping_errors(tree: Tree) -> List[str]:
                 errors.append(f"free {node.label}")
             return
         first, rest = (node.children[0], node.children[1:]) if node.children else (None, ())
-        if (first is not None and first.is_leaf and _VARIABLE.match(first.label) and first.label not in bound
-                and any(not child.is_leaf for child in rest)):
+        if (
+            first is not None
+            and first.is_leaf
+            and _VARIABLE.match(first.label)
+            and first.label not in bound
+            and any(not child.is_leaf for child in rest)
+        ):
             if not any(uses(child, first.label) for child in rest):
                 errors.append(f"unused {first.label}")
             for child in rest:
@@ -86,7 +92,7 @@ def namings(choices: List[List[Tuple[float, int]]], limit: int) -> Iterator[Tupl
         yield indices
         for slot, index in enumerate(indices):
             if index + 1 < len(choices[slot]):
-                following = indices[:slot] + (index + 1,) + indices[slot + 1:]
+                following = indices[:slot] + (index + 1,) + indices[slot + 1 :]
                 if following not in seen:
                     seen.add(following)
                     score = negative + choices[slot][index][0] - choices[slot][index + 1][0]
@@ -112,13 +118,16 @@ class VariableScoping(Reranker):
     def __init__(self, names_per_slot: int = 3, max_namings: int = 200) -> None:
         if names_per_slot < 1 or max_namings < 1:
             raise ConfigurationError(
-                f"variable scoping: names_per_slot and max_namings must be >= 1, not {names_per_slot} and {max_namings}")
+                f"variable scoping: names_per_slot and max_namings must be >= 1, not {names_per_slot} and {max_namings}"
+            )
         self.names_per_slot = names_per_slot
         self.max_namings = max_namings
 
     @torch.no_grad()
     def variable_scores(self, parser: Any, filling: SlotFilling) -> Dict[Tuple[int, int], torch.Tensor]:
-        """Per variable-slot step `(row, t)`: `(slots, names_per_slot, 2)`, its best names' log-probabilities and ids."""
+        """
+        Per variable-slot step `(row, t)`: `(slots, names_per_slot, 2)`, its best names' log-probabilities and ids.
+        """
         scores: Dict[Tuple[int, int], torch.Tensor] = {}
         actions, real = filling.sequences.clamp(min=0), filling.sequences >= 0
         num_steps = actions.size(1)
@@ -126,7 +135,8 @@ class VariableScoping(Reranker):
         keys = (counts > 0).flatten().nonzero().squeeze(-1)
         if keys.numel():
             log_probs = parser.slot_filler.variable_log_probs(
-                filling.projections[keys // num_steps, keys % num_steps], int(counts.max().item()))
+                filling.projections[keys // num_steps, keys % num_steps], int(counts.max().item())
+            )
             log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
             top = log_probs.topk(min(self.names_per_slot, log_probs.size(-1)), dim=-1)
             for key, values, indices in zip(keys.tolist(), top.values.cpu(), top.indices.cpu()):
@@ -140,8 +150,14 @@ class VariableScoping(Reranker):
         for row, steps in filling.steps.items():
             filling.steps[row] = self.well_scoped(parser, filling, row, steps, scores)
 
-    def well_scoped(self, parser: Any, filling: SlotFilling, row: int, steps: List[Step],
-                    variable_scores: Dict[Tuple[int, int], torch.Tensor]) -> List[Step]:
+    def well_scoped(
+        self,
+        parser: Any,
+        filling: SlotFilling,
+        row: int,
+        steps: List[Step],
+        variable_scores: Dict[Tuple[int, int], torch.Tensor],
+    ) -> List[Step]:
         """The steps of `row` under its most probable well-scoped naming (`steps` when none is, or they are)."""
         if is_well_scoped(steps):
             return steps

@@ -1,4 +1,5 @@
 """The attention regularizer Omega of the paper (Eq. 5-6)."""
+
 from typing import Any, List, Optional, Tuple
 
 import torch
@@ -29,7 +30,9 @@ class AttentionRegularizer:
         words of the name (`modules/predicate_parts.py`).
     """
 
-    def __init__(self, gate: torch.nn.Linear, conditional_feature: bool, similarity_feature: bool, similarity: str) -> None:
+    def __init__(
+        self, gate: torch.nn.Linear, conditional_feature: bool, similarity_feature: bool, similarity: str
+    ) -> None:
         self.gate = gate
         self.conditional_feature = conditional_feature
         self.similarity_feature = similarity_feature
@@ -47,9 +50,16 @@ class AttentionRegularizer:
     def set_statistics(self, parser: Any, examples: List[Tuple[List[str], List[str]]]) -> None:
         """Sets P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
         vocab = parser.vocab
-        pairs = [([vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions], [vocab.get_token_index(t, "tokens") for t in tokens])
-                 for tokens, actions in examples]
-        self.conditional_table = conditional_matrix(pairs, vocab.get_vocab_size(ACTION_NAMESPACE), vocab.get_vocab_size("tokens"))
+        pairs = [
+            (
+                [vocab.get_token_index(a, ACTION_NAMESPACE) for a in actions],
+                [vocab.get_token_index(t, "tokens") for t in tokens],
+            )
+            for tokens, actions in examples
+        ]
+        self.conditional_table = conditional_matrix(
+            pairs, vocab.get_vocab_size(ACTION_NAMESPACE), vocab.get_vocab_size("tokens")
+        )
 
     def similarity_table(self, parser: Any) -> torch.Tensor:
         """`(num_actions, num_tokens)`: the string-similarity feature (see `similarity`)."""
@@ -64,10 +74,17 @@ class AttentionRegularizer:
         return self._similarity_table
 
     def omega(
-        self, parser: Any, decoded: DecoderOutput, actions: torch.Tensor, source_tokens: TextFieldTensors,
+        self,
+        parser: Any,
+        decoded: DecoderOutput,
+        actions: torch.Tensor,
+        source_tokens: TextFieldTensors,
         source_mask: torch.Tensor,
     ) -> torch.Tensor:
-        """Omega for the gold `actions` `(batch, steps)` of a teacher-forced batch, reduced as `parser.loss_reduction` says."""
+        """
+        Omega for the gold `actions` `(batch, steps)` of a teacher-forced batch, reduced as `parser.loss_reduction`
+        says.
+        """
         device = actions.device
         token_ids = parser.word_ids(source_tokens)
         gold = actions.clamp(min=0)
@@ -89,7 +106,9 @@ class AttentionRegularizer:
         step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
         omega = regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
         if parser.loss_reduction == "example":
-            omega = omega * per_example(self.regularized_steps(parser, actions, source_tokens, source_mask).sum(-1), True)
+            omega = omega * per_example(
+                self.regularized_steps(parser, actions, source_tokens, source_mask).sum(-1), True
+            )
         return omega
 
     def regularized_steps(
@@ -100,8 +119,10 @@ class AttentionRegularizer:
         token_ids = parser.word_ids(source_tokens)
         index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
         has_prior = torch.zeros_like(gold, dtype=torch.bool)
-        tables = [self.conditional_table if self.conditional_feature else None,
-                  self.similarity_table(parser) if self.similarity_feature else None]
+        tables = [
+            self.conditional_table if self.conditional_feature else None,
+            self.similarity_table(parser) if self.similarity_feature else None,
+        ]
         for table in tables:
             if table is not None:
                 prior = table.to(actions.device)[gold].gather(-1, index) * source_mask.unsqueeze(1)

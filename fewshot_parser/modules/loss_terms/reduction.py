@@ -1,4 +1,5 @@
 """How a loss term is reduced over a batch: the paper's means, or the authors' per-example sums."""
+
 from typing import List, Optional
 
 import torch

@@ -1,4 +1,5 @@
 """The supervised-attention loss of the authors' scripts (their `--sup_attention`; not in the paper)."""
+
 from typing import Any, Optional
 
 import torch
@@ -31,16 +32,25 @@ class SupervisedAttention:
         if self.candidates is None:
             vocab = parser.vocab
             tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
-            strings = [vocab.get_token_from_index(i, ACTION_NAMESPACE) if a is not None else None
-                       for i, a in enumerate(parser.action_space.actions)]
+            strings = [
+                vocab.get_token_from_index(i, ACTION_NAMESPACE) if a is not None else None
+                for i, a in enumerate(parser.action_space.actions)
+            ]
             self.candidates = attention_candidate_matrix(strings, tokens, parser.lexicon())
         return self.candidates
 
     def loss(
-        self, parser: Any, attention: torch.Tensor, actions: torch.Tensor, source_tokens: TextFieldTensors,
+        self,
+        parser: Any,
+        attention: torch.Tensor,
+        actions: torch.Tensor,
+        source_tokens: TextFieldTensors,
         source_mask: torch.Tensor,
     ) -> torch.Tensor:
-        """The loss of a teacher-forced batch: `attention` `(batch, steps, source_length)`, gold `actions` `(batch, steps)`."""
+        """
+        The loss of a teacher-forced batch: `attention` `(batch, steps, source_length)`, gold `actions` `(batch,
+        steps)`.
+        """
         token_ids = parser.word_ids(source_tokens)
         gold = actions.clamp(min=0)
         index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)

@@ -8,7 +8,8 @@ Ways of filling `proto_parser`'s slots, each a `SlotVariant` given to the parser
 * `authors`: that, with slot states computed as in the authors' code (note 3): entity slots continue
   from the decoder state of their step, variable slots form one chain per example.
 """
-from fewshot_parser.modules.slot_variants.slot_variant import SlotVariant
-from fewshot_parser.modules.slot_variants.copy_slots import CopySlots
-from fewshot_parser.modules.slot_variants.classified_entities import ClassifiedEntities
+
 from fewshot_parser.modules.slot_variants.authors_slots import AuthorsSlots
+from fewshot_parser.modules.slot_variants.classified_entities import ClassifiedEntities
+from fewshot_parser.modules.slot_variants.copy_slots import CopySlots
+from fewshot_parser.modules.slot_variants.slot_variant import SlotVariant

@@ -8,6 +8,7 @@ states a bias-free layer over the variable names.
 The faithful default (grid system `our-slot-states` gives the faithful row `classified_entities` with the
 decoder's readout instead). It needs the authors' decoder (`decoder: {type: "authors"}`) and no unified slots.
 """
+
 from typing import Any, List, Optional, Tuple
 
 import torch
@@ -57,9 +58,18 @@ class AuthorsSlots(ClassifiedEntities):
 
     @staticmethod
     def _freeze_unused_slot_layers(parser: Any) -> None:
-        """The parser's slot decoders stay in the model (so every parameter draws as without this variant) but are not trained."""
+        """
+        The parser's slot decoders stay in the model (so every parameter draws as without this variant) but are not
+        trained.
+        """
         filler = parser.slot_filler
-        for layer in (filler.entity_decoder, filler.variable_decoder, filler.type_embedding, filler.variable_position, filler.variable_output):
+        for layer in (
+            filler.entity_decoder,
+            filler.variable_decoder,
+            filler.type_embedding,
+            filler.variable_position,
+            filler.variable_output,
+        ):
             layer.requires_grad_(False)
 
     def extend(self, parser: Any) -> None:
@@ -75,7 +85,10 @@ class AuthorsSlots(ClassifiedEntities):
 
     @staticmethod
     def _step_states(parser: Any, projections: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """`(h_t, c_t)` of the decoder run that gave `projections` `(batch, steps, action_dim)`: two `(batch, steps, hidden)`."""
+        """
+        `(h_t, c_t)` of the decoder run that gave `projections` `(batch, steps, action_dim)`: two `(batch, steps,
+        hidden)`.
+        """
         records = parser.decoder.cell.records
         if not records or len(records) != projections.size(1) or records[0][0].size(0) != projections.size(0):
             found = f"{len(records)} steps of {records[0][0].size(0)} rows" if records else "no steps"
@@ -88,10 +101,19 @@ class AuthorsSlots(ClassifiedEntities):
     # -- entity slots ------------------------------------------------------------------------------------
 
     def _authors_entities(
-        self, parser: Any, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor,
+        self,
+        parser: Any,
+        keys: torch.Tensor,
+        num_steps: int,
+        actions: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
     ) -> Tuple[torch.Tensor, torch.Tensor]:
-        """States `(rows, slots, hidden)` and log attention `(rows, slots, source_length)` of the entity slots of steps `keys`."""
+        """
+        States `(rows, slots, hidden)` and log attention `(rows, slots, source_length)` of the entity slots of steps
+        `keys`.
+        """
         h, c = self._step_states(parser, projections)
         b, t = keys // num_steps, keys % num_steps
         step_actions = actions[b, t]
@@ -103,18 +125,29 @@ class AuthorsSlots(ClassifiedEntities):
         attention_keys = decoder.attention_key(encoded)[b]
         return states, self._slot_states.log_attention(states, attention_keys, source_mask[b])
 
-    def entity_rows(self, parser, keys, num_steps, actions, projections, encoded, source_mask, source_types) -> torch.Tensor:
+    def entity_rows(
+        self, parser, keys, num_steps, actions, projections, encoded, source_mask, source_types
+    ) -> torch.Tensor:
         """The entity slots' attention (their copy distribution, for the entity attention loss), over every position."""
         return self._authors_entities(parser, keys, num_steps, actions, projections, encoded, source_mask)[1]
 
-    def entity_values_log_probs(self, parser, keys, num_steps, actions, projections, encoded, source_mask, source_types) -> torch.Tensor:
-        states, log_attention = self._authors_entities(parser, keys, num_steps, actions, projections, encoded, source_mask)
+    def entity_values_log_probs(
+        self, parser, keys, num_steps, actions, projections, encoded, source_mask, source_types
+    ) -> torch.Tensor:
+        states, log_attention = self._authors_entities(
+            parser, keys, num_steps, actions, projections, encoded, source_mask
+        )
         return self._entity_classifier(states, log_attention.exp(), encoded[keys // num_steps])
 
     # -- variable slots ----------------------------------------------------------------------------------
 
     def _variable_log_probs(
-        self, parser: Any, states: torch.Tensor, rows: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
+        self,
+        parser: Any,
+        states: torch.Tensor,
+        rows: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
         attention_keys: torch.Tensor,
     ) -> torch.Tensor:
         """`(slots, num_variables)` log-probabilities from variable states `(slots, hidden)` of examples `rows`."""
@@ -125,9 +158,18 @@ class AuthorsSlots(ClassifiedEntities):
         return torch.log_softmax(self._slot_states.variable_readout(vector), dim=-1)
 
     def slot_loss(
-        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
-        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
-        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        self,
+        parser: Any,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
+        actions: torch.Tensor,
+        slot_step: torch.Tensor,
+        slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor,
+        entity_targets: torch.Tensor,
+        variable_values: torch.Tensor,
         entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
@@ -136,16 +178,31 @@ class AuthorsSlots(ClassifiedEntities):
         """
         is_variable = (slot_step >= 0) & (slot_is_variable == 1)
         loss, correct = super().slot_loss(
-            parser, projections, encoded, source_mask, source_types, actions,
-            slot_step.masked_fill(is_variable, -1), slot_order, slot_is_variable, entity_targets, variable_values,
+            parser,
+            projections,
+            encoded,
+            source_mask,
+            source_types,
+            actions,
+            slot_step.masked_fill(is_variable, -1),
+            slot_order,
+            slot_is_variable,
+            entity_targets,
+            variable_values,
             entity_values,
         )
         batch_index, slot_index = is_variable.nonzero(as_tuple=True)
         if batch_index.numel() == 0:
             return loss, correct
         scores, gold = self._variable_chain_scores(
-            parser, projections, encoded, source_mask, batch_index, slot_step[batch_index, slot_index],
-            slot_order[batch_index, slot_index], variable_values[batch_index, slot_index].clamp(min=0),
+            parser,
+            projections,
+            encoded,
+            source_mask,
+            batch_index,
+            slot_step[batch_index, slot_index],
+            slot_order[batch_index, slot_index],
+            variable_values[batch_index, slot_index].clamp(min=0),
         )
         nll = -scores.gather(-1, gold.unsqueeze(-1)).squeeze(-1)
         smoothing = parser.label_smoothing
@@ -157,8 +214,15 @@ class AuthorsSlots(ClassifiedEntities):
         return loss, correct
 
     def _variable_chain_scores(
-        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
-        batch_index: torch.Tensor, steps: torch.Tensor, order: torch.Tensor, gold: torch.Tensor,
+        self,
+        parser: Any,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        batch_index: torch.Tensor,
+        steps: torch.Tensor,
+        order: torch.Tensor,
+        gold: torch.Tensor,
     ) -> Tuple[torch.Tensor, torch.Tensor]:
         """
         Teacher-forced log-probabilities `(slots, num_variables)` of the variable slots given by their
@@ -190,9 +254,16 @@ class AuthorsSlots(ClassifiedEntities):
         return torch.arange(batch_index.numel(), device=batch_index.device) - starts[batch_index]
 
     @torch.no_grad()
-    def predict_slots(self, parser, actions, real, projections, encoded, source_mask, source_types) -> Tuple[Choices, Choices]:
-        """The entity values as `classified_entities`; variable names decoded greedily along each row's chain, slot by slot."""
-        entity_choice = self.predict_entity_values(parser, actions, real, projections, encoded, source_mask, source_types)
+    def predict_slots(
+        self, parser, actions, real, projections, encoded, source_mask, source_types
+    ) -> Tuple[Choices, Choices]:
+        """
+        The entity values as `classified_entities`; variable names decoded greedily along each row's chain, slot by
+        slot.
+        """
+        entity_choice = self.predict_entity_values(
+            parser, actions, real, projections, encoded, source_mask, source_types
+        )
         num_rows, num_steps = actions.shape
         counts = (parser.space()["num_variables"][actions] * real).flatten()
         step_keys = counts.nonzero().squeeze(-1)
@@ -200,7 +271,9 @@ class AuthorsSlots(ClassifiedEntities):
             return entity_choice, {}
         per_step = counts[step_keys]
         slot_keys = step_keys.repeat_interleave(per_step)
-        order = torch.arange(slot_keys.numel(), device=actions.device) - (torch.cumsum(per_step, 0) - per_step).repeat_interleave(per_step)
+        order = torch.arange(slot_keys.numel(), device=actions.device) - (
+            torch.cumsum(per_step, 0) - per_step
+        ).repeat_interleave(per_step)
         rows, steps = slot_keys // num_steps, slot_keys % num_steps
         position = self._chain_positions(rows, num_rows)
         table = torch.full((num_rows, int(position.max().item()) + 1), -1, dtype=torch.long, device=actions.device)
@@ -221,7 +294,9 @@ class AuthorsSlots(ClassifiedEntities):
                 self._slot_states.variable_embedding(previous),
             ) * active.unsqueeze(-1)
             states, state = self._slot_states.variable_states(inputs.unsqueeze(1), h0, c0, state)
-            log_probs = self._variable_log_probs(parser, states.squeeze(1), every_row, encoded, source_mask, attention_keys)
+            log_probs = self._variable_log_probs(
+                parser, states.squeeze(1), every_row, encoded, source_mask, attention_keys
+            )
             log_probs[:, :_RESERVED] = torch.finfo(log_probs.dtype).min  # never padding or unknown
             best = log_probs.argmax(-1)
             chosen[column[active]] = best[active]

@@ -14,6 +14,7 @@ With `readout: "decoder"` the slots read out as the authors' entity steps do, th
 layers: the copy distribution (the slot's attention) uses the decoder's attention key, and the attentional
 vector the decoder's map and dropout. `"own"` gives the slots layers of their own.
 """
+
 from typing import Any, List, Optional, Tuple
 
 import torch
@@ -50,7 +51,9 @@ class ClassifiedEntities(CopySlots):
         if readout not in ("own", "decoder"):
             raise ConfigurationError(f"slot_variant: readout must be one of ['own', 'decoder'], not {readout!r}")
         if parser.action_space.unified:
-            raise ConfigurationError("slot_variant: classified entity slots are for typed or untyped slots, not unified ones")
+            raise ConfigurationError(
+                "slot_variant: classified entity slots are for typed or untyped slots, not unified ones"
+            )
         copy_key = parser.slot_filler.copy_key
         self._entity_classifier = EntityClassifier(
             copy_key.out_features, copy_key.in_features, parser.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
@@ -60,8 +63,9 @@ class ClassifiedEntities(CopySlots):
             # generator as with layers of their own.
             decoder = parser.decoder
             if decoder.attention_key.weight.shape != copy_key.weight.shape:
+                key_shape = tuple(decoder.attention_key.weight.shape)
                 raise ConfigurationError(
-                    f"slot_variant readout 'decoder': the decoder's attention key is {tuple(decoder.attention_key.weight.shape)}, "
+                    f"slot_variant readout 'decoder': the decoder's attention key is {key_shape}, "
                     f"the entity slots need {tuple(copy_key.weight.shape)} (decoder and action sizes must agree)"
                 )
             try:
@@ -77,8 +81,15 @@ class ClassifiedEntities(CopySlots):
         self._value_tokens = None
 
     def entity_values_log_probs(
-        self, parser: Any, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        self,
+        parser: Any,
+        keys: torch.Tensor,
+        num_steps: int,
+        actions: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
     ) -> torch.Tensor:
         """Value log-probabilities `(rows, slots, num_values)` of the entity slots of the steps `keys`."""
         b, t = keys // num_steps, keys % num_steps
@@ -86,13 +97,24 @@ class ClassifiedEntities(CopySlots):
         width = max(int((types != 0).sum(-1).max().item()) if types.numel() else 1, 1)
         filler = parser.slot_filler
         states = filler.entity_decoder(projections[b, t], filler.type_embedding(types[:, :width]))
-        attention = self.entity_rows(parser, keys, num_steps, actions, projections, encoded, source_mask, source_types).exp()
+        attention = self.entity_rows(
+            parser, keys, num_steps, actions, projections, encoded, source_mask, source_types
+        ).exp()
         return self._entity_classifier(states, attention, encoded[b])
 
     def slot_loss(
-        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
-        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
-        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        self,
+        parser: Any,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
+        actions: torch.Tensor,
+        slot_step: torch.Tensor,
+        slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor,
+        entity_targets: torch.Tensor,
+        variable_values: torch.Tensor,
         entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
@@ -101,8 +123,18 @@ class ClassifiedEntities(CopySlots):
         slot right when its best value is the gold one.
         """
         loss, correct = super().slot_loss(
-            parser, projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values, None,
+            parser,
+            projections,
+            encoded,
+            source_mask,
+            source_types,
+            actions,
+            slot_step,
+            slot_order,
+            slot_is_variable,
+            entity_targets,
+            variable_values,
+            None,
         )
         if entity_values is None:
             return loss, correct
@@ -132,18 +164,30 @@ class ClassifiedEntities(CopySlots):
         if correct:
             # The parser lists entity slots first (in slot order), then variable slots.
             right = (scores.argmax(-1) == gold).tolist()
-            correct = right + correct[len(right):]
+            correct = right + correct[len(right) :]
         return loss, correct
 
     @torch.no_grad()
-    def predict_slots(self, parser, actions, real, projections, encoded, source_mask, source_types) -> Tuple[Choices, Choices]:
+    def predict_slots(
+        self, parser, actions, real, projections, encoded, source_mask, source_types
+    ) -> Tuple[Choices, Choices]:
         """The parser's variable choices; entity choices are indices of the best values."""
-        _, variable_choice = super().predict_slots(parser, actions, real, projections, encoded, source_mask, source_types)
-        return self.predict_entity_values(parser, actions, real, projections, encoded, source_mask, source_types), variable_choice
+        _, variable_choice = super().predict_slots(
+            parser, actions, real, projections, encoded, source_mask, source_types
+        )
+        return self.predict_entity_values(
+            parser, actions, real, projections, encoded, source_mask, source_types
+        ), variable_choice
 
     def predict_entity_values(
-        self, parser: Any, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        self,
+        parser: Any,
+        actions: torch.Tensor,
+        real: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
     ) -> Choices:
         """The index of the best value of each entity slot, by `(row, step)` of the decoded `actions`."""
         num_steps = actions.size(1)

@@ -3,6 +3,7 @@ The paper's slot filling (Sec. 3.2): entity slots copy a word of the utterance, 
 variable; with unified slots (`<s>`) one decoder does either. The layers are the parser's `SlotFiller`
 (`modules/slot_filler.py`); this component decides how its distributions make a loss and a prediction.
 """
+
 from typing import Any, Dict, List, Optional, Tuple
 
 import torch
@@ -31,8 +32,15 @@ class CopySlots(SlotVariant):
         super().__init__()
 
     def entity_rows(
-        self, parser: Any, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        self,
+        parser: Any,
+        keys: torch.Tensor,
+        num_steps: int,
+        actions: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
     ) -> torch.Tensor:
         """Copy log-probabilities `(rows, slots, source_length)` for the steps `keys` (= b * steps + t)."""
         b, t = keys // num_steps, keys % num_steps
@@ -43,9 +51,18 @@ class CopySlots(SlotVariant):
         )
 
     def slot_loss(
-        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
-        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
-        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        self,
+        parser: Any,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
+        actions: torch.Tensor,
+        slot_step: torch.Tensor,
+        slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor,
+        entity_targets: torch.Tensor,
+        variable_values: torch.Tensor,
         entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
@@ -54,16 +71,35 @@ class CopySlots(SlotVariant):
         through the slot decoders. When not training, also whether each slot's best choice was right.
         """
         loss, correct = self._mean_slot_loss(
-            parser, projections, encoded, source_mask, source_types, actions,
-            slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+            parser,
+            projections,
+            encoded,
+            source_mask,
+            source_types,
+            actions,
+            slot_step,
+            slot_order,
+            slot_is_variable,
+            entity_targets,
+            variable_values,
         )
         if parser.loss_reduction == "example":
             loss = loss * per_example((slot_step >= 0).sum(-1))
         return loss, correct
 
     def _mean_slot_loss(
-        self, parser, projections, encoded, source_mask, source_types, actions,
-        slot_step, slot_order, slot_is_variable, entity_targets, variable_values,
+        self,
+        parser,
+        projections,
+        encoded,
+        source_mask,
+        source_types,
+        actions,
+        slot_step,
+        slot_order,
+        slot_is_variable,
+        entity_targets,
+        variable_values,
     ) -> Tuple[torch.Tensor, List[bool]]:
         """`slot_loss` as a mean over slots."""
         gold = actions.clamp(min=0)
@@ -75,8 +111,17 @@ class CopySlots(SlotVariant):
         is_variable = slot_is_variable[batch_index, slot_index].bool()
         if parser.action_space.unified:
             return self._unified_slot_loss(
-                parser, keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
-                entity_targets[batch_index, slot_index], variable_values[batch_index, slot_index],
+                parser,
+                keys,
+                num_steps,
+                order,
+                is_variable,
+                projections,
+                encoded,
+                source_mask,
+                source_types,
+                entity_targets[batch_index, slot_index],
+                variable_values[batch_index, slot_index],
             )
         losses = []
         correct = torch.zeros(0, dtype=torch.bool, device=actions.device)
@@ -115,8 +160,18 @@ class CopySlots(SlotVariant):
         return source_mask & (source_types != none)
 
     def _unified_slot_loss(
-        self, parser, keys, num_steps, order, is_variable, projections, encoded, source_mask, source_types,
-        entity_targets, variable_values,
+        self,
+        parser,
+        keys,
+        num_steps,
+        order,
+        is_variable,
+        projections,
+        encoded,
+        source_mask,
+        source_types,
+        entity_targets,
+        variable_values,
     ) -> Tuple[torch.Tensor, List[bool]]:
         """Slot loss with unified slots: each slot's target is a variable name or a set of positions."""
         if keys.numel() == 0:
@@ -125,14 +180,19 @@ class CopySlots(SlotVariant):
         rows, inverse = torch.unique(keys, return_inverse=True)
         b, t = rows // num_steps, rows % num_steps
         log_probs = parser.slot_filler.unified_log_probs(
-            projections[b, t], encoded[b], self.copyable(parser, source_mask, source_types)[b], int(order.max().item()) + 1
+            projections[b, t],
+            encoded[b],
+            self.copyable(parser, source_mask, source_types)[b],
+            int(order.max().item()) + 1,
         )
         # shape: (slots, num_variables + source_length)
         scores = log_probs[inverse, order]
         num_variables = scores.size(-1) - entity_targets.size(-1)
         variable_target = torch.zeros_like(scores, dtype=torch.bool)
         variable_target[torch.arange(scores.size(0), device=scores.device), variable_values.clamp(min=0)] = True
-        entity_target = torch.cat([torch.zeros_like(scores[:, :num_variables], dtype=torch.bool), entity_targets > 0], -1)
+        entity_target = torch.cat(
+            [torch.zeros_like(scores[:, :num_variables], dtype=torch.bool), entity_targets > 0], -1
+        )
         targets = torch.where(is_variable.unsqueeze(-1), variable_target, entity_target)
         nll = -torch.logsumexp(scores.masked_fill(~targets, torch.finfo(scores.dtype).min), -1)
         nll = nll.masked_fill(~targets.any(-1), 0.0)
@@ -145,8 +205,14 @@ class CopySlots(SlotVariant):
 
     @torch.no_grad()
     def predict_slots(
-        self, parser: Any, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        self,
+        parser: Any,
+        actions: torch.Tensor,
+        real: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
     ) -> Tuple[Choices, Choices]:
         """Best copy position of every entity slot and best name of every variable slot, by (b, t)."""
         space = parser.space()
@@ -160,7 +226,10 @@ class CopySlots(SlotVariant):
             if keys.numel():
                 b, t = keys // num_steps, keys % num_steps
                 log_probs = filler.unified_log_probs(
-                    projections[b, t], encoded[b], self.copyable(parser, source_mask, source_types)[b], int(counts.max().item())
+                    projections[b, t],
+                    encoded[b],
+                    self.copyable(parser, source_mask, source_types)[b],
+                    int(counts.max().item()),
                 )
                 # Unified choices are stored in `variable_choice`: an index below the number of
                 # variables names one, the rest are utterance positions offset by that number.
@@ -169,13 +238,17 @@ class CopySlots(SlotVariant):
             return entity_choice, variable_choice
         keys = ((space["entity_types"][actions, 0] != 0) & real).flatten().nonzero().squeeze(-1)
         if keys.numel():
-            best = self.entity_rows(parser, keys, num_steps, actions, projections, encoded, source_mask, source_types).argmax(-1)
+            best = self.entity_rows(
+                parser, keys, num_steps, actions, projections, encoded, source_mask, source_types
+            ).argmax(-1)
             for key, positions in zip(keys.tolist(), best.tolist()):
                 entity_choice[divmod(key, num_steps)] = positions
         counts = space["num_variables"][actions] * real
         keys = (counts > 0).flatten().nonzero().squeeze(-1)
         if keys.numel():
-            log_probs = filler.variable_log_probs(projections[keys // num_steps, keys % num_steps], int(counts.max().item()))
+            log_probs = filler.variable_log_probs(
+                projections[keys // num_steps, keys % num_steps], int(counts.max().item())
+            )
             log_probs[..., :2] = torch.finfo(log_probs.dtype).min  # never padding or unknown
             for key, names in zip(keys.tolist(), log_probs.argmax(-1).tolist()):
                 variable_choice[divmod(key, num_steps)] = names

@@ -34,24 +34,46 @@ class SlotVariant(torch.nn.Module, Registrable):
         """After the parser's vocabulary grew (new predicates, values, variables)."""
 
     def entity_rows(
-        self, parser: Any, keys: torch.Tensor, num_steps: int, actions: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        self,
+        parser: Any,
+        keys: torch.Tensor,
+        num_steps: int,
+        actions: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
     ) -> torch.Tensor:
         """Log attention `(rows, slots, source_length)` of the entity slots of the steps `keys` (= b * steps + t)."""
         raise NotImplementedError
 
     def slot_loss(
-        self, parser: Any, projections: torch.Tensor, encoded: torch.Tensor, source_mask: torch.Tensor,
-        source_types: torch.Tensor, actions: torch.Tensor, slot_step: torch.Tensor, slot_order: torch.Tensor,
-        slot_is_variable: torch.Tensor, entity_targets: torch.Tensor, variable_values: torch.Tensor,
+        self,
+        parser: Any,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
+        actions: torch.Tensor,
+        slot_step: torch.Tensor,
+        slot_order: torch.Tensor,
+        slot_is_variable: torch.Tensor,
+        entity_targets: torch.Tensor,
+        variable_values: torch.Tensor,
         entity_values: Optional[torch.Tensor],
     ) -> Tuple[torch.Tensor, List[bool]]:
         """The slot loss of a teacher-forced batch and, when not training, whether each slot was right."""
         raise NotImplementedError
 
     def predict_slots(
-        self, parser: Any, actions: torch.Tensor, real: torch.Tensor, projections: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor, source_types: torch.Tensor,
+        self,
+        parser: Any,
+        actions: torch.Tensor,
+        real: torch.Tensor,
+        projections: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
+        source_types: torch.Tensor,
     ) -> Tuple[Choices, Choices]:
         """The entity and variable choices of decoded `actions` (`real`: steps that are not padding)."""
         raise NotImplementedError
@@ -61,7 +83,12 @@ class SlotVariant(torch.nn.Module, Registrable):
         return utterance, entity_choice
 
     def steps(
-        self, parser: Any, sequence: List[int], row: int, utterance: List[str], entity_choice: Choices,
+        self,
+        parser: Any,
+        sequence: List[int],
+        row: int,
+        utterance: List[str],
+        entity_choice: Choices,
         variable_choice: Choices,
     ) -> List[Step]:
         """The actions of decoded `sequence` (row `row` of its pass) with their slot values, up to STOP."""

@@ -9,5 +9,6 @@ machines:
   LSTM step and its attention for every hypothesis;
 * `StackBeamSearch` (`beam_search.py`): the constrained beam search (greedy with one beam) over them.
 """
+
 from fewshot_parser.modules.state_machines.beam_search import StackBeamSearch
 from fewshot_parser.modules.state_machines.stack_state import StackDecoderState, applicable_mask

@@ -1,4 +1,5 @@
 """The constrained beam search of the stack-LSTM template decoder, batched over examples and beams."""
+
 from typing import Callable, Dict, Protocol, Tuple
 
 import torch
@@ -16,8 +17,12 @@ class TransitionStep(Protocol):
         """The initial LSTM output and memory `(hypotheses, hidden_dim)`."""
 
     def take_step(
-        self, state: StackDecoderState, action_embeddings: torch.Tensor, keys: torch.Tensor,
-        encoded: torch.Tensor, source_mask: torch.Tensor,
+        self,
+        state: StackDecoderState,
+        action_embeddings: torch.Tensor,
+        keys: torch.Tensor,
+        encoded: torch.Tensor,
+        source_mask: torch.Tensor,
     ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """One step of every hypothesis of `state`: its LSTM output, memory, `h_t` and attention."""
 

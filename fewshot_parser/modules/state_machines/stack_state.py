@@ -2,6 +2,7 @@
 The state of a batched search of the stack-LSTM template decoder, and the transition system's
 constraint on the actions a stack may take.
 """
+
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
@@ -92,8 +93,14 @@ class StackDecoderState:
         return self.stack_size.size(0)
 
     def advance(
-        self, parent: torch.Tensor, action: torch.Tensor, h: torch.Tensor, c: torch.Tensor,
-        projection: torch.Tensor, space: Dict[str, torch.Tensor], step: int,
+        self,
+        parent: torch.Tensor,
+        action: torch.Tensor,
+        h: torch.Tensor,
+        c: torch.Tensor,
+        projection: torch.Tensor,
+        space: Dict[str, torch.Tensor],
+        step: int,
     ) -> None:
         """
         The transition: each hypothesis continues hypothesis `parent` (`(hypotheses,)`) of the step's

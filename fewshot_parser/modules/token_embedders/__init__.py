@@ -1,3 +1,3 @@
+from fewshot_parser.modules.token_embedders.packaged_glove import PackagedGloveEmbedding
 from fewshot_parser.modules.token_embedders.packaged_transformer import PackagedTransformerMismatchedEmbedder
 from fewshot_parser.modules.token_embedders.static_subword import StaticSubwordEmbedder, mean_over_pieces
-from fewshot_parser.modules.token_embedders.packaged_glove import PackagedGloveEmbedding

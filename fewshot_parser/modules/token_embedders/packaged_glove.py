@@ -6,6 +6,7 @@ float32 `.npy` matrix and a parquet file of the words, row by row.
 The parquet index is read with pyarrow, which the lock already pins (the `datasets` package that
 AllenNLP depends on needs it), so reading it adds no dependency.
 """
+
 import functools
 import importlib.util
 import logging
@@ -109,8 +110,11 @@ class PackagedGloveEmbedding(Embedding):
         weight, found = vectors_for(package, vocab, vocab_namespace, 0)
         logger.info("%s: %d of %d words of %r have vectors", package, found, weight.size(0), vocab_namespace)
         super().__init__(
-            embedding_dim=dim, num_embeddings=weight.size(0), weight=cast(torch.FloatTensor, weight),
-            trainable=trainable, vocab_namespace=vocab_namespace,
+            embedding_dim=dim,
+            num_embeddings=weight.size(0),
+            weight=cast(torch.FloatTensor, weight),
+            trainable=trainable,
+            vocab_namespace=vocab_namespace,
         )
         self._package = package
         self._namespace = vocab_namespace

@@ -57,8 +57,9 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
             return False
         ours, theirs = dict(self.named_parameters()), dict(other.named_parameters())
         if ours.keys() != theirs.keys() or any(
-                ours[name].requires_grad or theirs[name].requires_grad or not torch.equal(ours[name], theirs[name])
-                for name in ours):
+            ours[name].requires_grad or theirs[name].requires_grad or not torch.equal(ours[name], theirs[name])
+            for name in ours
+        ):
             return False
         self._cache = other._cache
         return True
@@ -79,7 +80,7 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
         word_counts = mask.sum(-1).tolist()
         ids, spans = token_ids.cpu().numpy(), offsets.cpu().numpy()
         keys = [
-            ids[row, :piece_counts[row]].tobytes() + b"|" + spans[row, :word_counts[row]].tobytes()
+            ids[row, : piece_counts[row]].tobytes() + b"|" + spans[row, : word_counts[row]].tobytes()
             for row in range(token_ids.size(0))
         ]
         missing = [row for row, key in enumerate(keys) if key not in self._cache]
@@ -94,7 +95,7 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
                 )
                 words = mean_over_pieces(pieces, offsets[rows])
             for position, row in enumerate(missing):
-                self._cache[keys[row]] = words[position, :word_counts[row]].cpu()
+                self._cache[keys[row]] = words[position, : word_counts[row]].cpu()
         output = torch.nn.utils.rnn.pad_sequence([self._cache[key] for key in keys], batch_first=True)
         if output.size(1) < mask.size(1):
             output = torch.nn.functional.pad(output, (0, 0, 0, mask.size(1) - output.size(1)))

@@ -12,6 +12,7 @@ the symbols of the step's action: every label of the action's pattern, split at 
 
 The callback sets the model's candidate table before training starts; the loss is unchanged.
 """
+
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence
 
 import torch
@@ -83,8 +84,10 @@ class AuthorsAttentionCandidatesCallback(TrainerCallback):
             )
         vocab = model.vocab
         tokens = [vocab.get_token_from_index(i, "tokens") for i in range(vocab.get_vocab_size("tokens"))]
-        strings = [vocab.get_token_from_index(i, ACTION_NAMESPACE) if action is not None else None
-                   for i, action in enumerate(model.action_space.actions)]
+        strings = [
+            vocab.get_token_from_index(i, ACTION_NAMESPACE) if action is not None else None
+            for i, action in enumerate(model.action_space.actions)
+        ]
         # proto_parser's supervised attention fills its table lazily with its own rule (and clears it when
         # the vocabulary grows, before fine-tuning's trainer starts); set here so the model's code stays as it is.
         model.supervision.candidates = authors_candidate_matrix(strings, tokens)

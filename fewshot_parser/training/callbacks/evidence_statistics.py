@@ -13,9 +13,9 @@ if TYPE_CHECKING:
 class EvidenceStatisticsCallback(TrainerCallback):
     """
     Before fine-tuning, reads the training set and gives a parser's missing-evidence penalty (its
-    `missing_evidence` decoding scorer, `modules/decoding/missing_evidence.py`) the evidence words of its known actions. The counts are the
-    training set's alone: the support set is too small to attest an action, and its new actions
-    must have no evidence words.
+    `missing_evidence` decoding scorer, `modules/decoding/missing_evidence.py`) the evidence words of
+    its known actions. The counts are the training set's alone: the support set is too small to
+    attest an action, and its new actions must have no evidence words.
 
     Registered as a `TrainerCallback` with name "fewshot_evidence_statistics".
 

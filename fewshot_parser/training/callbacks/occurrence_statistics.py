@@ -9,6 +9,7 @@ actions for each word. Its values are smaller than the presence shares by about 
 per LF, which shifts the regularizer's mixed prior towards string similarity. This callback sets that
 estimate instead; everything else about the regularizer stays as it is.
 """
+
 from typing import TYPE_CHECKING, Any, List, Sequence, Tuple
 
 import torch
@@ -61,10 +62,12 @@ class OccurrenceStatisticsCallback(AlignmentStatisticsCallback):
         for instance in instances:
             metadata = instance["metadata"].metadata  # type: ignore
             if "actions" in metadata:
-                examples.append((
-                    [model.vocab.get_token_index(a, ACTION_NAMESPACE) for a in metadata["actions"]],
-                    [model.vocab.get_token_index(t, "tokens") for t in metadata["utterance"]],
-                ))
+                examples.append(
+                    (
+                        [model.vocab.get_token_index(a, ACTION_NAMESPACE) for a in metadata["actions"]],
+                        [model.vocab.get_token_index(t, "tokens") for t in metadata["utterance"]],
+                    )
+                )
         # proto_parser's regularizer reads the table from here (its own `set_alignment_statistics` fills it
         # with presence shares); set here so that the model's code, and its recorded rows, stay as they are.
         model.regularizer.conditional_table = occurrence_conditional_matrix(  # type: ignore

@@ -60,19 +60,32 @@ class ProgressCallback(TrainerCallback):
         self._started = self._epoch_started = time.time()
         self._write(f"{self.name}: {trainer._num_epochs} epoch(s){_batches(trainer.data_loader)}")
 
-    def on_epoch(self, trainer: "GradientDescentTrainer", metrics: Dict[str, Any], epoch: int,
-                 is_primary: bool = True, **kwargs: Any) -> None:
+    def on_epoch(
+        self,
+        trainer: "GradientDescentTrainer",
+        metrics: Dict[str, Any],
+        epoch: int,
+        is_primary: bool = True,
+        **kwargs: Any,
+    ) -> None:
         if not is_primary or epoch < 0:
             return
         now = time.time()
         loss = metrics.get("training_loss")
         loss_text = f", loss {loss:.4f}" if isinstance(loss, (int, float)) else ""
-        self._write(f"{self.name}: epoch {epoch + 1}/{trainer._num_epochs}{loss_text} "
-                    f"({now - self._epoch_started:.1f} s)")
+        self._write(
+            f"{self.name}: epoch {epoch + 1}/{trainer._num_epochs}{loss_text} ({now - self._epoch_started:.1f} s)"
+        )
         self._epoch_started = now
 
-    def on_end(self, trainer: "GradientDescentTrainer", metrics: Optional[Dict[str, Any]] = None,
-               epoch: Optional[int] = None, is_primary: bool = True, **kwargs: Any) -> None:
+    def on_end(
+        self,
+        trainer: "GradientDescentTrainer",
+        metrics: Optional[Dict[str, Any]] = None,
+        epoch: Optional[int] = None,
+        is_primary: bool = True,
+        **kwargs: Any,
+    ) -> None:
         if not is_primary:
             return
         self._write(f"{self.name}: done in {time.time() - self._started:.1f} s")

@@ -57,7 +57,9 @@ class RandomStateCallback(TrainerCallback):
             "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None,
             # Plain Python values, so that the checkpoint loads with torch.load(weights_only=True).
             "numpy": (name, [int(k) for k in keys], int(position), int(has_gauss), float(cached)),
-            "modules": {key: generator.getstate() for key, generator in _module_generators(self._trainer.model).items()},
+            "modules": {
+                key: generator.getstate() for key, generator in _module_generators(self._trainer.model).items()
+            },
         }
 
     def load_state_dict(self, state_dict: Dict[str, Any]) -> None:

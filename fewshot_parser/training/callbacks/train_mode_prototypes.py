@@ -3,6 +3,7 @@ Prototypes computed the authors' way (docs/reproduction.md row 34): in training 
 decoder vectors averaged into a new action's prototype carry dropout, as the authors' fine-tuning script
 computes them before its first epoch. `fewshot_prototype_init` computes them without dropout (Eq. 3).
 """
+
 from typing import TYPE_CHECKING, Any, cast
 
 import torch
@@ -42,8 +43,9 @@ class TrainModePrototypeInitCallback(PrototypeInitCallback):
         counts = torch.zeros(sums.size(0), device=sums.device)
         with torch.no_grad():
             for batch in trainer.data_loader:
-                batch_sums, batch_counts = model.action_sums(model.teacher_forced(batch)[0].projections,
-                                                             cast(torch.Tensor, batch["actions"]))
+                batch_sums, batch_counts = model.action_sums(
+                    model.teacher_forced(batch)[0].projections, cast(torch.Tensor, batch["actions"])
+                )
                 sums, counts = sums + batch_sums, counts + batch_counts
         rows = [i for i in sorted(new_actions) if counts[i] > 0]
         if rows:

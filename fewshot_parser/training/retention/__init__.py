@@ -3,10 +3,11 @@ Retention in fine-tuning: ways to keep what the pre-trained parser knows about k
 predicates while the support set teaches it new ones, each a `RetentionMethod` that a
 `fewshot_pretrain_finetune` config lists under `retention` (none by default).
 """
+
+from fewshot_parser.training.retention.anchoring import WeightAnchoring
+from fewshot_parser.training.retention.attach import attach_retention, check_optimizer
+from fewshot_parser.training.retention.distillation import Distillation
+from fewshot_parser.training.retention.fallback import PretrainedFallback
+from fewshot_parser.training.retention.freezing import Freezing
 from fewshot_parser.training.retention.method import RetentionContext, RetentionMethod
 from fewshot_parser.training.retention.replay import Replay
-from fewshot_parser.training.retention.distillation import Distillation
-from fewshot_parser.training.retention.anchoring import WeightAnchoring
-from fewshot_parser.training.retention.freezing import Freezing
-from fewshot_parser.training.retention.fallback import PretrainedFallback
-from fewshot_parser.training.retention.attach import attach_retention, check_optimizer

@@ -24,7 +24,7 @@ def fisher_diagonal(
     parameters = dict(model.named_parameters())
     sums = {name: torch.zeros_like(parameters[name][block]) for name, block in blocks.items()}
     devices = [d.index for d in {p.device for p in parameters.values()} if d.type == "cuda"]
-    batches = [instances[start:start + batch_size] for start in range(0, len(instances), batch_size)]
+    batches = [instances[start : start + batch_size] for start in range(0, len(instances), batch_size)]
     was_training = model.training
     with torch.random.fork_rng(devices=devices):
         model.train()
@@ -105,9 +105,7 @@ class WeightAnchoring(RetentionMethod):
             importance = fisher_diagonal(context, self.blocks, sample, self.fisher_batch_size)
             mean = torch.cat([value.flatten() for value in importance.values()]).mean()
             if not mean > 0:
-                raise ConfigurationError(
-                    "retention 'anchoring': the Fisher estimate is zero everywhere (no gradient)"
-                )
+                raise ConfigurationError("retention 'anchoring': the Fisher estimate is zero everywhere (no gradient)")
             self.importance = {name: value / mean for name, value in importance.items()}
         logger.info("Anchoring %d parameters (%s)", len(self.blocks), "EWC" if self.fisher else "L2-SP")
 

@@ -3,6 +3,7 @@ How `fewshot_pretrain_finetune` applies a config's `retention` list: each method
 training data gains the replayed instances, and one forward hook adds the methods' terms to every
 training loss. With no method nothing here runs, so fine-tuning computes exactly what it did before.
 """
+
 from typing import Any, Dict, Iterable, List, Sequence
 
 import torch
@@ -33,9 +34,7 @@ class ReplayingReader(WrappingReader):
             yield from self.replayed
 
 
-def attach_retention(
-    methods: List[RetentionMethod], context: RetentionContext, train_data_path: str
-) -> DatasetReader:
+def attach_retention(methods: List[RetentionMethod], context: RetentionContext, train_data_path: str) -> DatasetReader:
     """
     Prepares `methods` for the fine-tuning of `context.model` and hooks their loss terms into its
     training forward passes; returns the reader the fine-tuning data loader should read

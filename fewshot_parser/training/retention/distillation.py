@@ -64,8 +64,10 @@ class Distillation(RetentionMethod):
 
     def __init__(self, weight: float = 1.0, temperature: float = 1.0) -> None:
         if weight < 0 or temperature <= 0:
-            raise ConfigurationError("retention 'distillation': weight must be at least 0 and temperature "
-                                     f"positive, got {weight} and {temperature}")
+            raise ConfigurationError(
+                "retention 'distillation': weight must be at least 0 and temperature "
+                f"positive, got {weight} and {temperature}"
+            )
         self.weight = weight
         self.temperature = temperature
         self.teacher: Optional[Model] = None
@@ -94,8 +96,10 @@ class Distillation(RetentionMethod):
             return None
         device = batch["actions"].device
         index = torch.tensor(rows, dtype=torch.long, device=device)
-        replayed = {key: select_rows(batch[key], index)
-                    for key in ("source_tokens", "actions", "previous_state", "popped_states")}
+        replayed = {
+            key: select_rows(batch[key], index)
+            for key in ("source_tokens", "actions", "previous_state", "popped_states")
+        }
         if next(self.teacher.parameters()).device != device:
             self.teacher.to(device)
         with torch.no_grad():
@@ -103,4 +107,4 @@ class Distillation(RetentionMethod):
         student = teacher_forced_scores(model, replayed)
         kl = known_action_kl(teacher, student, self.known_actions(model), self.temperature)
         steps = (replayed["actions"] >= 0).to(kl.dtype)
-        return self.weight * self.temperature ** 2 * (kl * steps).sum() / steps.sum().clamp(min=1)
+        return self.weight * self.temperature**2 * (kl * steps).sum() / steps.sum().clamp(min=1)

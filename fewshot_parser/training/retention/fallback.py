@@ -25,7 +25,9 @@ class PretrainedFallback(RetentionMethod):
 
     def prepare(self, context: RetentionContext) -> None:
         if context.pretrained_config is None:
-            raise ConfigurationError("retention 'pretrained_fallback': the pre-trained archive's model config is unknown")
+            raise ConfigurationError(
+                "retention 'pretrained_fallback': the pre-trained archive's model config is unknown"
+            )
         self._pretrained = context.teacher
         self._pretrained_config = context.pretrained_config
 
@@ -33,5 +35,7 @@ class PretrainedFallback(RetentionMethod):
         """The routing model of the fine-tuned `model` and the pre-trained parser, and its `model` config."""
         if self._pretrained is None or self._pretrained_config is None:
             raise ConfigurationError("retention 'pretrained_fallback' was not prepared")
-        return {"model": KnownFallback(model.vocab, model, self._pretrained),
-                "config": fallback_config(model_config, self._pretrained_config)}
+        return {
+            "model": KnownFallback(model.vocab, model, self._pretrained),
+            "config": fallback_config(model_config, self._pretrained_config),
+        }

@@ -39,9 +39,7 @@ class Freezing(RetentionMethod):
 
     def __init__(self, trainable: Sequence[str] = (), new_rows: str = "actions") -> None:
         if new_rows not in ("actions", "all"):
-            raise ConfigurationError(
-                f"retention 'freezing': new_rows must be 'actions' or 'all', not {new_rows!r}"
-            )
+            raise ConfigurationError(f"retention 'freezing': new_rows must be 'actions' or 'all', not {new_rows!r}")
         try:
             self.trainable = [re.compile(pattern) for pattern in trainable]
         except re.error as error:
@@ -92,4 +90,3 @@ def _masking(mask: torch.Tensor) -> Callable[[torch.Tensor], torch.Tensor]:
         return gradient.masked_fill(~mask.to(gradient.device), 0.0)
 
     return hook
-

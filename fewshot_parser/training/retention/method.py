@@ -6,6 +6,7 @@ data loader and the trainer are built, and may then give extra training instance
 added to every training loss (distillation, anchoring), leave parameters out of training (freezing),
 or, after fine-tuning, replace the model to archive (fallback to the pre-trained parser).
 """
+
 import logging
 import random
 from typing import Any, Dict, List, Optional, Sequence, Tuple
