@@ -9,7 +9,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import _jsonnet
 import pytest
@@ -52,12 +51,10 @@ def extra(cls: str, key: str, where: str, value=3) -> str:
      extra("LstmSeq2SeqEncoder", "hidden_sizee", "pretraining.model.encoder.")),
 ])
 def test_an_unknown_key_in_any_section_fails_before_pre_training(tmp_path, no_archive, overrides, message):
-    started = time.time()
     with pytest.raises(UserError) as error:
         train_model_from_file(CONFIG, str(tmp_path / "run"), overrides=json.dumps(overrides))
     assert str(error.value) == message
-    assert time.time() - started < 10  # nothing was trained
-    assert not (tmp_path / "run").exists() and not no_archive.exists()
+    assert not (tmp_path / "run").exists() and not no_archive.exists()  # nothing was trained
 
 
 def test_an_unknown_type_fails_before_pre_training_with_allennlps_message(tmp_path, no_archive):
@@ -126,16 +123,13 @@ def test_allennlp_train_of_geo_with_a_misspelt_key_fails_at_once_and_leaves_noth
     pretrain = tmp_path / "pretrain"
     pretrain.mkdir()
     environment = {k: v for k, v in os.environ.items() if k not in ("FEWSHOT_VERBOSE", "ALLENNLP_DEBUG")}
-    started = time.time()
     result = subprocess.run([sys.executable, "-m", "allennlp", "train", "experiments/geo_1shot.jsonnet", "-s",
                              str(tmp_path / "run"), "-o", '{"trainer": {"num_epochz": 3}}'],
                             cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=300,
                             env={**environment, "OMP_NUM_THREADS": "1", "FEWSHOT_PRETRAIN_DIR": str(pretrain)})
-    seconds = time.time() - started
     assert result.returncode == 1, result.stderr
     assert result.stderr.rstrip("\n").splitlines()[-1] == extra("GradientDescentTrainer", "num_epochz", "trainer.")
-    assert "Traceback" not in result.stderr
-    assert seconds < 60
+    assert "Traceback" not in result.stderr and "Epoch 0/" not in result.stderr  # no training started
     assert not (tmp_path / "run").exists() and os.listdir(pretrain) == []
 
 
