@@ -3,6 +3,7 @@
 archive carries. Tiny trainings on the geo fixture (fixtures/grid), each a few seconds; the real
 rows' recipes are checked by making them from the rendered configs.
 """
+import contextlib
 import json
 import os
 import shutil
@@ -60,15 +61,25 @@ def grid_run(tmp_path_factory):
     """The fixture grid's split-1 run, which pre-trains `<root>/pretrain/geo-fixture/model.tar.gz`: (root, run dir)."""
     root = tmp_path_factory.mktemp("teach")
     copy_split(root)
-    os.environ.update(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(root / "pretrain"),
-                      FEWSHOT_SPLIT="1")
-    try:
-        with pushd(PROJECT_ROOT):
-            train_model_from_file(GRID, str(root / "row"))
-    finally:
-        for name in ("FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR"):
-            os.environ.pop(name, None)
+    with environment(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(root / "pretrain"),
+                     FEWSHOT_SPLIT="1"), pushd(PROJECT_ROOT):
+        train_model_from_file(GRID, str(root / "row"))
     return root, root / "row"
+
+
+@contextlib.contextmanager
+def environment(**variables: str):
+    """The environment with `variables` set, restored as it was afterwards (a module fixture cannot monkeypatch)."""
+    before = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture
@@ -158,17 +169,13 @@ def test_the_first_run_of_a_shot_writes_its_recipe_and_a_marked_run_replaces_it(
     assert sorted(recipes.files) == ["training.txt"]  # stored once
     assert load_archive(archive).model is not None  # the rewritten archive loads
     # A run with `teaching_recipe: true` replaces the recipe of its shot when it finds the archive ready.
-    with pushd(PROJECT_ROOT):
-        os.environ.update(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(root / "pretrain"))
-        try:
-            train_model_from_file(GRID, str(tmp_path / "marked"),
-                                  overrides=json.dumps({"teaching_recipe": True, "trainer": {"num_epochs": 1}}))
-            recipes = teaching_recipe.read_recipes(str(root / "pretrain" / "geo-fixture" / "model.tar.gz"))
-            assert recipes.by_shot["1"]["trainer"]["num_epochs"] == 1
-            train_model_from_file(GRID, str(tmp_path / "restored"), overrides=json.dumps({"teaching_recipe": True}))
-        finally:
-            for name in ("FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR"):
-                os.environ.pop(name, None)
+    with pushd(PROJECT_ROOT), environment(FEWSHOT_DATA_DIR=str(root / "data"),
+                                          FEWSHOT_PRETRAIN_DIR=str(root / "pretrain")):
+        train_model_from_file(GRID, str(tmp_path / "marked"),
+                              overrides=json.dumps({"teaching_recipe": True, "trainer": {"num_epochs": 1}}))
+        recipes = teaching_recipe.read_recipes(str(root / "pretrain" / "geo-fixture" / "model.tar.gz"))
+        assert recipes.by_shot["1"]["trainer"]["num_epochs"] == 1
+        train_model_from_file(GRID, str(tmp_path / "restored"), overrides=json.dumps({"teaching_recipe": True}))
 
 
 @pytest.mark.parametrize("dataset", ["geo", "jobs"])
