@@ -6,6 +6,7 @@ no way to give a missing one a default. Importing fewshot_parser (which `allennl
 reads a config) therefore fills in these defaults with `os.environ.setdefault`; a value set by the
 user always wins. This is the package's only import-time effect besides registration.
 """
+
 import os
 from typing import Dict
 

@@ -14,6 +14,7 @@ subprocess (`python -m allennlp train`, as before Ray), which keeps every run in
 Results are plain dicts for the same reason. `python -m fewshot_parser.commands.grid_tasks CONFIG`
 pre-trains the archive CONFIG names (the pre-training step alone).
 """
+
 import fcntl
 import glob
 import hashlib
@@ -28,7 +29,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from typing import Any, Callable, Dict, IO, List, NamedTuple, Optional
+from typing import IO, Any, Callable, Dict, List, NamedTuple, Optional
 
 # The first line of a run's log: when it started (see `run_grid.run_seconds`).
 START_MARK = "# run-grid: started at "
@@ -41,6 +42,7 @@ PRETRAIN_FILES = ("model.tar.gz", "config.json", "provenance.json")
 
 class RunSpec(NamedTuple):
     """Everything a node needs for one run (or one pre-training), all of it plain values."""
+
     name: str  # for messages: "ours geo 1-shot s3"
     config: str  # experiment config, relative to the project directory (or absolute)
     shuffle: int
@@ -50,7 +52,9 @@ class RunSpec(NamedTuple):
     use_gpu: bool = False  # train on the GPU Ray assigned to the task
     keep_checkpoints: bool = False
     retire_stale: bool = False  # --redo-stale: retire a node's archive made by older code before pre-training
-    known: Optional[str] = None  # known.txt of a make-splits split (or an official split's train.txt): retention is measured on it
+    known: Optional[str] = (
+        None  # known.txt of a make-splits split (or an official split's train.txt): retention is measured on it
+    )
     known_sample: Optional[int] = None  # measure on a seeded sample of at most this many of its lines (None: all)
 
 
@@ -70,24 +74,46 @@ def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log:
         command = [sys.executable, "-m", "fewshot_parser.commands.grid_tasks", spec.config]
     else:
         overrides = json.dumps({"trainer": {"cuda_device": 0}}) if spec.use_gpu else "{}"
-        command = [sys.executable, "-m", "allennlp", "train", spec.config, "-s", directory, "-o", overrides,
-                   "--include-package", "fewshot_parser"]
+        command = [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "train",
+            spec.config,
+            "-s",
+            directory,
+            "-o",
+            overrides,
+            "--include-package",
+            "fewshot_parser",
+        ]
     environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
     return subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=project)
 
 
 def evaluate_subprocess(spec: RunSpec, archive: str, data: str, output: str, project: str, log: IO[str]) -> int:
     """The real evaluator: `python -m allennlp evaluate ARCHIVE DATA --output-file OUTPUT` in the project directory."""
-    command = [sys.executable, "-m", "allennlp", "evaluate", archive, data, "--output-file", output,
-               "--include-package", "fewshot_parser"]
+    command = [
+        sys.executable,
+        "-m",
+        "allennlp",
+        "evaluate",
+        archive,
+        data,
+        "--output-file",
+        output,
+        "--include-package",
+        "fewshot_parser",
+    ]
     if spec.use_gpu:
         command += ["--cuda-device", "0"]
     environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
     return subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=project)
 
 
-def evaluate_known(spec: RunSpec, directory: str, project: str, log: IO[str],
-                   evaluate: Evaluator = evaluate_subprocess) -> None:
+def evaluate_known(
+    spec: RunSpec, directory: str, project: str, log: IO[str], evaluate: Evaluator = evaluate_subprocess
+) -> None:
     """
     Retention: exact match on the split's known.txt (examples of known predicates that neither
     pre-training nor fine-tuning saw) with the pre-trained archive and with the fine-tuned one, written
@@ -123,8 +149,10 @@ def node_project(spec: RunSpec) -> str:
     """The project directory on this node: `$FEWSHOT_PROJECT_DIR`, else the driver's working directory."""
     project = os.environ.get("FEWSHOT_PROJECT_DIR") or spec.project
     if not os.path.isdir(project):
-        raise FileNotFoundError(f"node {socket.gethostname()} has no project checkout at {project}; "
-                                "start its Ray with FEWSHOT_PROJECT_DIR=<checkout>")
+        raise FileNotFoundError(
+            f"node {socket.gethostname()} has no project checkout at {project}; "
+            "start its Ray with FEWSHOT_PROJECT_DIR=<checkout>"
+        )
     return project
 
 
@@ -214,9 +242,17 @@ def pretrain_on_node(spec: RunSpec, train: Trainer = train_subprocess) -> Dict[s
         archive = node_path(spec.archive or "", project)
         if spec.retire_stale:
             # The driver retired its own copy; a node's copy made by older code goes the same way.
-            subprocess.call([sys.executable, "-c", "import sys; from fewshot_parser.commands.run_grid import "
-                             "retire_stale_archive; retire_stale_archive(sys.argv[1])", archive],
-                            cwd=project, env={**os.environ, **spec.environment})
+            subprocess.call(
+                [
+                    sys.executable,
+                    "-c",
+                    "import sys; from fewshot_parser.commands.run_grid import "
+                    "retire_stale_archive; retire_stale_archive(sys.argv[1])",
+                    archive,
+                ],
+                cwd=project,
+                env={**os.environ, **spec.environment},
+            )
         with tempfile.TemporaryDirectory(prefix="fewshot-pretrain-") as scratch:
             log_path = os.path.join(scratch, "pretrain.log")
             with open(log_path, "w") as log:
@@ -235,8 +271,12 @@ def pretrain_on_node(spec: RunSpec, train: Trainer = train_subprocess) -> Dict[s
     return result
 
 
-def finetune_on_node(spec: RunSpec, pretrained: Optional[Dict[str, Any]], train: Trainer = train_subprocess,
-                     evaluate: Evaluator = evaluate_subprocess) -> Dict[str, Any]:
+def finetune_on_node(
+    spec: RunSpec,
+    pretrained: Optional[Dict[str, Any]],
+    train: Trainer = train_subprocess,
+    evaluate: Evaluator = evaluate_subprocess,
+) -> Dict[str, Any]:
     """
     The task of one run: writes the pre-trained archive it was handed (`pretrain_on_node`'s result, or
     None for a config without one) into this node's pre-training directory, trains the run from
@@ -283,10 +323,11 @@ def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
     """
     # Imported first: importing any module of the package runs fewshot_parser/__init__.py before it,
     # which registers the plugin and sets the config defaults.
+    from allennlp.common import Params
+
     from fewshot_parser.common.provenance import code_version
     from fewshot_parser.training.config_check import check_experiment
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
-    from allennlp.common import Params
 
     started_with = started_with or code_version()  # the code this process loaded, before any later commit
     params = Params.from_file(config)

@@ -5,6 +5,7 @@ split's files can be found in it). `allennlp teach` needs none of this: an archi
 recipe (`fewshot_parser.training.teaching_recipe`); `lab/scripts/add_teaching_recipe.py` uses it to add
 a row's recipe to an archive made before archives carried one.
 """
+
 import json
 import os
 from typing import Any, Dict

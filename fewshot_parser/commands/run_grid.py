@@ -31,6 +31,7 @@ leaves beside them (`best.th`, `model_state_*.th`, `training_state_*.th`, about 
 model) duplicate the archive's weights, so they do not come back from the nodes unless
 `--keep-checkpoints` is given (and older runs' checkpoints are deleted).
 """
+
 import argparse
 import contextlib
 import csv
@@ -48,7 +49,7 @@ from allennlp.common.checks import ConfigurationError
 from tqdm import tqdm
 
 from fewshot_parser.commands import grid_tasks, staleness
-from fewshot_parser.commands.arguments import int_in, one_of, non_negative_float, positive_int
+from fewshot_parser.commands.arguments import int_in, non_negative_float, one_of, positive_int
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
 from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.systems import read_systems
@@ -71,9 +72,24 @@ SYSTEMS: Dict[str, tuple] = read_systems()
 # Known third-party start-up warnings (transformers' pytree deprecation, pkg_resources in rouge), hidden
 # from the runs' logs; PYTHONWARNINGS set by the user wins. The Makefile exports the same filters.
 QUIET_WARNINGS = "ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning"
-FIELDS = ["system", "setting", "dataset", "shot", "shuffle", "exact_match", "seconds",
-          "code_version", "config_hash", "pretrain_code_version", "pretrain_config_hash",
-          "threads", "torch", "machine", "known_pretrained", "known_finetuned"]
+FIELDS = [
+    "system",
+    "setting",
+    "dataset",
+    "shot",
+    "shuffle",
+    "exact_match",
+    "seconds",
+    "code_version",
+    "config_hash",
+    "pretrain_code_version",
+    "pretrain_config_hash",
+    "threads",
+    "torch",
+    "machine",
+    "known_pretrained",
+    "known_finetuned",
+]
 
 
 # Retention on an official split reads a seeded sample of this many of its training examples
@@ -107,8 +123,13 @@ class Job(NamedTuple):
         """
         root = dict(self.environment).get("FEWSHOT_DATA_DIR")
         name = "known.txt" if root is not None else "train.txt"
-        path = os.path.join(root if root is not None else paths.data_root(), self.dataset, "lemma_data",
-                            f"shuffle_{self.run_split}_shot_{self.shot}", name)
+        path = os.path.join(
+            root if root is not None else paths.data_root(),
+            self.dataset,
+            "lemma_data",
+            f"shuffle_{self.run_split}_shot_{self.shot}",
+            name,
+        )
         return path if os.path.isfile(path) else None
 
     def known_sample(self) -> Optional[int]:
@@ -125,51 +146,107 @@ class RunGrid(Subcommand):
     """Run a resumable grid of few-shot experiments and collect their results."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = ("Run systems x datasets x shots x shuffles on Ray (a local instance, or a cluster with "
-                       "--address), resumably; write results/runs.csv.")
+        description = (
+            "Run systems x datasets x shots x shuffles on Ray (a local instance, or a cluster with "
+            "--address), resumably; write results/runs.csv."
+        )
         sub = parser.add_parser(self.name, description=description, help=description)
-        sub.add_argument("--systems", nargs="*", default=["ours"], type=one_of([*SYSTEMS, "all"], "system"),
-                         help=f"any of: {' '.join(SYSTEMS)}, or 'all'")
-        sub.add_argument("--datasets", nargs="*", default=["jobs", "geo", "atis"],
-                         type=one_of(["jobs", "geo", "atis"], "dataset"))
+        sub.add_argument(
+            "--systems",
+            nargs="*",
+            default=["ours"],
+            type=one_of([*SYSTEMS, "all"], "system"),
+            help=f"any of: {' '.join(SYSTEMS)}, or 'all'",
+        )
+        sub.add_argument(
+            "--datasets", nargs="*", default=["jobs", "geo", "atis"], type=one_of(["jobs", "geo", "atis"], "dataset")
+        )
         sub.add_argument("--shots", nargs="*", type=int_in([1, 2], "shot"), default=[1, 2])
         sub.add_argument("--shuffles", nargs="*", type=int_in(range(6), "shuffle"), default=[1, 2, 3, 4, 5])
-        sub.add_argument("--jobs", type=positive_int, default=2,
-                         help="runs at a time on the local Ray instance (default 2; with --address the cluster's CPUs decide)")
-        sub.add_argument("--threads", type=positive_int, default=None,
-                         help="torch threads, and Ray CPUs, per run (default: cores / jobs; 1 with --address)")
-        sub.add_argument("--address", default=None,
-                         help="an existing Ray cluster: 'auto' (the one `ray start` made on this machine), host:port, "
-                              "or ray://host:10001 (Ray Client); default: start a local instance for this grid")
-        sub.add_argument("--suite", choices=["dev"], default=None,
-                         help="run on the development suite (new predicates drawn from the official train.txt alone, "
-                              "fewshot_parser/data/dev_suite.py; made under $FEWSHOT_DATA_DIR/dev when missing) instead "
-                              "of the official shuffles; results go to results/dev/runs.csv, with retention on known.txt")
-        sub.add_argument("--data-root", default=None,
-                         help="run on the draws of any `allennlp make-splits` output (ROOT/draw_<d>/...) instead of the "
-                              "official shuffles; each draw pre-trains on its own train.txt")
-        sub.add_argument("--draws", nargs="*", type=int, default=None,
-                         help="with --suite or --data-root: the draws to run (default: every draw found)")
+        sub.add_argument(
+            "--jobs",
+            type=positive_int,
+            default=2,
+            help="runs at a time on the local Ray instance (default 2; with --address the cluster's CPUs decide)",
+        )
+        sub.add_argument(
+            "--threads",
+            type=positive_int,
+            default=None,
+            help="torch threads, and Ray CPUs, per run (default: cores / jobs; 1 with --address)",
+        )
+        sub.add_argument(
+            "--address",
+            default=None,
+            help="an existing Ray cluster: 'auto' (the one `ray start` made on this machine), host:port, "
+            "or ray://host:10001 (Ray Client); default: start a local instance for this grid",
+        )
+        sub.add_argument(
+            "--suite",
+            choices=["dev"],
+            default=None,
+            help="run on the development suite (new predicates drawn from the official train.txt alone, "
+            "fewshot_parser/data/dev_suite.py; made under $FEWSHOT_DATA_DIR/dev when missing) instead "
+            "of the official shuffles; results go to results/dev/runs.csv, with retention on known.txt",
+        )
+        sub.add_argument(
+            "--data-root",
+            default=None,
+            help="run on the draws of any `allennlp make-splits` output (ROOT/draw_<d>/...) instead of the "
+            "official shuffles; each draw pre-trains on its own train.txt",
+        )
+        sub.add_argument(
+            "--draws",
+            nargs="*",
+            type=int,
+            default=None,
+            help="with --suite or --data-root: the draws to run (default: every draw found)",
+        )
         sub.add_argument("--runs-dir", default=None, help="default runs/grid (runs/<suite> with --suite)")
-        sub.add_argument("--results", default=None, help="default results/runs.csv (results/<suite>/runs.csv with --suite)")
-        sub.add_argument("--cuda-device", type=int, default=-1,
-                         help="train on a GPU (any index >= 0; Ray picks the GPU of each run; default: CPU)")
-        sub.add_argument("--gpus-per-run", type=non_negative_float, default=None,
-                         help="GPUs each run asks Ray for (default 1 with --cuda-device, else 0; 0.5 puts two runs on a GPU)")
-        sub.add_argument("--keep-checkpoints", action="store_true",
-                         help="keep the training checkpoints (*.th) of finished runs; by default only model.tar.gz is kept")
-        sub.add_argument("--redo-recorded", action="store_true",
-                         help="also run the runs that already have a row in --results but no metrics.json under --runs-dir "
-                              "(by default a recorded run counts as finished, and its row is replaced only when it is redone)")
-        sub.add_argument("--redo-stale", action="store_true",
-                         help="also rerun the recorded runs the current code would not reproduce (no provenance, another "
-                              "config, or changed code: the rows `allennlp report` marks stale; on draws, a row whose config "
-                              "rendered for its draw or whose code changed)")
-        sub.add_argument("--table", action="store_true",
-                         help="end with a per-split table of every (system, dataset, shot) of the grid: exact match per "
-                              "shuffle, mean and std, the paper's number and the committed mean (--compare)")
-        sub.add_argument("--compare", default="results/runs.csv",
-                         help="the committed results the --table compares with (default results/runs.csv)")
+        sub.add_argument(
+            "--results", default=None, help="default results/runs.csv (results/<suite>/runs.csv with --suite)"
+        )
+        sub.add_argument(
+            "--cuda-device",
+            type=int,
+            default=-1,
+            help="train on a GPU (any index >= 0; Ray picks the GPU of each run; default: CPU)",
+        )
+        sub.add_argument(
+            "--gpus-per-run",
+            type=non_negative_float,
+            default=None,
+            help="GPUs each run asks Ray for (default 1 with --cuda-device, else 0; 0.5 puts two runs on a GPU)",
+        )
+        sub.add_argument(
+            "--keep-checkpoints",
+            action="store_true",
+            help="keep the training checkpoints (*.th) of finished runs; by default only model.tar.gz is kept",
+        )
+        sub.add_argument(
+            "--redo-recorded",
+            action="store_true",
+            help="also run the runs that already have a row in --results but no metrics.json under --runs-dir "
+            "(by default a recorded run counts as finished, and its row is replaced only when it is redone)",
+        )
+        sub.add_argument(
+            "--redo-stale",
+            action="store_true",
+            help="also rerun the recorded runs the current code would not reproduce (no provenance, another "
+            "config, or changed code: the rows `allennlp report` marks stale; on draws, a row whose config "
+            "rendered for its draw or whose code changed)",
+        )
+        sub.add_argument(
+            "--table",
+            action="store_true",
+            help="end with a per-split table of every (system, dataset, shot) of the grid: exact match per "
+            "shuffle, mean and std, the paper's number and the committed mean (--compare)",
+        )
+        sub.add_argument(
+            "--compare",
+            default="results/runs.csv",
+            help="the committed results the --table compares with (default results/runs.csv)",
+        )
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
         return sub
@@ -195,8 +272,15 @@ def plan(systems: List[str], datasets: List[str], shots: List[int], shuffles: Li
     return jobs
 
 
-def plan_draws(systems: List[str], datasets: List[str], shots: List[int], data_root: str, runs_dir: str,
-               pretrain_root: str, draws: Optional[List[int]] = None) -> List[Job]:
+def plan_draws(
+    systems: List[str],
+    datasets: List[str],
+    shots: List[int],
+    data_root: str,
+    runs_dir: str,
+    pretrain_root: str,
+    draws: Optional[List[int]] = None,
+) -> List[Job]:
     """
     The runs of a grid on the draws of a `make-splits` root: one run per system, dataset, shot and draw,
     each on shuffle 0 of its draw, with the draw's folder as data root and a pre-training directory of
@@ -210,13 +294,17 @@ def plan_draws(systems: List[str], datasets: List[str], shots: List[int], data_r
             chosen = found if draws is None else [d for d in draws if d in found]
             missing = sorted(set(draws or []) - set(found))
             if missing:
-                raise UserError(f"{data_root}: no draw {', '.join(map(str, missing))} of {dataset} "
-                                f"(found: {', '.join(map(str, found)) or 'none'}); make it with allennlp make-splits")
+                raise UserError(
+                    f"{data_root}: no draw {', '.join(map(str, missing))} of {dataset} "
+                    f"(found: {', '.join(map(str, found)) or 'none'}); make it with allennlp make-splits"
+                )
             for shot in shots:
                 config = template.format(dataset=dataset, shot=shot)
                 for draw in chosen:
-                    environment = (("FEWSHOT_DATA_DIR", os.path.join(data_root, f"draw_{draw}")),
-                                   ("FEWSHOT_PRETRAIN_DIR", os.path.join(pretrain_root, f"draw_{draw}")))
+                    environment = (
+                        ("FEWSHOT_DATA_DIR", os.path.join(data_root, f"draw_{draw}")),
+                        ("FEWSHOT_PRETRAIN_DIR", os.path.join(pretrain_root, f"draw_{draw}")),
+                    )
                     directory = os.path.join(runs_dir, system, f"{dataset}_{shot}shot_d{draw}")
                     jobs.append(Job(system, dataset, shot, draw, config, directory, 0, environment))
     return jobs
@@ -232,15 +320,23 @@ def suite_defaults(args: argparse.Namespace, environment: Dict[str, str]) -> Tup
         root = os.path.join(environment.get("FEWSHOT_DATA_DIR", "data"), args.suite)
         build_dev_suite(environment.get("FEWSHOT_DATA_DIR", "data"), root, args.datasets)  # idempotent
         pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), args.suite)
-        return (root, args.runs_dir or os.path.join("runs", args.suite),
-                args.results or os.path.join("results", args.suite, "runs.csv"), pretrain)
+        return (
+            root,
+            args.runs_dir or os.path.join("runs", args.suite),
+            args.results or os.path.join("results", args.suite, "runs.csv"),
+            pretrain,
+        )
     if data_root:
         if not os.path.isdir(args.data_root):
             raise UserError(f"{args.data_root}: --data-root is not a directory (make it with allennlp make-splits)")
         name = os.path.basename(os.path.normpath(args.data_root))
         pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), name)
-        return (args.data_root, args.runs_dir or os.path.join("runs", name),
-                args.results or os.path.join(args.data_root, "runs.csv"), pretrain)
+        return (
+            args.data_root,
+            args.runs_dir or os.path.join("runs", name),
+            args.results or os.path.join(args.data_root, "runs.csv"),
+            pretrain,
+        )
     return None, args.runs_dir or "runs/grid", args.results or "results/runs.csv", ""
 
 
@@ -258,8 +354,10 @@ def prune_checkpoints(job: Job) -> int:
         return 0
     freed = 0
     directories = [job.serialization_dir] + sorted(
-        path for pattern in ("member_*", "part_*", os.path.join("part_*", "member_*"))
-        for path in glob.glob(os.path.join(job.serialization_dir, pattern)))
+        path
+        for pattern in ("member_*", "part_*", os.path.join("part_*", "member_*"))
+        for path in glob.glob(os.path.join(job.serialization_dir, pattern))
+    )
     for pattern in CHECKPOINTS:
         for path in (p for directory in directories for p in glob.glob(os.path.join(directory, pattern))):
             # `best.th` and the last `model_state` are often hard links to one file: count the space once.
@@ -346,7 +444,8 @@ def stale_draw_keys(jobs: List[Job], results: str, environment: Dict[str, str]) 
     for job in jobs:
         row = rows.get(job_key(job))
         if row is not None and staleness.config_stale_reason(
-                row, json.dumps(evaluated_config(job, environment), sort_keys=True), SYSTEMS):
+            row, json.dumps(evaluated_config(job, environment), sort_keys=True), SYSTEMS
+        ):
             stale.add(job_key(job))
     return stale
 
@@ -373,15 +472,25 @@ def record(job: Job, seconds: float, results: str) -> float:
     """Writes (or replaces) the row of a finished run in `results`; returns its exact match (%)."""
     split = configured_split(job.serialization_dir)
     if split is not None and split != job.run_split:
-        raise RuntimeError(f"{job.serialization_dir}/config.json evaluates on shuffle {split}, not {job.run_split}; "
-                           "not recorded (was FEWSHOT_SPLIT overridden?)")
+        raise RuntimeError(
+            f"{job.serialization_dir}/config.json evaluates on shuffle {split}, not {job.run_split}; "
+            "not recorded (was FEWSHOT_SPLIT overridden?)"
+        )
     with open(os.path.join(job.serialization_dir, "metrics.json")) as handle:
         metrics = json.load(handle)
     exact_match = 100.0 * metrics["test_exact_match"]
     system, setting, _ = SYSTEMS[job.system]
-    row = {"system": system, "setting": setting, "dataset": job.dataset, "shot": job.shot,
-           "shuffle": job.shuffle, "exact_match": round(exact_match, 2), "seconds": round(seconds, 1),
-           **run_provenance(job.serialization_dir), **retention(job.serialization_dir)}
+    row = {
+        "system": system,
+        "setting": setting,
+        "dataset": job.dataset,
+        "shot": job.shot,
+        "shuffle": job.shuffle,
+        "exact_match": round(exact_match, 2),
+        "seconds": round(seconds, 1),
+        **run_provenance(job.serialization_dir),
+        **retention(job.serialization_dir),
+    }
     os.makedirs(os.path.dirname(results) or ".", exist_ok=True)
     # Only the driver writes here; the file lock is for another grid (another driver) on the same file.
     with open(results + ".lock", "w") as lock_file:
@@ -413,7 +522,9 @@ def as_configured(run_config: Dict[str, Any]) -> Dict[str, Any]:
     run's hash is its experiment config's, as `staleness` renders it.
     """
     model = run_config.get("model")
-    routed = any(isinstance(m, dict) and m.get("type") == "pretrained_fallback" for m in run_config.get("retention") or [])
+    routed = any(
+        isinstance(m, dict) and m.get("type") == "pretrained_fallback" for m in run_config.get("retention") or []
+    )
     if routed and isinstance(model, dict) and model.get("type") == "fewshot_known_fallback" and "parser" in model:
         return {**run_config, "model": model["parser"]}
     return run_config
@@ -454,7 +565,9 @@ def check_results_file(path: str) -> None:
         try:
             read_result_rows(path)
         except UserError as error:
-            raise UserError(f"{error} (--results must be a results file of run-grid; nothing was run or written)") from None
+            raise UserError(
+                f"{error} (--results must be a results file of run-grid; nothing was run or written)"
+            ) from None
 
 
 def read_rows(path: str) -> List[Dict[str, str]]:
@@ -488,7 +601,7 @@ def run_seconds(job: Job) -> float:
         with open(job.serialization_dir + ".log") as log:
             for line in log:
                 if line.startswith(START_MARK):
-                    return end - float(line[len(START_MARK):])
+                    return end - float(line[len(START_MARK) :])
                 stamp = re.match(r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),\d+ - ", line)
                 if stamp:
                     started = datetime.datetime.strptime(stamp.group(1), "%Y-%m-%d %H:%M:%S")
@@ -573,8 +686,9 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     if data_root is None:
         jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
     else:
-        jobs = plan_draws(systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root,
-                          getattr(args, "draws", None))
+        jobs = plan_draws(
+            systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root, getattr(args, "draws", None)
+        )
     local = args.address is None
     threads = args.threads or (max(1, (os.cpu_count() or 2) // max(1, args.jobs)) if local else 1)
     environment.update({"OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)})
@@ -589,8 +703,11 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
         # Only the rows of this grid's runs: rendering a config costs about 0.2 s, and the results file
         # holds every system's rows.
         planned = {job_key(job) for job in jobs}
-        stale = {row_key(row) for row in read_rows(args.results)
-                 if row_key(row) in planned and staleness.stale_reason(row, SYSTEMS)}
+        stale = {
+            row_key(row)
+            for row in read_rows(args.results)
+            if row_key(row) in planned and staleness.stale_reason(row, SYSTEMS)
+        }
     pending = [job for job in jobs if job_key(job) in stale or (not is_finished(job) and job_key(job) not in recorded)]
     where = f"{args.jobs} at a time" if local else f"on the Ray cluster at {args.address}"
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {where}")
@@ -601,6 +718,7 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             if archive is not None:
                 users.setdefault(archive, []).append(job)
         for archive in sorted(users):
+
             def certified(version: str, jobs: List[Job] = users[archive]) -> bool:
                 return archive_certified(version, jobs, environment)
 
@@ -609,8 +727,15 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
                 print(f"  {archive} was pre-trained with older code: moved to {retired}; it is pre-trained again")
     if args.dry_run:
         for job in jobs:
-            state = ("stale" if job_key(job) in stale else "done" if is_finished(job)
-                     else "recorded" if job_key(job) in recorded else "todo")
+            state = (
+                "stale"
+                if job_key(job) in stale
+                else "done"
+                if is_finished(job)
+                else "recorded"
+                if job_key(job) in recorded
+                else "todo"
+            )
             print(f"  {state:<8}  {job.name}  ({job.config})")
         return
     for job in record_unrecorded(jobs, args.results):
@@ -618,7 +743,10 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     if not args.keep_checkpoints:
         freed = sum(prune_checkpoints(job) for job in jobs)
         if freed:
-            print(f"  deleted {freed / 2**20:.0f} MB of training checkpoints of finished runs (their model.tar.gz is kept)")
+            print(
+                f"  deleted {freed / 2**20:.0f} MB of training checkpoints of finished runs "
+                "(their model.tar.gz is kept)"
+            )
     if not pending:
         print(f"nothing to run; results in {args.results}")
         if args.table:
@@ -635,8 +763,17 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             bar.update(1)
             span = run_span(job) if status.startswith("done") else None
             spans.extend([span] if span else [])
-            tqdm.write(progress_line(done[0], len(pending), time.time() - grid_start, job, status, spans=spans,
-                                     parallel=args.jobs if local else None))
+            tqdm.write(
+                progress_line(
+                    done[0],
+                    len(pending),
+                    time.time() - grid_start,
+                    job,
+                    status,
+                    spans=spans,
+                    parallel=args.jobs if local else None,
+                )
+            )
 
         # A live bar on a terminal; the per-run lines (with counts and an ETA) are the record in log files.
         bar = tqdm(total=len(pending), unit="run", desc="grid", disable=not sys.stderr.isatty(), dynamic_ncols=True)
@@ -647,23 +784,42 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             if not claims.enter_context(claim(job)):
                 report(job, "skipped: another grid is running it")
             elif job_key(job) not in stale and (
-                    is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results))):
+                is_finished(job) or (not args.redo_recorded and job_key(job) in recorded_keys(args.results))
+            ):
                 report(job, "skipped: another grid finished it meanwhile")
             else:
                 runs.append(job)
         if runs:
-            execute(runs, args, environment, threads, gpus, train, report, evaluate,
-                    in_place=None if bar.disable else lambda text: bar.set_postfix_str(text, refresh=True),
-                    line=None if sys.stdout.isatty() and not bar.disable else lambda text: tqdm.write(f"  {text}"))
+            execute(
+                runs,
+                args,
+                environment,
+                threads,
+                gpus,
+                train,
+                report,
+                evaluate,
+                in_place=None if bar.disable else lambda text: bar.set_postfix_str(text, refresh=True),
+                line=None if sys.stdout.isatty() and not bar.disable else lambda text: tqdm.write(f"  {text}"),
+            )
         bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
     if args.table:
         print(summary_table(jobs, args.results, args.compare))
 
 
-def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, str], threads: int, gpus: float,
-            train: Optional[Callable], report: Callable[[Job, str], None], evaluate: Optional[Callable] = None,
-            in_place: Optional[Callable[[str], None]] = None, line: Optional[Callable[[str], None]] = None) -> None:
+def execute(
+    runs: List[Job],
+    args: argparse.Namespace,
+    environment: Dict[str, str],
+    threads: int,
+    gpus: float,
+    train: Optional[Callable],
+    report: Callable[[Job, str], None],
+    evaluate: Optional[Callable] = None,
+    in_place: Optional[Callable[[str], None]] = None,
+    line: Optional[Callable[[str], None]] = None,
+) -> None:
     """
     Runs `runs` on Ray: one pre-training task per archive that is missing here, the archives this
     driver has shipped through the object store, and each run's files written under `--runs-dir` and
@@ -679,15 +835,24 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
     specs = {}
     for job in runs:
         config = checked_config(job, environment)
-        specs[job] = RunSpec(name=job.name, config=job.config, shuffle=job.run_split,
-                             environment={**shipped, **dict(job.environment)}, project=project,
-                             archive=config.get("pretrained_archive"), use_gpu=gpus > 0,
-                             keep_checkpoints=args.keep_checkpoints, retire_stale=args.redo_stale,
-                             known=job.known_data(), known_sample=job.known_sample())
+        specs[job] = RunSpec(
+            name=job.name,
+            config=job.config,
+            shuffle=job.run_split,
+            environment={**shipped, **dict(job.environment)},
+            project=project,
+            archive=config.get("pretrained_archive"),
+            use_gpu=gpus > 0,
+            keep_checkpoints=args.keep_checkpoints,
+            retire_stale=args.redo_stale,
+            known=job.known_data(),
+            known_sample=job.known_sample(),
+        )
     # Where the pre-trainings train: beside each archive, and under every FEWSHOT_PRETRAIN_DIR of the grid.
     roots = {os.path.dirname(os.path.dirname(os.path.abspath(spec.archive))) for spec in specs.values() if spec.archive}
-    roots |= {dict(job.environment).get("FEWSHOT_PRETRAIN_DIR") or environment.get("FEWSHOT_PRETRAIN_DIR", "")
-              for job in runs}
+    roots |= {
+        dict(job.environment).get("FEWSHOT_PRETRAIN_DIR") or environment.get("FEWSHOT_PRETRAIN_DIR", "") for job in runs
+    }
     progress = PretrainingProgress(roots, in_place, line)
     stop, description = grid_ray.connect(args.address, args.jobs * threads)
     print(description)
@@ -699,12 +864,22 @@ def execute(runs: List[Job], args: argparse.Namespace, environment: Dict[str, st
             if archive is None or archive in pretrain or archive in ready:
                 continue
             if archive_is_current(job, environment):  # reused as it is: no node pre-trains it again
-                ready[archive] = grid_tasks.pack_directory(os.path.dirname(archive), only=list(grid_tasks.PRETRAIN_FILES))
+                ready[archive] = grid_tasks.pack_directory(
+                    os.path.dirname(archive), only=list(grid_tasks.PRETRAIN_FILES)
+                )
             else:
                 pretrain[archive] = specs[job]
-        tasks = grid_ray.run_tasks([(job, specs[job]) for job in runs], pretrain, ready, threads, gpus,
-                                   **({"train": train} if train else {}), **({"evaluate": evaluate} if evaluate else {}),
-                                   poll=progress.poll if in_place or line else None, poll_seconds=POLL_SECONDS)
+        tasks = grid_ray.run_tasks(
+            [(job, specs[job]) for job in runs],
+            pretrain,
+            ready,
+            threads,
+            gpus,
+            **({"train": train} if train else {}),
+            **({"evaluate": evaluate} if evaluate else {}),
+            poll=progress.poll if in_place or line else None,
+            poll_seconds=POLL_SECONDS,
+        )
         for kind, key, result in tasks:
             if kind == "pretrain":
                 progress.finished(key)
@@ -777,22 +952,33 @@ def summary_table(jobs: List[Job], results: str, compare: Optional[str]) -> str:
         lines.append(f"  {'':<10}  " + "  ".join(f"{f's{s}':>7}" for s in shuffles) + "  mean ± std")
         lines.append(f"  {'this run':<10}  {_cells(values)}  {_spread(known)}")
         if theirs:
-            lines.append(f"  {'committed':<10}  {_cells([committed.get(job_key(j)) for j in members])}  "
-                         f"{_spread(theirs)}")
-            differences = [got[job_key(j)] - committed[job_key(j)] if job_key(j) in got and job_key(j) in committed
-                           else None for j in members]
-            lines.append(f"  {'difference':<10}  "
-                         + "  ".join(f"{d:+7.2f}" if d is not None else "      –" for d in differences))
+            lines.append(
+                f"  {'committed':<10}  {_cells([committed.get(job_key(j)) for j in members])}  {_spread(theirs)}"
+            )
+            differences = [
+                got[job_key(j)] - committed[job_key(j)] if job_key(j) in got and job_key(j) in committed else None
+                for j in members
+            ]
+            lines.append(
+                f"  {'difference':<10}  " + "  ".join(f"{d:+7.2f}" if d is not None else "      –" for d in differences)
+            )
         if published is not None:
             lines.append(f"  paper (shuffles 1-5): {published:.2f}")
         if theirs:
             same = len(theirs) == len(known) and all(
-                abs(committed[job_key(j)] - got[job_key(j)]) < 0.005 for j in members if job_key(j) in got and job_key(j) in committed)
-            lines.append(f"  committed in {compare}: {statistics.mean(theirs):.2f} over {len(theirs)} shuffles"
-                         + (" (identical per shuffle)" if same else ""))
+                abs(committed[job_key(j)] - got[job_key(j)]) < 0.005
+                for j in members
+                if job_key(j) in got and job_key(j) in committed
+            )
+            lines.append(
+                f"  committed in {compare}: {statistics.mean(theirs):.2f} over {len(theirs)} shuffles"
+                + (" (identical per shuffle)" if same else "")
+            )
             lines.extend(comparison_lines(members, rows, committed_rows, compare or ""))
-        lines.append(f"  archives: {os.path.dirname(members[0].serialization_dir)}/<run>/model.tar.gz; predictions: "
-                     f"allennlp predict <archive> <query.txt> --use-dataset-reader --output-file <file>")
+        lines.append(
+            f"  archives: {os.path.dirname(members[0].serialization_dir)}/<run>/model.tar.gz; predictions: "
+            f"allennlp predict <archive> <query.txt> --use-dataset-reader --output-file <file>"
+        )
     return "\n".join(lines)
 
 
@@ -807,8 +993,7 @@ def _spread(values: List[float]) -> str:
 
 
 # Query-set sizes of the benchmark (the same for every shuffle), for a split whose query.txt is not here.
-QUERY_SIZES = {("jobs", 1): 110, ("jobs", 2): 107, ("geo", 1): 211, ("geo", 2): 206,
-               ("atis", 1): 764, ("atis", 2): 759}
+QUERY_SIZES = {("jobs", 1): 110, ("jobs", 2): 107, ("geo", 1): 211, ("geo", 2): 206, ("atis", 1): 764, ("atis", 2): 759}
 
 
 def query_size(job: Job) -> Optional[int]:
@@ -844,8 +1029,9 @@ def _describe(numerics: Dict[str, str]) -> str:
     return ", ".join(f"{key} {value}" for key, value in numerics.items())
 
 
-def comparison_lines(members: List[Job], rows: Dict[tuple, Dict[str, str]], committed: Dict[tuple, Dict[str, str]],
-                     compare: str) -> List[str]:
+def comparison_lines(
+    members: List[Job], rows: Dict[tuple, Dict[str, str]], committed: Dict[tuple, Dict[str, str]], compare: str
+) -> List[str]:
     """
     Two lines comparing a group's runs with the committed rows, split by split: whether they agree exactly,
     within one query (100 / queries of the split, in points) or beyond; then why they can differ, with
@@ -873,25 +1059,32 @@ def comparison_lines(members: List[Job], rows: Dict[tuple, Dict[str, str]], comm
     if not within and not beyond:
         verdict = f"agrees exactly with {compare} on every split"
     elif not beyond:
-        verdict = (f"agrees with {compare} within one query ({query}) on every split"
-                   + (f", exactly on {', '.join(exact)}" if exact else ""))
+        verdict = f"agrees with {compare} within one query ({query}) on every split" + (
+            f", exactly on {', '.join(exact)}" if exact else ""
+        )
     else:
-        agree = (([f"exactly on {', '.join(exact)}"] if exact else [])
-                 + ([f"within one query on {', '.join(within)}"] if within else []))
-        verdict = (f"differs from {compare} by more than one query ({query}) on {', '.join(beyond)}"
-                   + (f"; agrees {' and '.join(agree)}" if agree else ""))
+        agree = ([f"exactly on {', '.join(exact)}"] if exact else []) + (
+            [f"within one query on {', '.join(within)}"] if within else []
+        )
+        verdict = f"differs from {compare} by more than one query ({query}) on {', '.join(beyond)}" + (
+            f"; agrees {' and '.join(agree)}" if agree else ""
+        )
     ours = _numerics([rows[job_key(j)] for j in members if job_key(j) in rows and job_key(j) in committed])
     theirs = _numerics([committed[job_key(j)] for j in members if job_key(j) in rows and job_key(j) in committed])
     alike = ours == theirs and not any(v == "not recorded" or " / " in v for v in ours.values())
     if not within and not beyond:
         return [f"  {verdict}", f"  numerics: {_describe(ours)}"]
     if alike:
-        why = ("the same threads, torch and machine should agree exactly: check the code version and config "
-               f"(`allennlp report` marks stale rows); numerics: {_describe(ours)}")
+        why = (
+            "the same threads, torch and machine should agree exactly: check the code version and config "
+            f"(`allennlp report` marks stale rows); numerics: {_describe(ours)}"
+        )
     else:
-        why = ("a run reproduces exactly only with the same machine, torch threads and seed; another thread count, "
-               "torch build or processor sums floats in another order, which can move a split by a query or more. "
-               f"Committed rows: {_describe(theirs)}; this run: {_describe(ours)}")
+        why = (
+            "a run reproduces exactly only with the same machine, torch threads and seed; another thread count, "
+            "torch build or processor sums floats in another order, which can move a split by a query or more. "
+            f"Committed rows: {_describe(theirs)}; this run: {_describe(ours)}"
+        )
     return [f"  {verdict}", f"  why: {why}"]
 
 
@@ -902,13 +1095,21 @@ def run_span(job: Job) -> Optional[Tuple[float, float]]:
         end = os.path.getmtime(os.path.join(job.serialization_dir, "metrics.json"))
         with open(job.serialization_dir + ".log") as log:
             first = log.readline()
-        return (float(first[len(START_MARK):]), end) if first.startswith(START_MARK) else None
+        return (float(first[len(START_MARK) :]), end) if first.startswith(START_MARK) else None
     except (OSError, ValueError):
         return None
 
 
-def progress_line(done: int, total: int, elapsed: float, job: Job, status: str, width: int = 20,
-                  spans: Sequence[Tuple[float, float]] = (), parallel: Optional[int] = None) -> str:
+def progress_line(
+    done: int,
+    total: int,
+    elapsed: float,
+    job: Job,
+    status: str,
+    width: int = 20,
+    spans: Sequence[Tuple[float, float]] = (),
+    parallel: Optional[int] = None,
+) -> str:
     """
     `[######......  12/36  14.2 min, ~28 min left] geo 1-shot s3  done  ...`: one line per finished run.
     With `spans` (`run_span` of the runs finished so far) the time left is their mean own duration times
@@ -926,5 +1127,7 @@ def progress_line(done: int, total: int, elapsed: float, job: Job, status: str, 
         left = sum(durations) / len(durations) * remaining / max(1, min(parallel, remaining or 1))
     else:
         left = elapsed / done * remaining if done else 0.0
-    return (f"[{'#' * filled}{'.' * (width - filled)} {done:>3}/{total} {elapsed / 60:5.1f} min, "
-            f"~{left / 60:.0f} min left] {job.name:<32} {status}")
+    return (
+        f"[{'#' * filled}{'.' * (width - filled)} {done:>3}/{total} {elapsed / 60:5.1f} min, "
+        f"~{left / 60:.0f} min left] {job.name:<32} {status}"
+    )

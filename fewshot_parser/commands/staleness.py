@@ -26,6 +26,7 @@ today's).
 
 `allennlp report` marks stale cells; `allennlp run-grid --redo-stale` reruns exactly those rows.
 """
+
 import ast
 import csv
 import functools
@@ -39,8 +40,12 @@ from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash, old_
 
 # What a result depends on, besides its config: a change here may change its numbers.
 CODE_PATHS = (
-    "fewshot_parser/models", "fewshot_parser/modules", "fewshot_parser/data", "fewshot_parser/training",
-    "fewshot_parser/logical_forms", "fewshot_parser/resources",
+    "fewshot_parser/models",
+    "fewshot_parser/modules",
+    "fewshot_parser/data",
+    "fewshot_parser/training",
+    "fewshot_parser/logical_forms",
+    "fewshot_parser/resources",
 )
 
 
@@ -64,7 +69,9 @@ def config_for(template: str, dataset: str, shot: int, shuffle: int, root: str =
 
 
 @functools.lru_cache(maxsize=None)
-def _rendered(path: str, shuffle: int, data_dir: Optional[str] = None, pretrain_dir: Optional[str] = None) -> Optional[str]:
+def _rendered(
+    path: str, shuffle: int, data_dir: Optional[str] = None, pretrain_dir: Optional[str] = None
+) -> Optional[str]:
     """
     A config file rendered for a shuffle, as JSON text (None when it does not render); `data_dir` and
     `pretrain_dir` replace $FEWSHOT_DATA_DIR and $FEWSHOT_PRETRAIN_DIR (a suite draw's folders).
@@ -72,7 +79,8 @@ def _rendered(path: str, shuffle: int, data_dir: Optional[str] = None, pretrain_
     import _jsonnet
 
     ext_vars = {
-        "FEWSHOT_SPLIT": str(shuffle), "FEWSHOT_SEED": os.environ.get("FEWSHOT_SEED", "13"),
+        "FEWSHOT_SPLIT": str(shuffle),
+        "FEWSHOT_SEED": os.environ.get("FEWSHOT_SEED", "13"),
         "FEWSHOT_DATA_DIR": data_dir or os.environ.get("FEWSHOT_DATA_DIR", "data"),
         "FEWSHOT_PRETRAIN_DIR": pretrain_dir or os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
     }
@@ -134,8 +142,9 @@ def _imported_modules(path: str, root: str) -> Iterator[str]:
             else:
                 base = node.module or ""
             # `from a.b import c`: c is a submodule or a name defined in a.b.
-            names = [f"{base}.{alias.name}" if _module_file(f"{base}.{alias.name}", root) else base
-                     for alias in node.names]
+            names = [
+                f"{base}.{alias.name}" if _module_file(f"{base}.{alias.name}", root) else base for alias in node.names
+            ]
         else:
             continue
         yield from (name for name in names if name == "fewshot_parser" or name.startswith("fewshot_parser."))
@@ -147,8 +156,11 @@ def _reexports_only(path: str, root: str) -> bool:
         return False
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
         body = ast.parse(handle.read()).body
-    return all(isinstance(node, (ast.Import, ast.ImportFrom)) or
-               (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)) for node in body)
+    return all(
+        isinstance(node, (ast.Import, ast.ImportFrom))
+        or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        for node in body
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -191,14 +203,21 @@ def normalized(path: str, text: str) -> str:
         return text
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
-        if (isinstance(body, list) and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
             node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
     return ast.dump(tree)
 
 
 def _git(root: str, *arguments: str) -> str:
-    return subprocess.run(["git", "-C", root, *arguments], capture_output=True, text=True, timeout=60, check=True).stdout
+    return subprocess.run(
+        ["git", "-C", root, *arguments], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
 
 
 @functools.lru_cache(maxsize=None)
@@ -215,8 +234,9 @@ def _file_at(commit: Optional[str], path: str, root: str) -> Optional[str]:
     return normalized(path, text)
 
 
-def code_fingerprint(commit: Optional[str], root: str = PROJECT_ROOT,
-                     files: Optional[FrozenSet[str]] = None) -> Optional[str]:
+def code_fingerprint(
+    commit: Optional[str], root: str = PROJECT_ROOT, files: Optional[FrozenSet[str]] = None
+) -> Optional[str]:
     """
     A hash of the normalized code results depend on, at `commit` (None: the working tree): the
     given `files`, or every file under `CODE_PATHS`. None when `commit` is not in the repository.
@@ -262,15 +282,18 @@ def _stale_reason_rendered(row: Dict[str, str], systems: Dict[str, tuple], rende
     return config_stale_reason(row, render(path), systems)
 
 
-def draw_stale_reason(row: Dict[str, str], systems: Dict[str, tuple], data_root: str, pretrain_root: str) -> Optional[str]:
+def draw_stale_reason(
+    row: Dict[str, str], systems: Dict[str, tuple], data_root: str, pretrain_root: str
+) -> Optional[str]:
     """
     `stale_reason` of a row made on a draw of a `make-splits` root (a suite: its `shuffle` column is the
     draw), its config rendered as `run-grid` runs the draw: shuffle 0 of `data_root/draw_<d>`,
     pre-trained under `pretrain_root/draw_<d>`.
     """
     draw = f"draw_{int(row['shuffle'])}"
-    return _stale_reason_rendered(row, systems, lambda path: _rendered(path, 0, os.path.join(data_root, draw),
-                                                                      os.path.join(pretrain_root, draw)))
+    return _stale_reason_rendered(
+        row, systems, lambda path: _rendered(path, 0, os.path.join(data_root, draw), os.path.join(pretrain_root, draw))
+    )
 
 
 def pretraining_config(parsed: Dict[str, Any], config: Optional[str]) -> Optional[str]:
@@ -294,12 +317,17 @@ def config_stale_reason(row: Dict[str, str], config: Optional[str], systems: Dic
     parsed: Dict[str, Any] = json.loads(config) if config is not None else {}
     if config is not None and experiment_hash(parsed) != row.get("config_hash"):
         return "config changed"
-    if not code_unchanged_since(row["code_version"], config_json=config) and not certified(row, row["code_version"], config):
+    if not code_unchanged_since(row["code_version"], config_json=config) and not certified(
+        row, row["code_version"], config
+    ):
         return "code changed"
     pretrained = row.get("pretrain_code_version", "-")
     archive_config = pretraining_config(parsed, config)
-    if pretrained not in ("-", "") and not code_unchanged_since(pretrained, config_json=archive_config) \
-            and not certified(row, pretrained, archive_config, pretraining=True, systems=systems):
+    if (
+        pretrained not in ("-", "")
+        and not code_unchanged_since(pretrained, config_json=archive_config)
+        and not certified(row, pretrained, archive_config, pretraining=True, systems=systems)
+    ):
         return "pre-trained with older code"
     return None
 
@@ -326,8 +354,9 @@ def _pretraining_of(template: str, dataset: str, shot: int, shuffle: int) -> Opt
     return _pretraining_key(json.loads(config).get("pretraining")) if config is not None else None
 
 
-def sharing_pretraining(row: Dict[str, str], config_json: Optional[str],
-                        systems: Dict[str, tuple]) -> List[Tuple[str, str]]:
+def sharing_pretraining(
+    row: Dict[str, str], config_json: Optional[str], systems: Dict[str, tuple]
+) -> List[Tuple[str, str]]:
     """
     The (system, setting) rows of `systems` whose config pre-trains exactly as `config_json` (this row's
     config, or its `pretraining` section alone) does for its dataset, shot and shuffle: rows that share
@@ -338,12 +367,20 @@ def sharing_pretraining(row: Dict[str, str], config_json: Optional[str],
     if own is None:
         return []
     dataset, shot, shuffle = row["dataset"], int(row["shot"]), int(row["shuffle"])
-    return [(system, setting) for system, setting, template in systems.values()
-            if _pretraining_of(template, dataset, shot, shuffle) == own]
+    return [
+        (system, setting)
+        for system, setting, template in systems.values()
+        if _pretraining_of(template, dataset, shot, shuffle) == own
+    ]
 
 
-def certified(row: Dict[str, str], version: str, config_json: Optional[str], pretraining: bool = False,
-              systems: Optional[Dict[str, tuple]] = None) -> bool:
+def certified(
+    row: Dict[str, str],
+    version: str,
+    config_json: Optional[str],
+    pretraining: bool = False,
+    systems: Optional[Dict[str, tuple]] = None,
+) -> bool:
     """
     Whether certificates cover code `version` of this row: a chain of certificates of the same system,
     setting, dataset and shot, each with the same behaviour, the first with a base whose code equals
@@ -361,15 +398,20 @@ def certified(row: Dict[str, str], version: str, config_json: Optional[str], pre
         shared = sharing_pretraining(row, config_json, {k: v for k, v in systems.items() if v[:2] in certified_rows})
         rows |= set(shared)
     agree = ("same", "pretraining_same") if pretraining else ("same",)
-    certificates = [c for c in read_certifications()
-                    if any(c.get(field) == "yes" for field in agree)
-                    and (c.get("system"), c.get("setting")) in rows
-                    and [c.get("dataset"), c.get("shot")] == [row["dataset"], str(row["shot"])]]
+    certificates = [
+        c
+        for c in read_certifications()
+        if any(c.get(field) == "yes" for field in agree)
+        and (c.get("system"), c.get("setting")) in rows
+        and [c.get("dataset"), c.get("shot")] == [row["dataset"], str(row["shot"])]
+    ]
     reached, frontier = {version}, [version]
     while frontier:
         current = frontier.pop()
         for certificate in certificates:
-            if certificate["code_version"] in reached or not same_code(current, certificate["base_version"], config_json):
+            if certificate["code_version"] in reached or not same_code(
+                current, certificate["base_version"], config_json
+            ):
                 continue
             if code_unchanged_since(certificate["code_version"], config_json=config_json):
                 return True

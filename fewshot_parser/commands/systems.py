@@ -4,6 +4,7 @@ run-grid --systems NAME` can run, with the row it fills in the results (`system`
 experiment config it renders per dataset and shot (`config`, with `{dataset}` and `{shot}`), and a
 sentence on what it is (`about`). Adding a variant is a config file and a line there, not code.
 """
+
 import csv
 import os
 from typing import Dict, Tuple
@@ -24,7 +25,9 @@ def read_systems(path: str = SYSTEMS_TABLE) -> Dict[str, Tuple[str, str, str]]:
     with open(path, newline="", encoding="utf-8") as handle:
         reader = csv.DictReader(handle)
         if tuple(reader.fieldnames or ()) != COLUMNS:
-            raise UserError(f"{path}:1: the header must be {','.join(COLUMNS)}, not {','.join(reader.fieldnames or ())}")
+            raise UserError(
+                f"{path}:1: the header must be {','.join(COLUMNS)}, not {','.join(reader.fieldnames or ())}"
+            )
         for row in reader:
             where = f"{path}:{reader.line_num}"
             if None in row or any(row[column] is None for column in COLUMNS):
