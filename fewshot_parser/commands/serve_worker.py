@@ -43,7 +43,7 @@ def main(argv: list) -> None:
     args = parser.parse_args(argv)
     watch_parent(args.parent)
 
-    import fewshot_parser  # noqa: F401  (registers the plugin's components)
+    # Running this module imported the package first, which registered the plugin's components.
     from fewshot_parser.commands.teach import teach
     from fewshot_parser.serving.jobs import work_forever
     from fewshot_parser.serving.store import Store
