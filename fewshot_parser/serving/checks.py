@@ -12,7 +12,7 @@ import os
 import re
 import shutil
 import tempfile
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Set
 
 from allennlp.common.checks import ConfigurationError
 
@@ -125,6 +125,23 @@ def known_predicates(archive: str) -> List[str]:
     return sorted(known)
 
 
+def arity_uses(actions: Sequence[str]) -> Dict[str, Set[int]]:
+    """The arities with which the actions' templates apply each predicate they produce."""
+    from fewshot_parser.logical_forms.actions import Action
+
+    uses: Dict[str, Set[int]] = {}
+    for text in actions:
+        action = Action.from_string(text)
+        names = set(action.predicates)
+        stack = [action.pattern] if action.pattern is not None else []
+        while stack:
+            node = stack.pop()
+            if node.children and node.label in names:
+                uses.setdefault(node.label, set()).add(len(node.children))
+            stack.extend(node.children)
+    return uses
+
+
 class ExampleChecker:
     """Checks examples to teach against the pre-trained `archive`'s LF reader and predicates."""
 
@@ -174,9 +191,23 @@ class ExampleChecker:
         if len(instances) != len(lines):  # pragma: no cover - the readers read every line or refuse it
             raise RequestError(f"{field}: the reader read {len(instances)} of {len(lines)} examples", field)
         known = set(self.known)
+        first_use: Dict[str, Any] = {}  # a taught predicate -> (its arities, the utterance that taught them)
+        for utterance, instance in zip([line[0] for line in lines[:len(taught)]], instances):
+            for name, arities in arity_uses(instance["metadata"].metadata.get("actions", [])).items():
+                if name not in known:
+                    first_use.setdefault(name, (arities, utterance))
         checked = []
-        for example, instance in zip(examples, instances[len(taught):]):
+        for index, (example, instance) in enumerate(zip(examples, instances[len(taught):])):
             actions = list(instance["metadata"].metadata.get("actions", []))
+            for name, arities in arity_uses(actions).items():
+                if name in known:
+                    continue
+                expected, where = first_use.setdefault(name, (arities, example["utterance"]))
+                if not arities <= expected:
+                    raise RequestError(f"{field}[{index}].logical_form: predicate {name} takes "
+                                       f"{' or '.join(map(str, sorted(expected)))} argument(s) (as taught in "
+                                       f"'{where}'), got {' and '.join(map(str, sorted(arities - expected)))}",
+                                       f"{field}[{index}].logical_form")
             predicates = sorted({p for action in actions for p in Action.from_string(action).predicates} - known)
             checked.append({**example, "actions": actions, "predicates": predicates,
                             "kind": "new" if predicates else "correction"})
