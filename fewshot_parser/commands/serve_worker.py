@@ -48,8 +48,10 @@ def main(argv: list) -> None:
     from fewshot_parser.serving.jobs import work_forever
     from fewshot_parser.serving.store import Store
 
+    store = Store(args.state)
+    store.set_meta("teaching_process", str(os.getpid()))  # ready: the server's health says so
     print(f"teaching process {os.getpid()} for {args.state}", flush=True)
-    work_forever(Store(args.state), teach, overrides=args.overrides, threads=args.threads)
+    work_forever(store, teach, overrides=args.overrides, threads=args.threads)
 
 
 if __name__ == "__main__":

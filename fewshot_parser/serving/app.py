@@ -190,7 +190,7 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
     def health() -> Dict[str, Any]:
         rows = store.jobs()
         return {"status": "ok", "answering": parser.version, "active": store.active_version(),
-                "teaching_process": None if teacher is None else teacher.alive(),
+                "teaching_process": None if teacher is None else teacher.ready(),
                 "teaching_pid": None if teacher is None or teacher.process is None else teacher.process.pid,
                 "queued": sum(row["status"] == "queued" for row in rows),
                 "running": sum(row["status"] == "running" for row in rows), "token_required": bool(token)}

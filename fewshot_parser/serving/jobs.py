@@ -27,11 +27,9 @@ import traceback
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from fewshot_parser.common.errors import is_user_error, user_message
-from fewshot_parser.serving.store import Example, Store, normalize_utterance
+from fewshot_parser.serving.store import LOCK, Example, Store, normalize_utterance
 
-LOCK = "teaching.lock"
 SUPPORT = "support.txt"
-RUN = "run"
 EPOCHS_LINE = re.compile(r"^(?P<who>[^:]+): (?P<epochs>\d+) epoch\(s\)")
 EPOCH_LINE = re.compile(r"^(?P<who>[^:]+): epoch (?P<epoch>\d+)/(?P<epochs>\d+)")
 
@@ -108,7 +106,9 @@ def run_job(store: Store, job: int, teach: TeachFunction, overrides: str = "", t
     """
     started = time.time()
     work = os.path.join(store.directory, "jobs", str(job))
-    shutil.rmtree(work, ignore_errors=True)  # a killed attempt's leftovers
+    run = store.run_dir(job)
+    for leftover in (work, run):  # a killed attempt's
+        shutil.rmtree(leftover, ignore_errors=True)
     os.makedirs(work)
     examples = teaching_set(store, job)
     support = os.path.join(work, SUPPORT)
@@ -130,12 +130,13 @@ def run_job(store: Store, job: int, teach: TeachFunction, overrides: str = "", t
         previous = sys.stdout
         sys.stdout = progress  # type: ignore[assignment]
         try:
-            teach(store.pretrained, support, os.path.join(work, RUN), threads=threads, overrides=overrides,
+            teach(store.pretrained, support, run, threads=threads, overrides=overrides,
                   force=True, allow_known=True, report=report)
         except Exception as error:  # noqa: BLE001 - a failed teaching fails its job, never the process
             message = user_message(error) if is_user_error(error) else f"{type(error).__name__}: {error}"
             log.write(traceback.format_exc())
             store.fail_job(job, " ".join(message.split())[:500])
+            shutil.rmtree(run, ignore_errors=True)
             return -1
         finally:
             sys.stdout = previous
@@ -144,8 +145,7 @@ def run_job(store: Store, job: int, teach: TeachFunction, overrides: str = "", t
                 if getattr(handler, "stream", None) is progress:
                     logging.getLogger().removeHandler(handler)
     store.update_job(job, phase="installing the new version")
-    version = store.add_version(job, os.path.join(work, RUN), [example.id for example in examples], predicates,
-                                time.time() - started)
+    version = store.add_version(job, [example.id for example in examples], predicates, time.time() - started)
     shutil.rmtree(work, ignore_errors=True)
     return version
 

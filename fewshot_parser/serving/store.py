@@ -3,14 +3,15 @@ The state of a served parser, kept in a state directory so that nothing taught i
 
     STATE/serve.sqlite         examples, jobs, versions and the active version (SQLite, WAL journal)
     STATE/pretrained.tar.gz    a copy of the pre-trained archive every version is taught from
-    STATE/versions/N/          version N's taught run (`model.tar.gz`, its config and files)
-    STATE/jobs/N/              job N's support file and log while it runs
+    STATE/versions/jobJ/       the taught run of job J (`model.tar.gz`, its config and the files its reader reads)
+    STATE/jobs/J/              job J's support file and log while it runs
 
 Version 0 is the pre-trained archive. A teaching job makes version N+1 from the examples of the
-version active when it runs plus its own; the version's directory is written under a temporary
-name and renamed into place before its row is committed, so a version row always names a whole
-archive, and a directory without a row (a teaching killed half-way) is removed when the state is
-opened again. Each call opens its own connection, so the server, its teaching process and
+version active when it runs plus its own. Its run is written where it stays (a taught archive's
+config names its files by absolute path, so it is never moved), and its version row is committed
+only once the archive is whole (AllenNLP writes it to a temporary file first); a directory that no
+row names (a teaching killed half-way) is removed before the job runs again, or when the state is
+opened while no teaching runs. Each call opens its own connection, so the server, its teaching process and
 `allennlp teach --state` can share one state directory.
 """
 import contextlib
@@ -29,6 +30,7 @@ DATABASE = "serve.sqlite"
 PRETRAINED = "pretrained.tar.gz"
 VERSIONS = "versions"
 JOBS = "jobs"
+LOCK = "teaching.lock"
 # A job found running by the process that runs jobs was interrupted (its process died): it runs
 # again up to this many attempts in all, then it is marked failed.
 MAX_ATTEMPTS = 2
@@ -43,7 +45,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     phase TEXT, epoch INTEGER, epochs INTEGER, error TEXT, version INTEGER, attempts INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS versions (
     number INTEGER PRIMARY KEY, job INTEGER, created REAL NOT NULL, examples TEXT NOT NULL,
-    predicates TEXT NOT NULL, seconds REAL);
+    predicates TEXT NOT NULL, seconds REAL, directory TEXT NOT NULL);
 """
 
 
@@ -134,11 +136,26 @@ class Store:
                                 f"({self.meta('pretrained')}); choose another --state for {archive}")
         with self.connect() as db:
             db.execute("INSERT OR IGNORE INTO meta VALUES ('active', '0')")
-            known = {row[0] for row in db.execute("SELECT number FROM versions")}
-        versions = os.path.join(self.directory, VERSIONS)
-        for name in os.listdir(versions):
-            if not (name.isdigit() and int(name) in known):
-                shutil.rmtree(os.path.join(versions, name), ignore_errors=True)
+        self.remove_leftovers()
+
+    def remove_leftovers(self) -> None:
+        """Removes version directories that no version row names, unless a teaching is running now."""
+        import fcntl
+
+        with open(os.path.join(self.directory, LOCK), "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                return  # a teaching runs: its directory has no row yet
+            try:
+                with self.connect() as db:
+                    kept = {row[0] for row in db.execute("SELECT directory FROM versions")}
+                versions = os.path.join(self.directory, VERSIONS)
+                for name in os.listdir(versions):
+                    if name not in kept:
+                        shutil.rmtree(os.path.join(versions, name), ignore_errors=True)
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
     def connect(self) -> Iterator[sqlite3.Connection]:
@@ -161,17 +178,28 @@ class Store:
             row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
+    def set_meta(self, key: str, value: str) -> None:
+        with self.connect() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     # -- versions ----------------------------------------------------------------------------
 
     def active_version(self) -> int:
         return int(self.meta("active") or 0)
 
-    def version_dir(self, number: int) -> str:
-        return os.path.join(self.directory, VERSIONS, str(number))
+    def run_dir(self, job: int) -> str:
+        """Where job `job` teaches its version (the version's directory once it is done)."""
+        return os.path.join(self.directory, VERSIONS, f"job{job}")
 
     def archive_of(self, number: int) -> str:
         """The model archive of version `number` (0: the pre-trained one)."""
-        return self.pretrained if number == 0 else os.path.join(self.version_dir(number), "model.tar.gz")
+        if number == 0:
+            return self.pretrained
+        with self.connect() as db:
+            row = db.execute("SELECT directory FROM versions WHERE number = ?", (number,)).fetchone()
+        if row is None:
+            raise KeyError(number)
+        return os.path.join(self.directory, VERSIONS, row[0], "model.tar.gz")
 
     def versions(self) -> List[Version]:
         """Every version, version 0 (the pre-trained parser) first."""
@@ -191,19 +219,16 @@ class Store:
                 raise KeyError(number)
             db.execute("UPDATE meta SET value = ? WHERE key = 'active'", (str(number),))
 
-    def add_version(self, job: int, run_dir: str, examples: Sequence[int], predicates: Sequence[str],
-                    seconds: float) -> int:
+    def add_version(self, job: int, examples: Sequence[int], predicates: Sequence[str], seconds: float) -> int:
         """
-        Moves the finished run `run_dir` into place as the next version, records it, activates it
-        and marks `job` done, in one transaction; returns the version's number.
+        Records job `job`'s finished run (`run_dir(job)`) as the next version, activates it and marks
+        the job done, in one transaction; returns the version's number.
         """
         with self.connect() as db:
             number = int(db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM versions").fetchone()[0])
-            target = self.version_dir(number)
-            shutil.rmtree(target, ignore_errors=True)  # a leftover of a killed teaching, never a recorded version
-            os.replace(run_dir, target)
-            db.execute("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?)",
-                       (number, job, time.time(), json.dumps(list(examples)), json.dumps(sorted(predicates)), seconds))
+            db.execute("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (number, job, time.time(), json.dumps(list(examples)), json.dumps(sorted(predicates)), seconds,
+                        os.path.basename(self.run_dir(job))))
             db.execute("UPDATE meta SET value = ? WHERE key = 'active'", (str(number),))
             db.execute("UPDATE jobs SET status = 'done', version = ?, finished = ?, phase = 'done' WHERE id = ?",
                        (number, time.time(), job))

@@ -52,6 +52,10 @@ class Teacher:
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
+    def ready(self) -> bool:
+        """Whether the teaching process runs and has loaded the plugin (it is ready to teach)."""
+        return self.alive() and self.store.meta("teaching_process") == str(self.process.pid)  # type: ignore[union-attr]
+
     def _watch(self) -> None:
         while not self._stopped.wait(1.0):
             if self.process is not None and self.process.poll() is not None and not self._stopped.is_set():

@@ -62,6 +62,6 @@ def test_killing_the_server_during_a_teaching_loses_nothing(archive, tmp_path):
         status, parsed = call(server.base, "POST", "/api/parse", {"utterances": [AREA["utterance"]]})
         assert parsed["results"][0] == dict(AREA, actions=["GEN ( area:i <e:s> )", "STOP"], score=None,
                                             answered_by="taught example", version=1)
-        assert sorted(os.listdir(os.path.join(state, "versions"))) == ["1"]
+        assert sorted(os.listdir(os.path.join(state, "versions"))) == ["job1"]
     finally:
         server.stop()
