@@ -13,11 +13,15 @@ example so far (`fewshot_parser.serving.jobs`). The API is in `fewshot_parser.se
 import argparse
 import logging
 import os
+from typing import TYPE_CHECKING, Optional
 
 from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.commands.arguments import positive_int
 from fewshot_parser.common.errors import UserError
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 logger = logging.getLogger(__name__)
 
@@ -41,10 +45,6 @@ class Serve(Subcommand):
                          help="torch threads of the server and of the teaching process (default 1)")
         sub.add_argument("--teach-overrides", default="",
                          help="a JSON object merged into the teaching recipe, as teach -o")
-        sub.add_argument("--address", default=None,
-                         help="parse on an existing Ray cluster with Ray Serve replicas ('auto', host:port); "
-                              "teaching stays one job at a time in this server")
-        sub.add_argument("--replicas", type=positive_int, default=2, help="parsing replicas with --address (default 2)")
         sub.set_defaults(func=serve_from_args)
         return sub
 
@@ -52,11 +52,11 @@ class Serve(Subcommand):
 def serve_from_args(args: argparse.Namespace) -> None:
     serve(args.archive, args.state, host=args.host, port=args.port,
           token=args.token if args.token is not None else os.environ.get("FEWSHOT_SERVE_TOKEN") or None,
-          threads=args.threads, teach_overrides=args.teach_overrides, address=args.address, replicas=args.replicas)
+          threads=args.threads, teach_overrides=args.teach_overrides)
 
 
-def build(archive: str, state: str, token: "str | None" = None, threads: int = 1, teach_overrides: str = "",
-          start_teacher: bool = True, address: "str | None" = None, replicas: int = 2):  # type: ignore[no-untyped-def]
+def build(archive: str, state: str, token: Optional[str] = None, threads: int = 1, teach_overrides: str = "",
+          start_teacher: bool = True) -> "FastAPI":
     """The FastAPI application of `serve` (see the module docstring), with its teaching process started."""
     import torch
 
@@ -74,25 +74,19 @@ def build(archive: str, state: str, token: "str | None" = None, threads: int = 1
     store = Store(state)
     store.initialize(archive)
     checker = ExampleChecker(store.pretrained)
-    if address is not None:
-        from fewshot_parser.serving.replicas import RayParser
-
-        parser = RayParser(store, address, replicas, threads)
-    else:
-        parser = Parser(store)
+    parser = Parser(store)
     teacher = Teacher(store, overrides=teach_overrides, threads=threads) if start_teacher else None
     return create_app(store, parser, checker, teacher, token)
 
 
-def serve(archive: str, state: str, host: str = "127.0.0.1", port: int = 8000, token: "str | None" = None,
-          threads: int = 1, teach_overrides: str = "", address: "str | None" = None, replicas: int = 2) -> None:
+def serve(archive: str, state: str, host: str = "127.0.0.1", port: int = 8000, token: Optional[str] = None,
+          threads: int = 1, teach_overrides: str = "") -> None:
     """Runs the server until it is stopped (Ctrl-C)."""
     try:
         import uvicorn
     except ImportError:
         raise UserError("serve needs fastapi and uvicorn: pip install fastapi uvicorn") from None
-    app = build(archive, state, token=token, threads=threads, teach_overrides=teach_overrides, address=address,
-                replicas=replicas)
+    app = build(archive, state, token=token, threads=threads, teach_overrides=teach_overrides)
     print(f"serve: {os.path.abspath(state)}, version {app.state.parser.version} answering; "
           f"open http://{host}:{port}/", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
