@@ -107,14 +107,22 @@ def main() -> None:
         rows.append((f"step {step}: + {predicate} ({len(examples)} example(s), {seconds:.1f} s)",
                      scores(archive, list(taught), query, known, work)))
         print(rows[-1], flush=True)
-    started = time.time()
-    teach(args.archive, os.path.join(args.split, "support.txt"), os.path.join(work, "all"), threads=args.threads,
-          report=quiet)
-    seconds = time.time() - started
-    rows.append((f"all at once ({len(support)} example(s), {seconds:.1f} s)",
-                 scores(os.path.join(work, "all", "model.tar.gz"), order, query, known, work)))
+    # All at once: support.txt as it is, and the same examples in the order they were taught (the last
+    # step's support file), which shows how much of a difference is the order of the examples alone.
+    in_order = os.path.join(work, "in_order.txt")
+    with open(in_order, "w", encoding="utf-8") as handle:
+        handle.writelines(open(os.path.join(work, f"step{step}.txt"), encoding="utf-8").read()
+                          for step in range(1, len(order) + 1))
+    for label, path in (("all at once", os.path.join(args.split, "support.txt")),
+                        ("all at once, in the order taught", in_order)):
+        started = time.time()
+        target = os.path.join(work, label.replace(" ", "_").replace(",", ""))
+        teach(args.archive, path, target, threads=args.threads, report=quiet)
+        seconds = time.time() - started
+        rows.append((f"{label} ({len(lines_of(path))} example(s), {seconds:.1f} s)",
+                     scores(os.path.join(target, "model.tar.gz"), order, query, known, work)))
+        print(rows[-1], flush=True)
     pretrained = exact_match(args.archive, known, work)
-    print(rows[-1], flush=True)
 
     name = f"{split['dataset']}_draw{split['draw']}_{split['shot']}shot"
     os.makedirs(args.out, exist_ok=True)
@@ -127,7 +135,9 @@ def main() -> None:
                      f"use each predicate ({', '.join(f'{p}: {sum(uses(q[1], p) for q in query)}' for p in order)} "
                      f"lines) and on known.txt ({len(known)} lines; the pre-trained archive: {pretrained:.2f}). "
                      "Each step is a version of `allennlp teach --state` (the server's path), which re-teaches the "
-                     "pre-trained archive with every example so far; a blank cell: not taught yet.\n\n")
+                     "pre-trained archive with every example so far; a blank cell: not taught yet. The last step "
+                     "and \"all at once, in the order taught\" are the same teaching (the same examples in the same "
+                     "order); \"all at once\" teaches support.txt's order.\n\n")
         handle.write("| teaching | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns) + "\n")
         for label, values in rows:
             handle.write(f"| {label} | " + " | ".join(f"{values[c]:.2f}" if c in values else "" for c in columns) + " |\n")
