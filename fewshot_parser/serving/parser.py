@@ -61,6 +61,10 @@ class Parser:
     def stop(self) -> None:
         self._stopped.set()
 
+    def live(self, number: int) -> bool:
+        """Whether version `number` has answered here (it is, or was, loaded)."""
+        return number in self.loaded_at
+
     def use(self, number: int) -> None:
         """Loads version `number` (unless it is the one answering) and answers with it from now on."""
         with self._load_lock:
