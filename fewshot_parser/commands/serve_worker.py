@@ -5,7 +5,7 @@ The teaching process of `allennlp serve` (`fewshot_parser.serving.teacher` start
 
 runs the state's queued teaching jobs one at a time (`fewshot_parser.serving.jobs`) until the
 process `PID` (the server) ends; when the server is killed, this process ends with it. It runs at a
-lower CPU priority (`--nice`, default 10): on a machine with fewer free cores than processes, parse
+lowest CPU priority (`--nice`, default 19): on a machine with fewer free cores than processes, parse
 requests come before training steps, and a teaching only takes longer.
 """
 import argparse
@@ -42,7 +42,7 @@ def main(argv: list) -> None:
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--overrides", default="")
-    parser.add_argument("--nice", type=int, default=10,
+    parser.add_argument("--nice", type=int, default=19,
                         help="lower this process's CPU priority by this much, so that parsing comes first")
     args = parser.parse_args(argv)
     watch_parent(args.parent)
