@@ -11,7 +11,9 @@ seconds from a teach request to the new version answering.
 The server runs as `python -m fewshot_parser serve` on 127.0.0.1 (one torch thread per process:
 the server and its teaching process), on a fresh state in a temporary directory. Each client sends
 one utterance per request (`POST /api/parse`) over a kept-alive connection, one request after
-another. With a teaching running, a helper thread keeps the server teaching (it queues the
+another. Before each row with a teaching, the server has loaded its active version (a new version
+is loaded in the server process, which briefly slows parsing; that moment is not in these rows).
+With a teaching running, a helper thread keeps the server teaching (it queues the
 `--support` examples whenever no job is queued or running), and only requests that start and end
 inside a running job count; throughput is those requests over the seconds the jobs ran. A teach
 request to live version is timed from `POST /api/teach` to the first parse answered by the job's
@@ -131,6 +133,19 @@ def job_spans(state: str, jobs: List[int]) -> List[Tuple[float, float]]:
         connection.close()
 
 
+def settle(port: int, probe: str, seconds: float = 300) -> None:
+    """Waits until no job is queued or running and the active version answers (its loading is not measured)."""
+    client = Client(port)
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        health = client.call("GET", "/api/health")[1]
+        version = client.call("POST", "/api/parse", {"utterances": [probe]})[1]["results"][0]["version"]
+        if not health["queued"] and not health["running"] and version == health["active"]:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the server did not settle")
+
+
 def row(label: str, clients: int, teaching: bool, latencies: List[float], seconds: float, note: str) -> Dict[str, Any]:
     return {"label": label, "kind": "parse", "clients": clients, "teaching": "yes" if teaching else "no",
             "requests": len(latencies), "p50_ms": f"{1000 * percentile(latencies, 0.5):.1f}",
@@ -183,6 +198,7 @@ def main() -> None:
             rows.append(row(args.label, clients, False, [end - start for start, end in done], wall, ""))
             print(rows[-1], flush=True)
         for clients in args.clients:
+            settle(port, utterances[0])
             teacher = KeepTeaching(port, support)
             teacher.thread.start()
             deadline = time.time() + 120
@@ -198,9 +214,7 @@ def main() -> None:
             rows.append(row(args.label, clients, True, [e - s for s, e in inside], covered,
                             f"{len(inside)} of {len(done)} requests inside {len(spans)} teaching(s)"))
             print(rows[-1], flush=True)
-            deadline = time.time() + 300
-            while Client(port).call("GET", "/api/health")[1]["running"] and time.time() < deadline:
-                time.sleep(0.5)
+        settle(port, utterances[0])
         client = Client(port)
         probe = utterances[0]
         for teaching in range(args.teachings):

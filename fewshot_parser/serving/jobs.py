@@ -68,6 +68,7 @@ class _Progress(io.TextIOBase):
     def __init__(self, store: Store, job: int, log: io.TextIOBase, after: Any) -> None:
         self._store, self._job, self._log, self._after, self._buffer = store, job, log, after, ""
         self._ended = False
+        self._written = 0.0
 
     def writable(self) -> bool:
         return True
@@ -91,7 +92,11 @@ class _Progress(io.TextIOBase):
     def line(self, line: str) -> None:
         found = EPOCH_LINE.match(line)
         if found:
-            self._store.update_job(self._job, phase=found["who"], epoch=int(found["epoch"]), epochs=int(found["epochs"]))
+            # At most two writes a second (each is a synchronous commit), and always the last epoch.
+            if time.time() - self._written >= 0.5 or found["epoch"] == found["epochs"]:
+                self._store.update_job(self._job, phase=found["who"], epoch=int(found["epoch"]),
+                                       epochs=int(found["epochs"]))
+                self._written = time.time()
             return
         found = EPOCHS_LINE.match(line)
         if found:

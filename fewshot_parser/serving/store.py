@@ -158,12 +158,15 @@ class Store:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
     @contextlib.contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
-        """A connection whose block is one transaction (committed when it ends without an exception)."""
+    def connect(self, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """
+        A connection whose block is one transaction (committed when it ends without an exception); one
+        that only reads (`write=False`) takes no write lock, so it never waits for a teaching's writes.
+        """
         connection = sqlite3.connect(self.database, timeout=30, isolation_level=None)
         try:
             connection.execute("PRAGMA synchronous=FULL")
-            connection.execute("BEGIN IMMEDIATE")
+            connection.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
                 yield connection
             except BaseException:
@@ -174,7 +177,7 @@ class Store:
             connection.close()
 
     def meta(self, key: str) -> Optional[str]:
-        with self.connect() as db:
+        with self.connect(write=False) as db:
             row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else row[0]
 
@@ -195,7 +198,7 @@ class Store:
         """The model archive of version `number` (0: the pre-trained one)."""
         if number == 0:
             return self.pretrained
-        with self.connect() as db:
+        with self.connect(write=False) as db:
             row = db.execute("SELECT directory FROM versions WHERE number = ?", (number,)).fetchone()
         if row is None:
             raise KeyError(number)
@@ -203,7 +206,7 @@ class Store:
 
     def versions(self) -> List[Version]:
         """Every version, version 0 (the pre-trained parser) first."""
-        with self.connect() as db:
+        with self.connect(write=False) as db:
             rows = db.execute("SELECT number, job, created, examples, predicates, seconds FROM versions "
                               "ORDER BY number").fetchall()
             created = float(db.execute("SELECT COALESCE(MIN(created), 0) FROM jobs").fetchone()[0] or 0.0)
@@ -252,7 +255,7 @@ class Store:
     def examples(self, ids: Optional[Sequence[int]] = None, job: Optional[int] = None) -> List[Example]:
         """Every example, or those of `ids` or of `job`, oldest first."""
         query = "SELECT id, utterance, logical_form, kind, predicates, actions, job, created FROM examples"
-        with self.connect() as db:
+        with self.connect(write=False) as db:
             if job is not None:
                 rows = db.execute(query + " WHERE job = ? ORDER BY id", (job,)).fetchall()
             else:
@@ -262,13 +265,13 @@ class Store:
                 for r in rows if wanted is None or r[0] in wanted]
 
     def job(self, job: int) -> Optional[Dict[str, Any]]:
-        with self.connect() as db:
+        with self.connect(write=False) as db:
             db.row_factory = sqlite3.Row
             row = db.execute("SELECT * FROM jobs WHERE id = ?", (job,)).fetchone()
         return None if row is None else dict(row)
 
     def jobs(self) -> List[Dict[str, Any]]:
-        with self.connect() as db:
+        with self.connect(write=False) as db:
             db.row_factory = sqlite3.Row
             return [dict(row) for row in db.execute("SELECT * FROM jobs ORDER BY id")]
 
