@@ -17,7 +17,7 @@ from fewshot_parser.serving.store import Store
 
 
 def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunction, threads: Optional[int] = None,
-                overrides: str = "", report: Callable[[str], None] = print) -> int:
+                overrides: str = "", report: Callable[[str], None] = lambda text: print(f"teach: {text}")) -> int:
     """Adds `support`'s examples to the state `state` (made from the pre-trained `archive` when new) and
     teaches its next version; returns the version (see the module docstring)."""
     if os.path.isdir(archive) and os.path.isfile(os.path.join(archive, "model.tar.gz")):
@@ -50,7 +50,7 @@ def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunctio
         raise UserError(f"{where}: {reason}") from None
     new = sorted({predicate for example in checked for predicate in example["predicates"]})
     job = store.add_job(checked)
-    report(f"teach: state {store.directory}: job {job}, {len(checked)} example(s); new predicate(s): "
+    report(f"state {store.directory}: job {job}, {len(checked)} example(s); new predicate(s): "
            f"{', '.join(new) or 'none (corrections only)'}; building on version {store.active_version()}")
     while True:  # this process runs the queue up to its job, unless a server's teaching process runs it first
         jobs.run_queued(store, teach, overrides=overrides, threads=threads, until=job)
@@ -58,6 +58,6 @@ def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunctio
         if row.get("status") == "failed":
             raise UserError(f"teach: job {job} failed: {row.get('error')}")
         if row.get("status") == "done":
-            report(f"teach: version {row['version']} is active: {store.archive_of(row['version'])}")
+            report(f"version {row['version']} is active: {store.archive_of(row['version'])}")
             return int(row["version"])
         time.sleep(0.5)
