@@ -126,7 +126,7 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
                 "waited": round((row["started"] or time.time()) - row["created"], 2)}
         if row["status"] == "done":
             view["version"] = row["version"]
-            view["live"] = parser.live(row["version"])
+            view["live"] = parser.live(row["version"]) or parser.version > row["version"]  # or skipped for a later one
         if row["status"] == "failed":
             view["error"] = row["error"]
         view["examples"] = [{"utterance": e.utterance, "logical_form": e.logical_form, "kind": e.kind}
