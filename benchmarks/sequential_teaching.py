@@ -55,7 +55,8 @@ def exact_match(archive: str, examples: List[Tuple[str, str]], work: str) -> flo
 
 def scores(archive: str, taught: List[str], query: List[Tuple[str, str]], known: List[Tuple[str, str]],
            work: str) -> Dict[str, float]:
-    result = {predicate: exact_match(archive, [q for q in query if uses(q[1], predicate)], work) for predicate in taught}
+    result = {predicate: exact_match(archive, [q for q in query if uses(q[1], predicate)], work)
+              for predicate in taught}
     result["known.txt"] = exact_match(archive, known, work)
     return result
 
@@ -140,7 +141,8 @@ def main() -> None:
                      "order); \"all at once\" teaches support.txt's order.\n\n")
         handle.write("| teaching | " + " | ".join(columns) + " |\n|---|" + "---|" * len(columns) + "\n")
         for label, values in rows:
-            handle.write(f"| {label} | " + " | ".join(f"{values[c]:.2f}" if c in values else "" for c in columns) + " |\n")
+            cells = [f"{values[c]:.2f}" if c in values else "" for c in columns]
+            handle.write(f"| {label} | " + " | ".join(cells) + " |\n")
     shutil.rmtree(work, ignore_errors=True)
     print(f"wrote {os.path.join(args.out, name + '.md')}")
 

@@ -19,7 +19,8 @@ With a teaching running, a helper thread keeps the server teaching (it queues th
 `--support` examples whenever no job is queued or running), and only requests that start and end
 inside a running job count; throughput is those requests over the seconds the jobs ran. A teach
 request to live version is timed from `POST /api/teach` to the first parse answered by the job's
-version (after the version active before it answers). Rows are kept per `--label` in `<out>/serve.csv`; `<out>/serve.md` is rendered from it.
+version (after the version active before it answers). Rows are kept per `--label` in
+`<out>/serve.csv`; `<out>/serve.md` is rendered from it.
 """
 import argparse
 import csv
@@ -88,7 +89,8 @@ def load(port: int, utterances: List[str], clients: int, requests: int, seconds:
                 sent[0] += 1
                 number = sent[0]
             started = time.time()
-            status, answer = connection.call("POST", "/api/parse", {"utterances": [utterances[number % len(utterances)]]})
+            body = {"utterances": [utterances[number % len(utterances)]]}
+            status, answer = connection.call("POST", "/api/parse", body)
             ended = time.time()
             assert status == 200, answer
             with lock:

@@ -84,7 +84,8 @@ def teach_from_args(args: argparse.Namespace) -> None:
         from fewshot_parser.serving.state_teaching import teach_state
 
         if args.serialization_dir is not None or args.query is not None or args.shot is not None:
-            raise UserError("--state keeps the taught versions in the state directory; leave out -s, --query and --shot")
+            raise UserError("--state keeps the taught versions in the state directory; "
+                            "leave out -s, --query and --shot")
         teach_state(args.archive, args.support, args.state, teach, threads=args.threads, overrides=args.overrides,
                     report=say)
         return

@@ -3,7 +3,7 @@ The HTTP API and page of `allennlp serve` (FastAPI). JSON in and out:
 
 | request | answer |
 |---|---|
-| `POST /api/parse` `{"utterances": [...]}` | per utterance `logical_form`, `actions`, `score`, `answered_by`, `version` |
+| `POST /api/parse` `{"utterances": [...]}` | each: `logical_form`, `actions`, `score`, `answered_by`, `version` |
 | `POST /api/teach` `{"examples": [{"utterance", "logical_form"}, ...]}` | 202, the queued job (token) |
 | `GET /api/jobs/{id}` | queued, running (phase, epoch, seconds so far), done (the version) or failed (why) |
 | `GET /api/predicates` | the known predicates, the taught ones with their examples and versions, corrections |
@@ -149,8 +149,8 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
         versions = store.versions()
         first_version: Dict[int, int] = {}
         for version in versions:
-            for example in version.examples:
-                first_version.setdefault(example, version.number)
+            for example_id in version.examples:
+                first_version.setdefault(example_id, version.number)
         status = {row["id"]: row["status"] for row in store.jobs()}
         taught: Dict[str, Dict[str, Any]] = {}
         corrections = []

@@ -116,7 +116,7 @@ def known_predicates(archive: str) -> List[str]:
     from fewshot_parser.logical_forms.actions import Action
 
     data = read_members(archive, ["vocabulary/actions.txt"]).get("vocabulary/actions.txt", b"")
-    known = set()
+    known: Set[str] = set()
     for line in data.decode("utf-8").splitlines():
         try:
             known.update(Action.from_string(line.strip()).predicates)
@@ -193,12 +193,13 @@ class ExampleChecker:
         known = set(self.known)
         first_use: Dict[str, Any] = {}  # a taught predicate -> (its arities, the utterance that taught them)
         for utterance, instance in zip([line[0] for line in lines[:len(taught)]], instances):
-            for name, arities in arity_uses(instance["metadata"].metadata.get("actions", [])).items():
+            metadata = instance["metadata"].metadata  # type: ignore[attr-defined]
+            for name, arities in arity_uses(metadata.get("actions", [])).items():
                 if name not in known:
                     first_use.setdefault(name, (arities, utterance))
         checked = []
         for index, (example, instance) in enumerate(zip(examples, instances[len(taught):])):
-            actions = list(instance["metadata"].metadata.get("actions", []))
+            actions = list(instance["metadata"].metadata.get("actions", []))  # type: ignore[attr-defined]
             for name, arities in arity_uses(actions).items():
                 if name in known:
                     continue

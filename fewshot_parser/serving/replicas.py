@@ -60,7 +60,8 @@ class RayParser:
         deployment = serve.deployment(ParserReplica, name=DEPLOYMENT, num_replicas=replicas,
                                       ray_actor_options={"num_cpus": threads},
                                       max_ongoing_requests=64)
-        self.handle = serve.run(deployment.bind(store.directory, threads), name=DEPLOYMENT, route_prefix=None)
+        application = deployment.bind(store.directory, threads)  # type: ignore[attr-defined]
+        self.handle = serve.run(application, name=DEPLOYMENT, route_prefix=None)
         self._version = self.handle.version.remote().result()
         self.loaded_at[self._version] = time.time()
 

@@ -29,6 +29,8 @@ def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunctio
     store.initialize(archive)
     examples = []
     for line in read_lines(support):
+        if line.text is None:
+            raise UserError(f"{support}:{line.number}: {line.error}")
         text = line.text.rstrip("\n")
         if not text.strip():
             continue

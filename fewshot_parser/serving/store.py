@@ -240,10 +240,11 @@ class Store:
     # -- examples and jobs ---------------------------------------------------------------------
 
     def add_job(self, examples: Sequence[Dict[str, Any]]) -> int:
-        """Stores `examples` (checked dicts with utterance, logical_form, kind, predicates, actions) and queues a job."""
+        """Stores `examples` (checked: utterance, logical_form, kind, predicates, actions) and queues a job."""
         now = time.time()
         with self.connect() as db:
-            job = db.execute("INSERT INTO jobs (status, created, phase) VALUES ('queued', ?, 'queued')", (now,)).lastrowid
+            job = db.execute("INSERT INTO jobs (status, created, phase) VALUES ('queued', ?, 'queued')",
+                             (now,)).lastrowid
             for example in examples:
                 db.execute("INSERT INTO examples (utterance, logical_form, kind, predicates, actions, job, created) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -55,7 +55,8 @@ def test_predicates_taught_one_after_another_are_all_kept_and_versions_roll_back
     job = client.get("/api/jobs/1").json()
     assert job["status"] == "done" and job["version"] == 1 and job["live"] and job["epochs"] == job["epoch"] == 2
     assert parse(client, AREA["utterance"])[0] == {
-        "utterance": AREA["utterance"], "logical_form": AREA["logical_form"], "actions": ["GEN ( area:i <e:s> )", "STOP"],
+        "utterance": AREA["utterance"], "logical_form": AREA["logical_form"],
+        "actions": ["GEN ( area:i <e:s> )", "STOP"],
         "score": None, "answered_by": "taught example", "version": 1}
     other = parse(client, "how big be s1")[0]
     assert other["answered_by"] == "fine-tuned" and other["version"] == 1

@@ -38,7 +38,8 @@ CASES = [
     ("POST", "/api/parse", {"utterance": "how big be s0"}, 422, "utterance", "unknown field 'utterance'"),
     ("POST", "/api/parse", {"utterances": "how big be s0"}, 422, "utterances", "must be an array, got a string"),
     ("POST", "/api/parse", {"utterances": []}, 422, "utterances", "'utterances' is empty"),
-    ("POST", "/api/parse", {"utterances": ["how big be s0", 7]}, 422, "utterances[1]", "must be a string, got a number"),
+    ("POST", "/api/parse", {"utterances": ["how big be s0", 7]}, 422, "utterances[1]",
+     "must be a string, got a number"),
     ("POST", "/api/parse", {"utterances": ["   "]}, 422, "utterances[0]", "is empty"),
     ("POST", "/api/parse", {"utterances": [LONG]}, 422, "utterances[0]", "over-long"),
     ("POST", "/api/parse", {"utterances": ["how big be s0"] * (MAX_UTTERANCES + 1)}, 413, "utterances",
@@ -65,7 +66,8 @@ CASES = [
     ("POST", "/api/teach", {"examples": [AREA, {"utterance": "how big be s1", "logical_form": "( area:i s1"}]}, 422,
      "examples[1].logical_form", "unbalanced parentheses"),
     ("POST", "/api/teach", {"examples": [{"utterance": "which state border s0",
-                                          "logical_form": "( lambda $0 e ( and ( state:t $0 $1 ) ( next_to:t $0 s0 ) ) )"}]},
+                                          "logical_form": "( lambda $0 e ( and ( state:t $0 $1 ) "
+                                                          "( next_to:t $0 s0 ) ) )"}]},
      422, "examples[0].logical_form", "predicate state:t expects 1 argument"),
     # area:i was taught (queued) with one argument: another arity clashes with it.
     ("POST", "/api/teach", {"examples": [{"utterance": "how big be s0 s1", "logical_form": "( area:i s0 s1 )"}]},

@@ -91,7 +91,8 @@ def test_the_page_parses_teaches_a_new_predicate_and_parses_with_the_new_version
         chrome.find_element(By.ID, "add-example").click()
         assert "area:i" in chrome.find_element(By.ID, "pending").text
         chrome.find_element(By.ID, "teach").click()
-        WebDriverWait(chrome, 180).until(shown.text_to_be_present_in_element((By.ID, "job-status"), "version 1 is live"))
+        live = shown.text_to_be_present_in_element((By.ID, "job-status"), "version 1 is live")
+        WebDriverWait(chrome, 180).until(live)
         assert chrome.find_element(By.ID, "progress").get_attribute("value") == "1"
 
         ask("how big be s0")

@@ -25,7 +25,8 @@ EXPERIMENT = os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet")
 AREA = {"utterance": "how big be s0", "logical_form": "( area:i s0 )"}
 NOT = {"utterance": "which state be not next to s0",
        "logical_form": "( lambda $0 e ( and ( state:t $0 ) ( not ( next_to:t $0 s0 ) ) ) )"}
-CORRECTION = {"utterance": "what state border s1", "logical_form": "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s1 ) ) )"}
+CORRECTION = {"utterance": "what state border s1",
+              "logical_form": "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s1 ) ) )"}
 
 
 @pytest.fixture(scope="session")
@@ -63,7 +64,8 @@ def call(base: str, method: str, path: str, body: Optional[Dict[str, Any]] = Non
          token: Optional[str] = None) -> Any:
     """One JSON request to a running server: (status, body)."""
     data = None if body is None else json.dumps(body).encode("utf-8")
-    request = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     try:

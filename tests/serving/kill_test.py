@@ -33,7 +33,8 @@ def test_killing_the_server_during_a_teaching_loses_nothing(archive, tmp_path):
         status, answer = call(server.base, "POST", "/api/teach", {"examples": [AREA]})
         assert status == 202
         job = answer["job"]
-        running = wait_for_job(server.base, job, until=lambda view: view["status"] == "running" and (view["epoch"] or 0) >= 1)
+        running = wait_for_job(server.base, job,
+                               until=lambda view: view["status"] == "running" and (view["epoch"] or 0) >= 1)
         assert running["epochs"] == 400
         # Parsing goes on while the teaching runs in its own process.
         status, parsed = call(server.base, "POST", "/api/parse", {"utterances": [AREA["utterance"]]})

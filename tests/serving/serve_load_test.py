@@ -8,9 +8,9 @@ from tests import PROJECT_ROOT, fixture_split
 
 def test_serve_load_measures_parse_latency_and_teach_to_live(archive, tmp_path):
     out = tmp_path / "speed"
-    command = [sys.executable, "benchmarks/serve_load.py", "--archive", archive, "--support", fixture_split("geo", "support"),
-               "--utterances", fixture_split("geo", "query"), "--label", "fixture", "--requests", "30",
-               "--seconds", "20", "--teachings", "1", "--out", str(out)]
+    command = [sys.executable, "benchmarks/serve_load.py", "--archive", archive,
+               "--support", fixture_split("geo", "support"), "--utterances", fixture_split("geo", "query"),
+               "--label", "fixture", "--requests", "30", "--seconds", "20", "--teachings", "1", "--out", str(out)]
     result = subprocess.run(command, cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=400)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     rows = list(csv.DictReader(open(out / "serve.csv")))
