@@ -121,3 +121,18 @@ def test_teaching_and_activation_need_the_token_when_one_is_set(archive, tmp_pat
         good = {"Authorization": "Bearer s3cret"}
         assert client.post("/api/teach", json={"examples": [AREA]}, headers=good).status_code == 202
         assert client.post("/api/versions/0/activate", headers=good).status_code == 200
+
+
+def test_teachings_queue_one_at_a_time_and_a_later_correction_replaces_an_earlier_one(served):
+    app, client = served
+    first = dict(CORRECTION, logical_form="( lambda $0 e ( state:t $0 ) )")
+    assert client.post("/api/teach", json={"examples": [AREA, first]}).json()["job"] == 1
+    assert client.post("/api/teach", json={"examples": [CORRECTION]}).json()["job"] == 2
+    assert [job["status"] for job in client.get("/api/jobs").json()["jobs"]] == ["queued", "queued"]
+    assert run_jobs(app, client) == [(1, 1), (2, 2)]
+    # Version 2 was taught the first job's new predicate and the second job's correction, not the first one's.
+    version = client.get("/api/versions").json()["versions"][2]
+    assert version["predicates"] == ["area:i"] and version["examples"] == 2
+    results = parse(client, AREA["utterance"], CORRECTION["utterance"])
+    assert [r["logical_form"] for r in results] == [AREA["logical_form"], CORRECTION["logical_form"]]
+    assert [r["answered_by"] for r in results] == ["taught example", "correction"]
