@@ -41,7 +41,7 @@ JOBS ?= 2
 # the same machine reproduces them exactly (another machine: within noise, docs/results.md).
 THREADS ?= 1
 
-.PHONY: setup data test lint geo-1shot main run best table ablations baselines plus report benchmarks lock clean-venv pythons smoke
+.PHONY: setup data test lint geo-1shot main run best table ablations baselines plus report benchmarks lock clean-venv pythons smoke serve
 
 setup: $(STAMP)
 
@@ -113,6 +113,13 @@ plus: $(STAMP) data
 
 report: $(STAMP)
 	$(BIN)/allennlp report
+
+# Serve a pre-trained parser, its page on http://127.0.0.1:8000/ (parse, teach predicate after predicate,
+# correct, roll back); examples and versions are kept in STATE: make serve ARCHIVE=runs/pretrain/geo-ours/model.tar.gz
+STATE ?= $(RUNS)/served
+serve: $(STAMP)
+	@test -n "$(ARCHIVE)" || { echo "make serve ARCHIVE=<pre-trained model.tar.gz> [STATE=$(STATE)]"; exit 2; }
+	$(BIN)/fewshot-parser serve $(ARCHIVE) --state $(STATE)
 
 # Supervised sanity (exact match on a held-out 10% of train), speed on this machine (training, decoding,
 # a faithful ATIS pre-training epoch), the representation check against the authors' preprocessing, and

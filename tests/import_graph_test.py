@@ -13,8 +13,9 @@ Layers, bottom to top. A module may import modules of its own layer and of the l
     5. `models`          the registered models and their metric
     6. `predictors`
     7. `training`        TrainModels, trainers, callbacks, schedulers
-    8. `commands`        subcommands, the grid driver and report, and `cli_behaviour`
-    9. the package itself (`fewshot_parser/__init__.py`, `__main__.py`), which imports every layer so
+    8. `serving`         the served parser's state, teaching jobs, HTTP API and page (`allennlp serve`)
+    9. `commands`        subcommands, the grid driver and report, and `cli_behaviour`
+    10. the package itself (`fewshot_parser/__init__.py`, `__main__.py`), which imports every layer so
        that importing it registers every component
 
 The graph is read from the source with `ast`, without importing anything: every `import` and
@@ -46,7 +47,7 @@ PACKAGE = "fewshot_parser"
 
 # Bottom to top, as in the module docstring.
 LAYERS: Tuple[str, ...] = ("root helpers", "common", "logical_forms", "data", "modules", "models", "predictors",
-                           "training", "commands", "package")
+                           "training", "serving", "commands", "package")
 ROOT_HELPERS = ("config_defaults", "offline", "startup_warnings", "version")
 
 # Imports allowed to run from a lower layer to a higher one: (importer, imported) -> why. None today.

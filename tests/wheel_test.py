@@ -71,6 +71,9 @@ def test_the_installed_wheel_pre_trains_teaches_evaluates_and_predicts_outside_t
                 dict(env, PATH=f"{fake}:{env['PATH']}")).strip().splitlines()[-1]
     assert where.startswith(str(bin_dir.parent)) and not where.startswith(PROJECT_ROOT)
     assert not (tmp_path / "git-calls").exists()
+    # The page of `allennlp serve` is package data.
+    run([python, "-c", "import os, fewshot_parser.serving.app as app; assert sorted(os.listdir(app.PAGE)) == "
+                       "['app.js', 'index.html', 'style.css'], os.listdir(app.PAGE)"], str(tmp_path), env)
 
     # Pre-train (and fine-tune) the tiny experiment: the pre-trained archive stores its recipe.
     work = tmp_path / "work"

@@ -5,3 +5,4 @@ from fewshot_parser.commands.augment_data import AugmentData
 from fewshot_parser.commands.make_splits import MakeSplits
 from fewshot_parser.commands.certify import Certify
 from fewshot_parser.commands.teach import Teach
+from fewshot_parser.commands.serve import Serve

@@ -53,8 +53,16 @@ class Teach(Subcommand):
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("archive", help="the pre-trained archive, e.g. runs/pretrain/geo-ours/model.tar.gz")
         sub.add_argument("support", help="your examples of the new predicates, utterance<TAB>logical form per line")
-        sub.add_argument("-s", "--serialization-dir", required=True,
-                         help="where the fine-tuned archive (model.tar.gz), its config and log go")
+        sub.add_argument("-s", "--serialization-dir", default=None,
+                         help="where the fine-tuned archive (model.tar.gz), its config and log go "
+                              "(required unless --state)")
+        sub.add_argument("--state", default=None,
+                         help="a parser state directory, as `allennlp serve --state` keeps: the examples are added "
+                              "to those taught before, and the parser is taught all of them as its next version "
+                              "(created from the archive when new; shared with a running server)")
+        sub.add_argument("--corrections", action="store_true",
+                         help="accept a support file without new predicates: its examples of known predicates "
+                              "are corrections the parser is fine-tuned on")
         sub.add_argument("--query", default=None,
                          help="evaluate the fine-tuned parser on this file (same format) and print its exact match")
         sub.add_argument("--shot", type=int_in([1, 2], "shot"), default=None,
@@ -72,8 +80,19 @@ class Teach(Subcommand):
 
 
 def teach_from_args(args: argparse.Namespace) -> None:
+    if args.state is not None:
+        from fewshot_parser.serving.state_teaching import teach_state
+
+        if args.serialization_dir is not None or args.query is not None or args.shot is not None:
+            raise UserError("--state keeps the taught versions in the state directory; "
+                            "leave out -s, --query and --shot")
+        teach_state(args.archive, args.support, args.state, teach, threads=args.threads, overrides=args.overrides,
+                    report=say)
+        return
+    if args.serialization_dir is None:
+        raise UserError("teach: -s/--serialization-dir is required (or --state, a parser state directory)")
     teach(args.archive, args.support, args.serialization_dir, query=args.query, shot=args.shot,
-          threads=args.threads, overrides=args.overrides, force=args.force)
+          threads=args.threads, overrides=args.overrides, force=args.force, allow_known=args.corrections)
 
 
 class Support(NamedTuple):
@@ -99,6 +118,7 @@ def teach(
     overrides: str = "",
     force: bool = False,
     report: Callable[[str], None] = say,
+    allow_known: bool = False,
 ) -> Dict[str, Any]:
     """
     Fine-tunes the pre-trained `archive` on `support` with the archive's recipe (see the module
@@ -127,6 +147,8 @@ def teach(
         Overwrite a serialization directory that holds an earlier run.
     report : `Callable[[str], None]`, optional (default = `say`)
         Where the progress lines go.
+    allow_known : `bool`, optional (default = `False`)
+        Accept a support file whose examples use only known predicates (corrections).
     """
     import torch
 
@@ -144,14 +166,14 @@ def teach(
     check_serialization_dir(serialization_dir, force, [archive, support, query])
     take_phases()  # only this run's phases
     with quiet_console():
-        metrics = _teach(archive, support, serialization_dir, query, shot, overrides, force, report)
+        metrics = _teach(archive, support, serialization_dir, query, shot, overrides, force, report, allow_known)
     report(f"time per phase: {format_phases(take_phases())}")
     report(f"done in {time.time() - started:.1f} s: {os.path.join(serialization_dir, 'model.tar.gz')}")
     return metrics
 
 
 def _teach(archive: str, support: str, serialization_dir: str, query: Optional[str], shot: Optional[int],
-           overrides: str, force: bool, report: Callable[[str], None]) -> Dict[str, Any]:
+           overrides: str, force: bool, report: Callable[[str], None], allow_known: bool = False) -> Dict[str, Any]:
     """`teach` after its arguments are checked: the recipe, the support check, the training."""
     import torch
     from allennlp.commands import train as train_command
@@ -170,7 +192,7 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     atexit.register(shutil.rmtree, files, True)
     recipe, recipe_shot = teaching_recipe.choose_recipe(recipes, shot or 1, archive)
     found = check_support(support, teaching_recipe.fill_recipe(recipe, files, support, query),
-                          known_predicates(members.get(ACTIONS_VOCABULARY)), archive)
+                          known_predicates(members.get(ACTIONS_VOCABULARY)), archive, allow_known)
     wanted = shot or found.shot
     if wanted != recipe_shot:
         recipe, recipe_shot = teaching_recipe.choose_recipe(recipes, wanted, archive)
@@ -178,7 +200,8 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     if recipe_shot != wanted:
         note = f" (the archive has no {wanted}-shot recipe)"
     report(f"recipe: {recipe_shot}-shot{note}")
-    new = ", ".join(found.new_predicates) if found.new_predicates else "(not checked: no action vocabulary)"
+    new = ", ".join(found.new_predicates) if found.new_predicates else (
+        "none (corrections only)" if allow_known else "(not checked: no action vocabulary)")
     report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")
 
     config = teaching_config(recipe, archive, files, support, query)
@@ -245,7 +268,8 @@ def archive_config(archive: str, data: Optional[bytes]) -> Dict[str, Any]:
     config = json.loads(data.decode("utf-8"))
     if "pretrained_archive" in config:
         raise UserError(f"{archive}: a fine-tuned archive (of a few-shot experiment, type {config.get('type')}); "
-                        "teach starts from a pre-trained one, such as runs/pretrain/geo-ours/model.tar.gz")
+                        "teach starts from a pre-trained one, such as runs/pretrain/geo-ours/model.tar.gz "
+                        "(to teach predicate after predicate, keep a state: teach PRETRAINED support.txt --state DIR)")
     return config
 
 
@@ -277,19 +301,23 @@ def check_serialization_dir(directory: str, force: bool, inputs: List[Optional[s
                         "--force replaces it, or choose another -s")
 
 
-def check_support(support: str, config: Dict[str, Any], known: Optional[List[str]], archive: str) -> Support:
+def check_support(support: str, config: Dict[str, Any], known: Optional[List[str]], archive: str,
+                  allow_known: bool = False) -> Support:
     """
     Reads `support` with the LF reader of the experiment `config` (so a bad line is the reader's
     `FILE:LINE: reason`) and finds the predicates the archive does not know (`known`, from its action
-    vocabulary; None skips the check). A file without a new predicate is a `UserError`.
+    vocabulary; None skips the check). A file without a new predicate is a `UserError` unless
+    `allow_known` (its examples are corrections).
     """
     examples, counts = teaching_recipe.new_predicate_counts(config["dataset_reader"], support, known)
     if known is None:
         return Support(examples, [], 1)
+    if not counts and allow_known:
+        return Support(examples, [], 1)
     if not counts:
         raise UserError(f"{support}: no new predicate (every predicate of its {examples} example(s) is one "
-                        f"{archive} already knows); teach adds predicates, allennlp predict parses with the "
-                        "archive as it is")
+                        f"{archive} already knows); teach adds predicates (--corrections fine-tunes on "
+                        "corrections of known ones), allennlp predict parses with the archive as it is")
     return Support(examples, sorted(counts), teaching_recipe.shot_of(counts))
 
 
