@@ -8,6 +8,7 @@ process `PID` (the server) ends; when the server is killed, this process ends wi
 lowest CPU priority (`--nice`, default 19): on a machine with fewer free cores than processes, parse
 requests come before training steps, and a teaching only takes longer.
 """
+
 import argparse
 import os
 import sys
@@ -42,8 +43,12 @@ def main(argv: list) -> None:
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--overrides", default="")
-    parser.add_argument("--nice", type=int, default=19,
-                        help="lower this process's CPU priority by this much, so that parsing comes first")
+    parser.add_argument(
+        "--nice",
+        type=int,
+        default=19,
+        help="lower this process's CPU priority by this much, so that parsing comes first",
+    )
     args = parser.parse_args(argv)
     watch_parent(args.parent)
     if args.nice:

@@ -14,6 +14,7 @@ the files its reader reads under `<serialization dir>/teaching/`; AllenNLP's log
 `<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch, the seconds each
 phase took (`fewshot_parser.common.phases`) and the time in all.
 """
+
 import argparse
 import atexit
 import contextlib
@@ -47,34 +48,64 @@ class Teach(Subcommand):
     """Fine-tune a pre-trained archive on a support file with the recipe the archive carries."""
 
     def add_subparser(self, parser: argparse._SubParsersAction) -> argparse.ArgumentParser:
-        description = ("Teach a pre-trained parser new predicates: fine-tune its archive on your support file "
-                       "(utterance<TAB>logical form per line) with the fine-tuning recipe the archive carries, "
-                       "and write the fine-tuned archive <serialization dir>/model.tar.gz.")
+        description = (
+            "Teach a pre-trained parser new predicates: fine-tune its archive on your support file "
+            "(utterance<TAB>logical form per line) with the fine-tuning recipe the archive carries, "
+            "and write the fine-tuned archive <serialization dir>/model.tar.gz."
+        )
         sub = parser.add_parser(self.name, description=description, help=description)
         sub.add_argument("archive", help="the pre-trained archive, e.g. runs/pretrain/geo-ours/model.tar.gz")
         sub.add_argument("support", help="your examples of the new predicates, utterance<TAB>logical form per line")
-        sub.add_argument("-s", "--serialization-dir", default=None,
-                         help="where the fine-tuned archive (model.tar.gz), its config and log go "
-                              "(required unless --state)")
-        sub.add_argument("--state", default=None,
-                         help="a parser state directory, as `allennlp serve --state` keeps: the examples are added "
-                              "to those taught before, and the parser is taught all of them as its next version "
-                              "(created from the archive when new; shared with a running server)")
-        sub.add_argument("--corrections", action="store_true",
-                         help="accept a support file without new predicates: its examples of known predicates "
-                              "are corrections the parser is fine-tuned on")
-        sub.add_argument("--query", default=None,
-                         help="evaluate the fine-tuned parser on this file (same format) and print its exact match")
-        sub.add_argument("--shot", type=int_in([1, 2], "shot"), default=None,
-                         help="use the 1-shot or 2-shot recipe (default: 2 when every new predicate "
-                              "has two examples or more, else 1)")
-        sub.add_argument("--threads", type=positive_int, default=None,
-                         help="torch threads (default: the plugin's, see FEWSHOT_THREADS)")
-        sub.add_argument("-o", "--overrides", default="",
-                         help="a JSON object merged into the recipe, as with allennlp train -o "
-                              "(e.g. \'{\"trainer\": {\"cuda_device\": 0}}\')")
-        sub.add_argument("-f", "--force", action="store_true",
-                         help="overwrite the serialization directory if it holds an earlier run")
+        sub.add_argument(
+            "-s",
+            "--serialization-dir",
+            default=None,
+            help="where the fine-tuned archive (model.tar.gz), its config and log go (required unless --state)",
+        )
+        sub.add_argument(
+            "--state",
+            default=None,
+            help="a parser state directory, as `allennlp serve --state` keeps: the examples are added "
+            "to those taught before, and the parser is taught all of them as its next version "
+            "(created from the archive when new; shared with a running server)",
+        )
+        sub.add_argument(
+            "--corrections",
+            action="store_true",
+            help="accept a support file without new predicates: its examples of known predicates "
+            "are corrections the parser is fine-tuned on",
+        )
+        sub.add_argument(
+            "--query",
+            default=None,
+            help="evaluate the fine-tuned parser on this file (same format) and print its exact match",
+        )
+        sub.add_argument(
+            "--shot",
+            type=int_in([1, 2], "shot"),
+            default=None,
+            help="use the 1-shot or 2-shot recipe (default: 2 when every new predicate "
+            "has two examples or more, else 1)",
+        )
+        sub.add_argument(
+            "--threads",
+            type=positive_int,
+            default=None,
+            help="torch threads (default: the plugin's, see FEWSHOT_THREADS)",
+        )
+        sub.add_argument(
+            "-o",
+            "--overrides",
+            default="",
+            help="a JSON object merged into the recipe, as with allennlp train -o "
+            '(e.g. \'{"trainer": {"cuda_device": 0}}\')',
+        )
+        sub.add_argument(
+            "-f",
+            "--force",
+            action="store_true",
+            help="overwrite the serialization directory if it holds an earlier run",
+        )
         sub.set_defaults(func=teach_from_args)
         return sub
 
@@ -84,15 +115,26 @@ def teach_from_args(args: argparse.Namespace) -> None:
         from fewshot_parser.serving.state_teaching import teach_state
 
         if args.serialization_dir is not None or args.query is not None or args.shot is not None:
-            raise UserError("--state keeps the taught versions in the state directory; "
-                            "leave out -s, --query and --shot")
-        teach_state(args.archive, args.support, args.state, teach, threads=args.threads, overrides=args.overrides,
-                    report=say)
+            raise UserError(
+                "--state keeps the taught versions in the state directory; leave out -s, --query and --shot"
+            )
+        teach_state(
+            args.archive, args.support, args.state, teach, threads=args.threads, overrides=args.overrides, report=say
+        )
         return
     if args.serialization_dir is None:
         raise UserError("teach: -s/--serialization-dir is required (or --state, a parser state directory)")
-    teach(args.archive, args.support, args.serialization_dir, query=args.query, shot=args.shot,
-          threads=args.threads, overrides=args.overrides, force=args.force, allow_known=args.corrections)
+    teach(
+        args.archive,
+        args.support,
+        args.serialization_dir,
+        query=args.query,
+        shot=args.shot,
+        threads=args.threads,
+        overrides=args.overrides,
+        force=args.force,
+        allow_known=args.corrections,
+    )
 
 
 class Support(NamedTuple):
@@ -172,8 +214,17 @@ def teach(
     return metrics
 
 
-def _teach(archive: str, support: str, serialization_dir: str, query: Optional[str], shot: Optional[int],
-           overrides: str, force: bool, report: Callable[[str], None], allow_known: bool = False) -> Dict[str, Any]:
+def _teach(
+    archive: str,
+    support: str,
+    serialization_dir: str,
+    query: Optional[str],
+    shot: Optional[int],
+    overrides: str,
+    force: bool,
+    report: Callable[[str], None],
+    allow_known: bool = False,
+) -> Dict[str, Any]:
     """`teach` after its arguments are checked: the recipe, the support check, the training."""
     import torch
     from allennlp.commands import train as train_command
@@ -184,15 +235,24 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     pretraining = archive_config(archive, members.get(CONFIG))
     recipes = teaching_recipe.read_recipes(archive)
     if recipes is None:
-        raise UserError(f"{archive}: the archive carries no teaching recipe (it was pre-trained before archives "
-                        "stored one); add it with lab/scripts/add_teaching_recipe.py, or pre-train it again")
-    report(f"pre-trained archive {archive} (seed {pretraining.get('random_seed', 'unknown')}, "
-           f"torch threads {torch.get_num_threads()}; recipes for {' and '.join(sorted(recipes.by_shot))}-shot)")
+        raise UserError(
+            f"{archive}: the archive carries no teaching recipe (it was pre-trained before archives "
+            "stored one); add it with lab/scripts/add_teaching_recipe.py, or pre-train it again"
+        )
+    report(
+        f"pre-trained archive {archive} (seed {pretraining.get('random_seed', 'unknown')}, "
+        f"torch threads {torch.get_num_threads()}; recipes for {' and '.join(sorted(recipes.by_shot))}-shot)"
+    )
     files = teaching_recipe.unpack_files(recipes, tempfile.mkdtemp(prefix="fewshot_teach_"))
     atexit.register(shutil.rmtree, files, True)
     recipe, recipe_shot = teaching_recipe.choose_recipe(recipes, shot or 1, archive)
-    found = check_support(support, teaching_recipe.fill_recipe(recipe, files, support, query),
-                          known_predicates(members.get(ACTIONS_VOCABULARY)), archive, allow_known)
+    found = check_support(
+        support,
+        teaching_recipe.fill_recipe(recipe, files, support, query),
+        known_predicates(members.get(ACTIONS_VOCABULARY)),
+        archive,
+        allow_known,
+    )
     wanted = shot or found.shot
     if wanted != recipe_shot:
         recipe, recipe_shot = teaching_recipe.choose_recipe(recipes, wanted, archive)
@@ -200,8 +260,11 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     if recipe_shot != wanted:
         note = f" (the archive has no {wanted}-shot recipe)"
     report(f"recipe: {recipe_shot}-shot{note}")
-    new = ", ".join(found.new_predicates) if found.new_predicates else (
-        "none (corrections only)" if allow_known else "(not checked: no action vocabulary)")
+    new = (
+        ", ".join(found.new_predicates)
+        if found.new_predicates
+        else ("none (corrections only)" if allow_known else "(not checked: no action vocabulary)")
+    )
     report(f"support {support}: {found.examples} example(s); new predicate(s): {new}")
 
     config = teaching_config(recipe, archive, files, support, query)
@@ -212,9 +275,11 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
         config["parallel_members"] = max(1, min(size - 1, available_cores() // max(1, torch.get_num_threads())))
     params = with_overrides(config, overrides)
     parallel = params.get("parallel_members", 1)
-    report(f"fine-tuning {'one model' if size == 1 else f'{size} models that vote'}"
-           + (f" ({parallel} at a time after the first)" if size > 1 and parallel > 1 else "")
-           + ": loading the archive, reading the support set, new actions start from their prototypes")
+    report(
+        f"fine-tuning {'one model' if size == 1 else f'{size} models that vote'}"
+        + (f" ({parallel} at a time after the first)" if size > 1 and parallel > 1 else "")
+        + ": loading the archive, reading the support set, new actions start from their prototypes"
+    )
     train_command.train_model(params, serialization_dir, force=force)
     keep_files(serialization_dir, files, recipes)
     with open(os.path.join(serialization_dir, "metrics.json")) as handle:
@@ -224,8 +289,9 @@ def _teach(archive: str, support: str, serialization_dir: str, query: Optional[s
     return metrics
 
 
-def teaching_config(recipe: Dict[str, Any], archive: str, files: str, support: str, query: Optional[str],
-                    progress: bool = True) -> Dict[str, Any]:
+def teaching_config(
+    recipe: Dict[str, Any], archive: str, files: str, support: str, query: Optional[str], progress: bool = True
+) -> Dict[str, Any]:
     """
     The experiment config that fine-tunes `archive` on `support` with `recipe`: its placeholders
     filled (`files` holds the bundled files), the archive used as it is (never pre-trained again);
@@ -267,9 +333,11 @@ def archive_config(archive: str, data: Optional[bytes]) -> Dict[str, Any]:
         raise UserError(f"{archive}: the archive holds no config.json")
     config = json.loads(data.decode("utf-8"))
     if "pretrained_archive" in config:
-        raise UserError(f"{archive}: a fine-tuned archive (of a few-shot experiment, type {config.get('type')}); "
-                        "teach starts from a pre-trained one, such as runs/pretrain/geo-ours/model.tar.gz "
-                        "(to teach predicate after predicate, keep a state: teach PRETRAINED support.txt --state DIR)")
+        raise UserError(
+            f"{archive}: a fine-tuned archive (of a few-shot experiment, type {config.get('type')}); "
+            "teach starts from a pre-trained one, such as runs/pretrain/geo-ours/model.tar.gz "
+            "(to teach predicate after predicate, keep a state: teach PRETRAINED support.txt --state DIR)"
+        )
     return config
 
 
@@ -297,12 +365,15 @@ def check_serialization_dir(directory: str, force: bool, inputs: List[Optional[s
         if path is not None and os.path.abspath(path).startswith(inside):
             raise UserError(f"{directory}: holds {path}, an input of teach; choose another -s")
     if os.path.isdir(directory) and os.listdir(directory) and not force:
-        raise UserError(f"Serialization directory ({directory}) already exists and is not empty; "
-                        "--force replaces it, or choose another -s")
+        raise UserError(
+            f"Serialization directory ({directory}) already exists and is not empty; "
+            "--force replaces it, or choose another -s"
+        )
 
 
-def check_support(support: str, config: Dict[str, Any], known: Optional[List[str]], archive: str,
-                  allow_known: bool = False) -> Support:
+def check_support(
+    support: str, config: Dict[str, Any], known: Optional[List[str]], archive: str, allow_known: bool = False
+) -> Support:
     """
     Reads `support` with the LF reader of the experiment `config` (so a bad line is the reader's
     `FILE:LINE: reason`) and finds the predicates the archive does not know (`known`, from its action
@@ -315,9 +386,11 @@ def check_support(support: str, config: Dict[str, Any], known: Optional[List[str
     if not counts and allow_known:
         return Support(examples, [], 1)
     if not counts:
-        raise UserError(f"{support}: no new predicate (every predicate of its {examples} example(s) is one "
-                        f"{archive} already knows); teach adds predicates (--corrections fine-tunes on "
-                        "corrections of known ones), allennlp predict parses with the archive as it is")
+        raise UserError(
+            f"{support}: no new predicate (every predicate of its {examples} example(s) is one "
+            f"{archive} already knows); teach adds predicates (--corrections fine-tunes on "
+            "corrections of known ones), allennlp predict parses with the archive as it is"
+        )
     return Support(examples, sorted(counts), teaching_recipe.shot_of(counts))
 
 
@@ -354,8 +427,11 @@ def quiet_console(level: int = logging.WARNING) -> Iterator[None]:
 
     def quiet() -> None:
         for handler in logging.getLogger().handlers:
-            if (type(handler) is logging.StreamHandler and handler.stream in (sys.stdout, sys.stderr)
-                    and handler.level < level):
+            if (
+                type(handler) is logging.StreamHandler
+                and handler.stream in (sys.stdout, sys.stderr)
+                and handler.level < level
+            ):
                 changed.append((handler, handler.level))
                 handler.setLevel(level)
 

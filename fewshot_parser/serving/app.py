@@ -14,6 +14,7 @@ The HTTP API and page of `allennlp serve` (FastAPI). JSON in and out:
 A bad request is a 4xx `{"error": message, "field": where}` and changes nothing stored; with a token,
 teaching and activation need `Authorization: Bearer TOKEN` (parsing does not).
 """
+
 import contextlib
 import hmac
 import os
@@ -42,8 +43,13 @@ def _number(text: str, what: str) -> int:
     return int(text)
 
 
-def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: Optional[Teacher] = None,
-               token: Optional[str] = None) -> FastAPI:
+def create_app(
+    store: Store,
+    parser: Parser,
+    checker: ExampleChecker,
+    teacher: Optional[Teacher] = None,
+    token: Optional[str] = None,
+) -> FastAPI:
     """
     The application serving `store` with `parser`; `teacher`, the teaching process, starts and stops
     with the application (None: jobs run elsewhere, as in tests).
@@ -73,17 +79,20 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"error": f"internal error ({type(error).__name__}); the server log has the details",
-                             "field": None}, status_code=500)
+        return JSONResponse(
+            {"error": f"internal error ({type(error).__name__}); the server log has the details", "field": None},
+            status_code=500,
+        )
 
     def authorize(request: Request) -> None:
         if not token:
             return
         given = request.headers.get("authorization", "")
-        given = given[len("Bearer "):] if given.startswith("Bearer ") else request.headers.get("x-token", "")
+        given = given[len("Bearer ") :] if given.startswith("Bearer ") else request.headers.get("x-token", "")
         if not hmac.compare_digest(given.encode("utf-8"), token.encode("utf-8")):
-            raise RequestError("teaching and activation need the server's token (Authorization: Bearer TOKEN)",
-                               "token", status=401)
+            raise RequestError(
+                "teaching and activation need the server's token (Authorization: Bearer TOKEN)", "token", status=401
+            )
 
     async def body(request: Request) -> Dict[str, Any]:
         length = request.headers.get("content-length", "")
@@ -114,23 +123,35 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
         examples = checks.raw_examples(await body(request))
         checked = await run_in_threadpool(lambda: checker.check(examples, pending_examples()))
         job = store.add_job(checked)
-        return {"job": job, "status": "queued", "examples": len(checked),
-                "new_predicates": sorted({p for example in checked for p in example["predicates"]}),
-                "corrections": sum(example["kind"] == "correction" for example in checked)}
+        return {
+            "job": job,
+            "status": "queued",
+            "examples": len(checked),
+            "new_predicates": sorted({p for example in checked for p in example["predicates"]}),
+            "corrections": sum(example["kind"] == "correction" for example in checked),
+        }
 
     def job_view(row: Dict[str, Any]) -> Dict[str, Any]:
         end = row["finished"] or time.time()
-        view = {"job": row["id"], "status": row["status"], "phase": row["phase"], "epoch": row["epoch"],
-                "epochs": row["epochs"], "attempts": row["attempts"],
-                "seconds": round(end - row["started"], 2) if row["started"] else None,
-                "waited": round((row["started"] or time.time()) - row["created"], 2)}
+        view = {
+            "job": row["id"],
+            "status": row["status"],
+            "phase": row["phase"],
+            "epoch": row["epoch"],
+            "epochs": row["epochs"],
+            "attempts": row["attempts"],
+            "seconds": round(end - row["started"], 2) if row["started"] else None,
+            "waited": round((row["started"] or time.time()) - row["created"], 2),
+        }
         if row["status"] == "done":
             view["version"] = row["version"]
             view["live"] = parser.live(row["version"]) or parser.version > row["version"]  # or skipped for a later one
         if row["status"] == "failed":
             view["error"] = row["error"]
-        view["examples"] = [{"utterance": e.utterance, "logical_form": e.logical_form, "kind": e.kind}
-                            for e in store.examples(job=row["id"])]
+        view["examples"] = [
+            {"utterance": e.utterance, "logical_form": e.logical_form, "kind": e.kind}
+            for e in store.examples(job=row["id"])
+        ]
         return view
 
     @app.get("/api/jobs/{job}")
@@ -155,8 +176,13 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
         taught: Dict[str, Dict[str, Any]] = {}
         corrections = []
         for example in store.examples():
-            item = {"utterance": example.utterance, "logical_form": example.logical_form, "job": example.job,
-                    "job_status": status.get(example.job), "version": first_version.get(example.id)}
+            item = {
+                "utterance": example.utterance,
+                "logical_form": example.logical_form,
+                "job": example.job,
+                "job_status": status.get(example.job),
+                "version": first_version.get(example.id),
+            }
             if example.kind == "correction":
                 corrections.append(item)
             for predicate in example.predicates:
@@ -164,16 +190,31 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
                 entry["examples"].append(item)
                 if item["version"] is not None and (entry["version"] is None or item["version"] < entry["version"]):
                     entry["version"] = item["version"]
-        return {"known": checker.known, "taught": sorted(taught.values(), key=lambda entry: entry["predicate"]),
-                "corrections": corrections}
+        return {
+            "known": checker.known,
+            "taught": sorted(taught.values(), key=lambda entry: entry["predicate"]),
+            "corrections": corrections,
+        }
 
     @app.get("/api/versions")
     def versions() -> Dict[str, Any]:
         active = store.active_version()
-        return {"active": active, "answering": parser.version,
-                "versions": [{"version": v.number, "created": v.created, "job": v.job, "examples": len(v.examples),
-                              "predicates": v.predicates, "seconds": v.seconds, "active": v.number == active}
-                             for v in store.versions()]}
+        return {
+            "active": active,
+            "answering": parser.version,
+            "versions": [
+                {
+                    "version": v.number,
+                    "created": v.created,
+                    "job": v.job,
+                    "examples": len(v.examples),
+                    "predicates": v.predicates,
+                    "seconds": v.seconds,
+                    "active": v.number == active,
+                }
+                for v in store.versions()
+            ],
+        }
 
     @app.post("/api/versions/{number}/activate")
     async def activate(number: str, request: Request) -> Dict[str, Any]:
@@ -189,11 +230,16 @@ def create_app(store: Store, parser: Parser, checker: ExampleChecker, teacher: O
     @app.get("/api/health")
     def health() -> Dict[str, Any]:
         rows = store.jobs()
-        return {"status": "ok", "answering": parser.version, "active": store.active_version(),
-                "teaching_process": None if teacher is None else teacher.ready(),
-                "teaching_pid": None if teacher is None or teacher.process is None else teacher.process.pid,
-                "queued": sum(row["status"] == "queued" for row in rows),
-                "running": sum(row["status"] == "running" for row in rows), "token_required": bool(token)}
+        return {
+            "status": "ok",
+            "answering": parser.version,
+            "active": store.active_version(),
+            "teaching_process": None if teacher is None else teacher.ready(),
+            "teaching_pid": None if teacher is None or teacher.process is None else teacher.process.pid,
+            "queued": sum(row["status"] == "queued" for row in rows),
+            "running": sum(row["status"] == "running" for row in rows),
+            "token_required": bool(token),
+        }
 
     @app.get("/")
     def page() -> FileResponse:

@@ -6,6 +6,7 @@ Examples to teach are read with the LF reader of the pre-trained archive's teach
 examples already taught, so an LF that does not parse, or uses a known predicate (or one taught
 before) with another arity, is refused as `teach` would refuse it, with the example's index.
 """
+
 import atexit
 import json
 import os
@@ -50,8 +51,15 @@ def json_object(raw: bytes) -> Dict[str, Any]:
 
 
 def _kind(value: Any) -> str:
-    names = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null",
-             int: "a number", float: "a number"}
+    names = {
+        dict: "an object",
+        list: "an array",
+        str: "a string",
+        bool: "a boolean",
+        type(None): "null",
+        int: "a number",
+        float: "a number",
+    }
     return names.get(type(value), type(value).__name__)
 
 
@@ -103,10 +111,12 @@ def raw_examples(body: Dict[str, Any]) -> List[Dict[str, str]]:
         for key in ("utterance", "logical_form"):
             if key not in value:
                 raise RequestError(f"{where}: missing field '{key}'", f"{where}.{key}")
-        examples.append({
-            "utterance": _text(value["utterance"], f"{where}.utterance", MAX_UTTERANCE_CHARS, True),
-            "logical_form": _text(value["logical_form"], f"{where}.logical_form", MAX_LOGICAL_FORM_CHARS, True),
-        })
+        examples.append(
+            {
+                "utterance": _text(value["utterance"], f"{where}.utterance", MAX_UTTERANCE_CHARS, True),
+                "logical_form": _text(value["logical_form"], f"{where}.logical_form", MAX_LOGICAL_FORM_CHARS, True),
+            }
+        )
     return examples
 
 
@@ -151,8 +161,10 @@ class ExampleChecker:
 
         recipes = teaching_recipe.read_recipes(archive)
         if recipes is None:
-            raise UserError(f"{archive}: the archive carries no teaching recipe (it was pre-trained before archives "
-                            "stored one); add it with lab/scripts/add_teaching_recipe.py, or pre-train it again")
+            raise UserError(
+                f"{archive}: the archive carries no teaching recipe (it was pre-trained before archives "
+                "stored one); add it with lab/scripts/add_teaching_recipe.py, or pre-train it again"
+            )
         files = teaching_recipe.unpack_files(recipes, tempfile.mkdtemp(prefix="fewshot_serve_files_"))
         atexit.register(shutil.rmtree, files, True)
         recipe, _ = teaching_recipe.choose_recipe(recipes, 1, archive)
@@ -161,8 +173,12 @@ class ExampleChecker:
         self.files = files
         self.known = known_predicates(archive)
 
-    def check(self, examples: Sequence[Dict[str, str]], taught: Sequence[Example], field: str = "examples",
-              ) -> List[Dict[str, Any]]:
+    def check(
+        self,
+        examples: Sequence[Dict[str, str]],
+        taught: Sequence[Example],
+        field: str = "examples",
+    ) -> List[Dict[str, Any]]:
         """
         `examples` with their `actions`, new `predicates` and `kind` ("new" or "correction"), read
         after the `taught` examples; a line the reader refuses is a `RequestError` naming its index.
@@ -192,26 +208,29 @@ class ExampleChecker:
             raise RequestError(f"{field}: the reader read {len(instances)} of {len(lines)} examples", field)
         known = set(self.known)
         first_use: Dict[str, Any] = {}  # a taught predicate -> (its arities, the utterance that taught them)
-        for utterance, instance in zip([line[0] for line in lines[:len(taught)]], instances):
+        for utterance, instance in zip([line[0] for line in lines[: len(taught)]], instances):
             metadata = instance["metadata"].metadata  # type: ignore[attr-defined]
             for name, arities in arity_uses(metadata.get("actions", [])).items():
                 if name not in known:
                     first_use.setdefault(name, (arities, utterance))
         checked = []
-        for index, (example, instance) in enumerate(zip(examples, instances[len(taught):])):
+        for index, (example, instance) in enumerate(zip(examples, instances[len(taught) :])):
             actions = list(instance["metadata"].metadata.get("actions", []))  # type: ignore[attr-defined]
             for name, arities in arity_uses(actions).items():
                 if name in known:
                     continue
                 expected, where = first_use.setdefault(name, (arities, example["utterance"]))
                 if not arities <= expected:
-                    raise RequestError(f"{field}[{index}].logical_form: predicate {name} takes "
-                                       f"{' or '.join(map(str, sorted(expected)))} argument(s) (as taught in "
-                                       f"'{where}'), got {' and '.join(map(str, sorted(arities - expected)))}",
-                                       f"{field}[{index}].logical_form")
+                    raise RequestError(
+                        f"{field}[{index}].logical_form: predicate {name} takes "
+                        f"{' or '.join(map(str, sorted(expected)))} argument(s) (as taught in "
+                        f"'{where}'), got {' and '.join(map(str, sorted(arities - expected)))}",
+                        f"{field}[{index}].logical_form",
+                    )
             predicates = sorted({p for action in actions for p in Action.from_string(action).predicates} - known)
-            checked.append({**example, "actions": actions, "predicates": predicates,
-                            "kind": "new" if predicates else "correction"})
+            checked.append(
+                {**example, "actions": actions, "predicates": predicates, "kind": "new" if predicates else "correction"}
+            )
         return checked
 
     @staticmethod

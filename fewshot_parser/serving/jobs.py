@@ -14,6 +14,7 @@ Whoever runs jobs (the server's teaching process, `fewshot_parser.commands.serve
 never overlap; `teach` is passed in (`fewshot_parser.commands.teach.teach`), so this module needs
 nothing above it.
 """
+
 import contextlib
 import fcntl
 import io
@@ -94,8 +95,9 @@ class _Progress(io.TextIOBase):
         if found:
             # At most two writes a second (each is a synchronous commit), and always the last epoch.
             if time.time() - self._written >= 0.5 or found["epoch"] == found["epochs"]:
-                self._store.update_job(self._job, phase=found["who"], epoch=int(found["epoch"]),
-                                       epochs=int(found["epochs"]))
+                self._store.update_job(
+                    self._job, phase=found["who"], epoch=int(found["epoch"]), epochs=int(found["epochs"])
+                )
                 self._written = time.time()
             return
         found = EPOCHS_LINE.match(line)
@@ -135,8 +137,16 @@ def run_job(store: Store, job: int, teach: TeachFunction, overrides: str = "", t
         previous = sys.stdout
         sys.stdout = progress  # type: ignore[assignment]
         try:
-            teach(store.pretrained, support, run, threads=threads, overrides=overrides,
-                  force=True, allow_known=True, report=report)
+            teach(
+                store.pretrained,
+                support,
+                run,
+                threads=threads,
+                overrides=overrides,
+                force=True,
+                allow_known=True,
+                report=report,
+            )
         except Exception as error:  # noqa: BLE001 - a failed teaching fails its job, never the process
             message = user_message(error) if is_user_error(error) else f"{type(error).__name__}: {error}"
             log.write(traceback.format_exc())
@@ -155,8 +165,9 @@ def run_job(store: Store, job: int, teach: TeachFunction, overrides: str = "", t
     return version
 
 
-def run_queued(store: Store, teach: TeachFunction, overrides: str = "", threads: Optional[int] = None,
-               until: Optional[int] = None) -> List[Tuple[int, int]]:
+def run_queued(
+    store: Store, teach: TeachFunction, overrides: str = "", threads: Optional[int] = None, until: Optional[int] = None
+) -> List[Tuple[int, int]]:
     """
     Runs queued jobs one at a time under the teaching lock until none is queued (or job `until` has
     run); returns (job, version) pairs, version -1 for a failed job.
@@ -172,8 +183,14 @@ def run_queued(store: Store, teach: TeachFunction, overrides: str = "", threads:
             return ran
 
 
-def work_forever(store: Store, teach: TeachFunction, overrides: str = "", threads: Optional[int] = None,
-                 poll: float = 0.3, stop: Callable[[], bool] = lambda: False) -> None:
+def work_forever(
+    store: Store,
+    teach: TeachFunction,
+    overrides: str = "",
+    threads: Optional[int] = None,
+    poll: float = 0.3,
+    stop: Callable[[], bool] = lambda: False,
+) -> None:
     """The teaching process's loop: runs queued jobs as they come (checking every `poll` seconds)."""
     while not stop():
         if not run_queued(store, teach, overrides, threads):

@@ -9,6 +9,7 @@ which keeps latency low under concurrent clients at one torch thread. A new acti
 teaching finished, or another process activated one) is loaded in the background while the previous
 one keeps answering, then swapped in.
 """
+
 import logging
 import queue
 import threading
@@ -108,7 +109,7 @@ class Parser:
                 continue
             start = 0
             for utterances, future in waiting:
-                future.set_result(answers[start:start + len(utterances)])
+                future.set_result(answers[start : start + len(utterances)])
                 start += len(utterances)
 
     @staticmethod
@@ -121,18 +122,33 @@ class Parser:
                 answers.append(None)
                 to_parse.append(position)
                 continue
-            answers.append({"utterance": utterance, "logical_form": example.logical_form, "actions": example.actions,
-                            "score": None, "answered_by": "correction" if example.kind == "correction"
-                            else "taught example", "version": current.version})
+            answers.append(
+                {
+                    "utterance": utterance,
+                    "logical_form": example.logical_form,
+                    "actions": example.actions,
+                    "score": None,
+                    "answered_by": "correction" if example.kind == "correction" else "taught example",
+                    "version": current.version,
+                }
+            )
         if to_parse:
             outputs = current.predictor.predict_batch_json([{"utterance": utterances[i]} for i in to_parse])
             for position, output in zip(to_parse, outputs):
                 if "error" in output:
-                    answers[position] = {"utterance": utterances[position], "error": output["error"],
-                                         "version": current.version}
+                    answers[position] = {
+                        "utterance": utterances[position],
+                        "error": output["error"],
+                        "version": current.version,
+                    }
                     continue
                 default = "pre-trained" if current.version == 0 else "fine-tuned"
-                answers[position] = {"utterance": utterances[position], "logical_form": output["logical_form"],
-                                     "actions": output["actions"], "score": output["score"],
-                                     "answered_by": output.get("answered_by", default), "version": current.version}
+                answers[position] = {
+                    "utterance": utterances[position],
+                    "logical_form": output["logical_form"],
+                    "actions": output["actions"],
+                    "score": output["score"],
+                    "answered_by": output.get("answered_by", default),
+                    "version": current.version,
+                }
         return [answer for answer in answers if answer is not None]

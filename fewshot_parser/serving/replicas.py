@@ -9,6 +9,7 @@ a new one when the state's database says so, as the server's own parser does. Th
 must therefore be readable at the same path on every node that runs a replica (a shared file
 system; on one machine, any directory). `ray` is imported only when replicas are asked for.
 """
+
 import os
 import socket
 import time
@@ -57,9 +58,13 @@ class RayParser:
         self.store = store
         self.loaded_at: Dict[int, float] = {}
         serve.start(proxy_location="Disabled")
-        deployment = serve.deployment(ParserReplica, name=DEPLOYMENT, num_replicas=replicas,
-                                      ray_actor_options={"num_cpus": threads},
-                                      max_ongoing_requests=64)
+        deployment = serve.deployment(
+            ParserReplica,
+            name=DEPLOYMENT,
+            num_replicas=replicas,
+            ray_actor_options={"num_cpus": threads},
+            max_ongoing_requests=64,
+        )
         application = deployment.bind(store.directory, threads)  # type: ignore[attr-defined]
         self.handle = serve.run(application, name=DEPLOYMENT, route_prefix=None)
         self._version = self.handle.version.remote().result()

@@ -4,6 +4,7 @@ line, in a state directory a server (`allennlp serve ARCHIVE --state DIR`) may s
 file's examples are checked as the server checks a teach request, stored, and taught with every
 example taught before as the state's next version, which becomes the active one.
 """
+
 import os
 import time
 from typing import Callable, Optional
@@ -16,8 +17,15 @@ from fewshot_parser.serving.checks import ExampleChecker, RequestError
 from fewshot_parser.serving.store import Store
 
 
-def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunction, threads: Optional[int] = None,
-                overrides: str = "", report: Callable[[str], None] = lambda text: print(f"teach: {text}")) -> int:
+def teach_state(
+    archive: str,
+    support: str,
+    state: str,
+    teach: jobs.TeachFunction,
+    threads: Optional[int] = None,
+    overrides: str = "",
+    report: Callable[[str], None] = lambda text: print(f"teach: {text}"),
+) -> int:
     """Adds `support`'s examples to the state `state` (made from the pre-trained `archive` when new) and
     teaches its next version; returns the version (see the module docstring)."""
     if os.path.isdir(archive) and os.path.isfile(os.path.join(archive, "model.tar.gz")):
@@ -37,8 +45,9 @@ def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunctio
         utterance, tab, logical_form = text.partition("\t")
         if not tab or not utterance.strip() or not logical_form.strip():
             raise UserError(f"{support}:{line.number}: expected utterance<TAB>logical form")
-        examples.append((line.number, {"utterance": " ".join(utterance.split()),
-                                       "logical_form": " ".join(logical_form.split())}))
+        examples.append(
+            (line.number, {"utterance": " ".join(utterance.split()), "logical_form": " ".join(logical_form.split())})
+        )
     if not examples:
         raise UserError(f"{support}: no examples")
     version = store.version(store.active_version())
@@ -52,8 +61,10 @@ def teach_state(archive: str, support: str, state: str, teach: jobs.TeachFunctio
         raise UserError(f"{where}: {reason}") from None
     new = sorted({predicate for example in checked for predicate in example["predicates"]})
     job = store.add_job(checked)
-    report(f"state {store.directory}: job {job}, {len(checked)} example(s); new predicate(s): "
-           f"{', '.join(new) or 'none (corrections only)'}; building on version {store.active_version()}")
+    report(
+        f"state {store.directory}: job {job}, {len(checked)} example(s); new predicate(s): "
+        f"{', '.join(new) or 'none (corrections only)'}; building on version {store.active_version()}"
+    )
     while True:  # this process runs the queue up to its job, unless a server's teaching process runs it first
         jobs.run_queued(store, teach, overrides=overrides, threads=threads, until=job)
         row = store.job(job) or {}

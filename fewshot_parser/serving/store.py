@@ -14,6 +14,7 @@ row names (a teaching killed half-way) is removed before the job runs again, or 
 opened while no teaching runs. Each call opens its own connection, so the server, its teaching process and
 `allennlp teach --state` can share one state directory.
 """
+
 import contextlib
 import hashlib
 import json
@@ -132,8 +133,10 @@ class Store:
         elif archive is not None and os.path.abspath(archive) != self.pretrained:
             stored = self.meta("pretrained_sha256") or file_digest(self.pretrained)
             if file_digest(archive) != stored:
-                raise UserError(f"{self.directory}: a parser state taught from another pre-trained archive "
-                                f"({self.meta('pretrained')}); choose another --state for {archive}")
+                raise UserError(
+                    f"{self.directory}: a parser state taught from another pre-trained archive "
+                    f"({self.meta('pretrained')}); choose another --state for {archive}"
+                )
         with self.connect() as db:
             db.execute("INSERT OR IGNORE INTO meta VALUES ('active', '0')")
         self.remove_leftovers()
@@ -207,8 +210,9 @@ class Store:
     def versions(self) -> List[Version]:
         """Every version, version 0 (the pre-trained parser) first."""
         with self.connect(write=False) as db:
-            rows = db.execute("SELECT number, job, created, examples, predicates, seconds FROM versions "
-                              "ORDER BY number").fetchall()
+            rows = db.execute(
+                "SELECT number, job, created, examples, predicates, seconds FROM versions ORDER BY number"
+            ).fetchall()
             created = float(db.execute("SELECT COALESCE(MIN(created), 0) FROM jobs").fetchone()[0] or 0.0)
         zero = Version(0, None, created, [], [], None)
         return [zero] + [Version(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5]) for r in rows]
@@ -229,12 +233,23 @@ class Store:
         """
         with self.connect() as db:
             number = int(db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM versions").fetchone()[0])
-            db.execute("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)",
-                       (number, job, time.time(), json.dumps(list(examples)), json.dumps(sorted(predicates)), seconds,
-                        os.path.basename(self.run_dir(job))))
+            db.execute(
+                "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    number,
+                    job,
+                    time.time(),
+                    json.dumps(list(examples)),
+                    json.dumps(sorted(predicates)),
+                    seconds,
+                    os.path.basename(self.run_dir(job)),
+                ),
+            )
             db.execute("UPDATE meta SET value = ? WHERE key = 'active'", (str(number),))
-            db.execute("UPDATE jobs SET status = 'done', version = ?, finished = ?, phase = 'done' WHERE id = ?",
-                       (number, time.time(), job))
+            db.execute(
+                "UPDATE jobs SET status = 'done', version = ?, finished = ?, phase = 'done' WHERE id = ?",
+                (number, time.time(), job),
+            )
         return number
 
     # -- examples and jobs ---------------------------------------------------------------------
@@ -243,13 +258,23 @@ class Store:
         """Stores `examples` (checked: utterance, logical_form, kind, predicates, actions) and queues a job."""
         now = time.time()
         with self.connect() as db:
-            job = db.execute("INSERT INTO jobs (status, created, phase) VALUES ('queued', ?, 'queued')",
-                             (now,)).lastrowid
+            job = db.execute(
+                "INSERT INTO jobs (status, created, phase) VALUES ('queued', ?, 'queued')", (now,)
+            ).lastrowid
             for example in examples:
-                db.execute("INSERT INTO examples (utterance, logical_form, kind, predicates, actions, job, created) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (example["utterance"], example["logical_form"], example["kind"],
-                            json.dumps(example["predicates"]), json.dumps(example["actions"]), job, now))
+                db.execute(
+                    "INSERT INTO examples (utterance, logical_form, kind, predicates, actions, job, created) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        example["utterance"],
+                        example["logical_form"],
+                        example["kind"],
+                        json.dumps(example["predicates"]),
+                        json.dumps(example["actions"]),
+                        job,
+                        now,
+                    ),
+                )
         assert job is not None
         return int(job)
 
@@ -262,8 +287,11 @@ class Store:
             else:
                 rows = db.execute(query + " ORDER BY id").fetchall()
         wanted = None if ids is None else set(ids)
-        return [Example(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7])
-                for r in rows if wanted is None or r[0] in wanted]
+        return [
+            Example(r[0], r[1], r[2], r[3], json.loads(r[4]), json.loads(r[5]), r[6], r[7])
+            for r in rows
+            if wanted is None or r[0] in wanted
+        ]
 
     def job(self, job: int) -> Optional[Dict[str, Any]]:
         with self.connect(write=False) as db:
@@ -286,17 +314,29 @@ class Store:
         with self.connect() as db:
             for job, attempts in db.execute("SELECT id, attempts FROM jobs WHERE status = 'running'").fetchall():
                 if attempts >= MAX_ATTEMPTS:
-                    db.execute("UPDATE jobs SET status = 'failed', finished = ?, phase = 'failed', error = ? "
-                               "WHERE id = ?", (now, f"the teaching process stopped {attempts} times "
-                                                     "(killed or out of memory); its examples are kept", job))
+                    db.execute(
+                        "UPDATE jobs SET status = 'failed', finished = ?, phase = 'failed', error = ? WHERE id = ?",
+                        (
+                            now,
+                            f"the teaching process stopped {attempts} times "
+                            "(killed or out of memory); its examples are kept",
+                            job,
+                        ),
+                    )
                 else:
-                    db.execute("UPDATE jobs SET status = 'queued', phase = 'queued (run again: the teaching "
-                               "process stopped)' WHERE id = ?", (job,))
+                    db.execute(
+                        "UPDATE jobs SET status = 'queued', phase = 'queued (run again: the teaching "
+                        "process stopped)' WHERE id = ?",
+                        (job,),
+                    )
             row = db.execute("SELECT id FROM jobs WHERE status = 'queued' ORDER BY id LIMIT 1").fetchone()
             if row is None:
                 return None
-            db.execute("UPDATE jobs SET status = 'running', started = ?, phase = 'starting', epoch = NULL, "
-                       "epochs = NULL, attempts = attempts + 1 WHERE id = ?", (now, row[0]))
+            db.execute(
+                "UPDATE jobs SET status = 'running', started = ?, phase = 'starting', epoch = NULL, "
+                "epochs = NULL, attempts = attempts + 1 WHERE id = ?",
+                (now, row[0]),
+            )
         return int(row[0])
 
     def update_job(self, job: int, **fields: Any) -> None:
@@ -305,8 +345,10 @@ class Store:
         if not names:
             return
         with self.connect() as db:
-            db.execute(f"UPDATE jobs SET {', '.join(f'{name} = ?' for name in names)} WHERE id = ?",
-                       [fields[name] for name in names] + [job])
+            db.execute(
+                f"UPDATE jobs SET {', '.join(f'{name} = ?' for name in names)} WHERE id = ?",
+                [fields[name] for name in names] + [job],
+            )
 
     def fail_job(self, job: int, error: str) -> None:
         self.update_job(job, status="failed", phase="failed", error=error, finished=time.time())

@@ -5,6 +5,7 @@ the cores and a teaching that crashes takes no request with it. The process impo
 and runs queued jobs one at a time (`fewshot_parser.serving.jobs`); it ends when the server ends,
 even when the server is killed (it watches its parent).
 """
+
 import logging
 import os
 import subprocess
@@ -31,16 +32,25 @@ class Teacher:
         self._thread: Optional[threading.Thread] = None
 
     def command(self) -> List[str]:
-        command = [sys.executable, "-m", WORKER_MODULE, self.store.directory, "--parent", str(os.getpid()),
-                   "--threads", str(self.threads)]
+        command = [
+            sys.executable,
+            "-m",
+            WORKER_MODULE,
+            self.store.directory,
+            "--parent",
+            str(os.getpid()),
+            "--threads",
+            str(self.threads),
+        ]
         return command + (["--overrides", self.overrides] if self.overrides else [])
 
     def _start(self) -> None:
         env = dict(os.environ, OMP_NUM_THREADS=str(self.threads), FEWSHOT_THREADS=str(self.threads))
         log = open(os.path.join(self.store.directory, "teaching.log"), "ab")
         try:
-            self.process = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL, stdout=log,
-                                            stderr=subprocess.STDOUT, env=env)
+            self.process = subprocess.Popen(
+                self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env
+            )
         finally:
             log.close()
 
