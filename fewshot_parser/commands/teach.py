@@ -25,7 +25,7 @@ import shutil
 import sys
 import tempfile
 import time
-from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Set
+from typing import Any, Callable, Dict, Iterator, List, NamedTuple, Optional
 
 from allennlp.commands.subcommand import Subcommand
 from allennlp.common import Params
@@ -343,17 +343,9 @@ def archive_config(archive: str, data: Optional[bytes]) -> Dict[str, Any]:
 
 def known_predicates(actions_vocabulary: Optional[bytes]) -> Optional[List[str]]:
     """The predicates of the actions in an archive's `vocabulary/actions.txt` (None without one)."""
-    from fewshot_parser.logical_forms.actions import Action
-
     if actions_vocabulary is None:
         return None
-    known: Set[str] = set()
-    for line in actions_vocabulary.decode("utf-8").splitlines():
-        try:
-            known.update(Action.from_string(line.strip()).predicates)
-        except ValueError:  # @@UNKNOWN@@ and other non-action entries
-            continue
-    return sorted(known)
+    return teaching_recipe.predicates_of(actions_vocabulary.decode("utf-8").splitlines())
 
 
 def check_serialization_dir(directory: str, force: bool, inputs: List[Optional[str]]) -> None:

@@ -123,16 +123,10 @@ def raw_examples(body: Dict[str, Any]) -> List[Dict[str, str]]:
 def known_predicates(archive: str) -> List[str]:
     """The predicates of the actions in an archive's action vocabulary."""
     from fewshot_parser.common.archives import read_members
-    from fewshot_parser.logical_forms.actions import Action
+    from fewshot_parser.training.teaching_recipe import predicates_of
 
     data = read_members(archive, ["vocabulary/actions.txt"]).get("vocabulary/actions.txt", b"")
-    known: Set[str] = set()
-    for line in data.decode("utf-8").splitlines():
-        try:
-            known.update(Action.from_string(line.strip()).predicates)
-        except ValueError:  # @@UNKNOWN@@ and other non-action entries
-            continue
-    return sorted(known)
+    return predicates_of(data.decode("utf-8").splitlines())
 
 
 def arity_uses(actions: Sequence[str]) -> Dict[str, Set[int]]:

@@ -11,7 +11,7 @@ import json
 import logging
 import os
 import shutil
-from typing import Any, Dict, List, Optional, Set, cast
+from typing import Any, Dict, List, Optional, cast
 
 import torch
 from allennlp.commands.train import TrainModel, train_model
@@ -98,7 +98,6 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
     the recipe for its shot, read off its support set (`training.teaching_recipe`); while it writes,
     no other process pre-trains or rewrites the archive. Returns whether it wrote.
     """
-    from fewshot_parser.logical_forms.actions import Action
     from fewshot_parser.training import teaching_recipe
 
     try:
@@ -108,15 +107,8 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
         return False
     if experiment.get("type") != "fewshot_pretrain_finetune":
         return False
-    known: Set[str] = set()
-    for token in vocab.get_token_to_index_vocabulary("actions"):
-        try:
-            known.update(Action.from_string(token).predicates)
-        except ValueError:  # padding and unknown entries
-            continue
-    _, counts = teaching_recipe.new_predicate_counts(
-        experiment["dataset_reader"], experiment["train_data_path"], sorted(known)
-    )
+    known = teaching_recipe.predicates_of(vocab.get_token_to_index_vocabulary("actions"))
+    _, counts = teaching_recipe.new_predicate_counts(experiment["dataset_reader"], experiment["train_data_path"], known)
     staging = os.path.dirname(os.path.abspath(archive_path)) + ".partial"
     with open(staging + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

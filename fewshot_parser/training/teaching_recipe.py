@@ -22,7 +22,7 @@ import os
 import shutil
 import tarfile
 import tempfile
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
 
 from fewshot_parser.common.errors import UserError
 
@@ -339,3 +339,16 @@ def new_predicate_counts(
 def shot_of(counts: Dict[str, int]) -> int:
     """2 when every new predicate has two examples or more, else 1."""
     return 2 if counts and min(counts.values()) >= 2 else 1
+
+
+def predicates_of(action_names: Iterable[str]) -> List[str]:
+    """The predicates the actions named produce (an action vocabulary's entries; padding and unknown skipped)."""
+    from fewshot_parser.logical_forms.actions import Action
+
+    known: Set[str] = set()
+    for name in action_names:
+        try:
+            known.update(Action.from_string(name.strip()).predicates)
+        except ValueError:  # @@UNKNOWN@@, padding and other non-action entries
+            continue
+    return sorted(known)
