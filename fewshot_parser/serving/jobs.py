@@ -119,8 +119,11 @@ def run_job(store: Store, job: int, teach: TeachFunction, overrides: str = "", t
     os.makedirs(work)
     examples = teaching_set(store, job)
     support = os.path.join(work, SUPPORT)
+    # The support file is written in one canonical order (by utterance, then LF), not in the order the
+    # examples arrived: a version is then a function of the set of examples it was taught, so teaching
+    # predicate after predicate ends where teaching the same examples at once does.
     with open(support, "w", encoding="utf-8") as handle:
-        for example in examples:
+        for example in sorted(examples, key=lambda e: (normalize_utterance(e.utterance), e.logical_form)):
             handle.write(f"{example.utterance}\t{example.logical_form}\n")
     predicates = sorted({predicate for example in examples for predicate in example.predicates})
     with open(os.path.join(work, "log.txt"), "a", encoding="utf-8") as log:

@@ -70,3 +70,17 @@ def test_the_command_line_teaches_a_state_and_explains_a_taught_archive(archive,
                              "-s", str(tmp_path / "again")], capture_output=True, text=True, cwd=PROJECT_ROOT,
                             timeout=300)
     assert result.returncode == 1 and "--state DIR" in result.stderr.splitlines()[-1]
+
+
+def test_a_version_depends_on_the_examples_taught_not_their_order(archive, tmp_path):
+    import torch
+
+    one_by_one, at_once = str(tmp_path / "one_by_one"), str(tmp_path / "at_once")
+    teach_state(archive, support(tmp_path / "not.txt", NOT), one_by_one, teach, threads=1, report=lambda line: None)
+    teach_state(archive, support(tmp_path / "area.txt", AREA), one_by_one, teach, threads=1, report=lambda line: None)
+    teach_state(archive, support(tmp_path / "both.txt", AREA, NOT), at_once, teach, threads=1,
+                report=lambda line: None)
+    first = load_archive(Store(one_by_one).archive_of(2)).model.state_dict()
+    second = load_archive(Store(at_once).archive_of(1)).model.state_dict()
+    assert first.keys() == second.keys()
+    assert all(torch.equal(first[key], second[key]) for key in first)
