@@ -1,6 +1,4 @@
 import logging
-import math
-import random
 from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
@@ -16,16 +14,16 @@ from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 from fewshot_parser.modules import prototypes as prototype_functions
 from fewshot_parser.modules.action_scorers import ActionScorer
-from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
+from fewshot_parser.modules.action_scorers.lexical_linking import LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
 from fewshot_parser.modules.decoding.template_search import decode_batch, search_templates
 from fewshot_parser.modules.legacy_state import move_legacy_state_keys
 from fewshot_parser.modules.lexicon_scope import LexiconScope
-from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
-from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
-from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention
-from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
+from fewshot_parser.modules.loss_terms import AttentionRegularizer, LossTerm, SupervisedAttention
+from fewshot_parser.modules.loss_terms.reduction import check_reduction, per_example, sum_terms
+from fewshot_parser.modules.prototypes import PredicateDropout
+from fewshot_parser.modules.reduce_input_decoder import check_encoder, encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
@@ -46,10 +44,11 @@ class ProtoParser(Model):
     `action_embedding` is both the decoder's input embedding and the output matrix `C`
     (`P(a | h_t) ~ exp(c_a . h_t)`), whose rows few-shot training replaces (prototypes) and extends.
 
-    The rest are components given the parser, whose public attributes they read: the decoder state
-    and search (`modules/state_machines/`), slot filling (`modules/slot_variants/`), the lexicon scope,
-    the loss terms (`modules/loss_terms/`), the action scorers (`modules/action_scorers/`) and the
-    decoding scorers and rerankers (`modules/decoding/`).
+    The rest are components: the decoder (`modules/stack_decoder.py`) and its search
+    (`modules/state_machines/`), slot filling (`modules/slot_variants/`), predicate dropout
+    (`modules/prototypes.py`), the lexicon scope, the loss terms (`modules/loss_terms/`), the action
+    scorers (`modules/action_scorers/`) and the decoding scorers and rerankers (`modules/decoding/`).
+    The parser builds them from its settings below, which stay its config keys.
 
     Registered as a `Model` with name "proto_parser".
 
@@ -63,26 +62,21 @@ class ProtoParser(Model):
         Constant added to the action softmax denominator in training (Eq. 7).
     beam_size : `int`, optional (default = `1`)
         1 for greedy decoding (the paper's); larger values also output the n-best LFs.
-    attention_regularization, conditional_feature, similarity_feature
-        Weight of Omega and its two features (`AttentionRegularizer`; the `-cond`, `-strsim` ablations).
-    predicate_dropout : `float`, optional (default = `0.5`)
-        Share r of the meta-support predicates treated as new in a meta batch.
+    attention_regularization, conditional_feature, similarity_feature, similarity, meta_regularization
+        Omega's weight, its two features (the `-cond`, `-strsim` ablations), the string similarity and
+        whether it applies in meta batches too (`AttentionRegularizer`).
+    predicate_dropout, predicate_dropout_unit
+        Share r of the meta-support predicates (or, unit "action", rows) treated as new (`PredicateDropout`).
 
     Beyond the paper (docs/reproduction.md and docs/results.md say where each comes from):
     `lexicon`, `lexicon_training_data`, `lexicon_support_data`, `lexicon_descriptions`,
     `handwritten_new_predicate_entries` (`LexiconScope`); `lexical_linking`, `link_pooling`,
     `link_threshold` (`LexicalLinking`); `supervised_attention` (`SupervisedAttention`);
-    `action_scorers`, `decoding_scorers`, `rerankers`; and `new_action_bias`, added at evaluation and
-    prediction to the score of every action added after pre-training (`new_action_mask`, saved).
-
-    The authors' behaviours (the defaults are the paper's reading; the faithful configs set these):
-    `meta_regularization` (Omega in meta batches too), `dropout_placement: "attentional"` (on `h_t`
-    only), `decoder: {type: "authors"}` (built after every other parameter, so that each draws from
-    the random generator as the recorded rows did), `slot_variant` (`classified_entities`,
-    `authors`; built last), `restrict_training: false` (the action loss over every valid action),
-    `loss_reduction: "example"` (`modules/loss_terms/reduction.py`), `similarity: "parts"`
-    (`modules/predicate_parts.py`) and `predicate_dropout_unit: "action"` (each meta-support row takes
-    its prototype with probability `predicate_dropout`).
+    `action_scorers`, `decoding_scorers`, `rerankers`; `new_action_bias`, added at evaluation and
+    prediction to the score of every action added after pre-training (`new_action_mask`, saved); and
+    the authors' behaviours: `decoder` (`{type: "authors"}`), `slot_variant`, `dropout_placement:
+    "attentional"` (dropout on `h_t` only), `restrict_training: false` (the action loss over every
+    valid action) and `loss_reduction: "example"` (`modules/loss_terms/reduction.py`).
     """
 
     # Archives written before the new-action mask existed load with no action marked new.
@@ -134,16 +128,9 @@ class ProtoParser(Model):
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
         self._encoder = encoder
-        for name, value, allowed in (
-            ("dropout_placement", dropout_placement, ("all", "attentional")),
-            ("loss_reduction", loss_reduction, REDUCTIONS),
-            ("similarity", similarity, ("name", "parts")),
-            ("predicate_dropout_unit", predicate_dropout_unit, ("predicate", "action")),
-            ("link_pooling", link_pooling, POOLINGS),
-        ):
-            if value not in allowed:
-                raise ConfigurationError(f"proto_parser: {name} must be one of {list(allowed)}, not {value!r}")
-        self._dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
+        if dropout_placement not in ("all", "attentional"):
+            raise ConfigurationError(f"dropout_placement must be 'all' or 'attentional', not {dropout_placement!r}")
+        self.encoder_dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
         self.label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
         self.max_decoding_steps = max_decoding_steps
@@ -154,35 +141,23 @@ class ProtoParser(Model):
         encoder_dim = encoder.get_output_dim()
         self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
         self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
-        self.attention_regularization = attention_regularization
-        self.lexicon_scope = LexiconScope(
-            lexicon,
-            lexicon_descriptions,
-            lexicon_training_data,
-            lexicon_support_data,
-            handwritten_new_predicate_entries,
-        )
+        scope = (lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data)
+        self.lexicon_scope = LexiconScope(*scope, handwritten_new_predicate_entries)
         # The linking weights and Omega's gate are the parser's parameters, here, where archives keep them.
         if lexical_linking and link_pooling in ("attention", "both"):
             self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
         if lexical_linking and link_pooling in ("max", "both"):
             self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
-        self.lexical_linking = (
-            LexicalLinking(
-                link_pooling,
-                link_threshold,
-                getattr(self, "_link_weight", None),
-                getattr(self, "_link_max_weight", None),
-            )
-            if lexical_linking
-            else None
-        )
+        weights = (getattr(self, "_link_weight", None), getattr(self, "_link_max_weight", None))
+        self.lexical_linking = LexicalLinking(link_pooling, link_threshold, *weights) if lexical_linking else None
         self._gate = torch.nn.Linear(decoder_dim, 1)
-        self.regularizer = AttentionRegularizer(self._gate, conditional_feature, similarity_feature, similarity)
-        self.supervised_attention = supervised_attention
-        self.supervision = SupervisedAttention()
-        self.meta_regularization = meta_regularization
-        self.predicate_dropout = predicate_dropout
+        self.loss_reduction = check_reduction(loss_reduction)
+        features = (conditional_feature, similarity_feature, similarity)
+        self.regularizer = AttentionRegularizer(
+            self._gate, attention_regularization, meta_regularization, loss_reduction, *features
+        )
+        self.supervision = SupervisedAttention(supervised_attention, loss_reduction)
+        self.predicate_dropout = PredicateDropout(predicate_dropout, predicate_dropout_unit)
         # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
         self.new_actions: List[int] = []
         self.new_action_bias = new_action_bias
@@ -191,11 +166,10 @@ class ProtoParser(Model):
         self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
-        if beam_size != 1 and any(reranker.greedy_only for reranker in self.rerankers):
+        if beam_size != 1 and (decoder is not None or any(reranker.greedy_only for reranker in self.rerankers)):
             raise ConfigurationError(
-                f"proto_parser: a reranker reads the greedy path only; set beam_size to 1 (got {beam_size})"
+                f"proto_parser: the decoder or a reranker is greedy; set beam_size to 1, not {beam_size}"
             )
-        self._random = random.Random(13)
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
@@ -204,28 +178,18 @@ class ProtoParser(Model):
         for scorer in self.action_scorers:
             scorer.attach(self)
         self.restrict_training = restrict_training
-        self.loss_reduction = loss_reduction
-        self.similarity = similarity
-        self.predicate_dropout_unit = predicate_dropout_unit
         # The authors' decoder and slots come after every other parameter (initialisation order).
         if decoder is not None:
-            if beam_size != 1:
-                raise ConfigurationError(
-                    f"proto_parser: the decoder given is greedy; set beam_size to 1 (got {beam_size})"
-                )
+            input_dropout = dropout_placement == "all" and dropout > 0
             self._decoder = decoder.construct(
                 encoder_dim=encoder_dim,
                 action_dim=action_dim,
                 hidden_dim=decoder_dim,
                 num_actions=num_actions,
                 dropout=dropout,
-                input_dropout=dropout_placement == "all" and dropout > 0,
+                input_dropout=input_dropout,
             )
-            module = getattr(self._encoder, "_module", None)
-            if self._decoder.reads_encoder_cells and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
-                raise ConfigurationError(
-                    "proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder"
-                )
+            check_encoder(self._decoder, encoder)
         self._slot_variant: SlotVariant = (
             CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
         )
@@ -285,8 +249,8 @@ class ProtoParser(Model):
         if stored is not None:
             self.lexicon_scope.load(stored)
             self.regularizer.reset(conditional=False)
-            if self.lexical_linking is not None:
-                self.lexical_linking.reset()
+            for scorer in self.scorers():
+                scorer.reset()
         groups = {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers}
         move_legacy_state_keys(state_dict, prefix, groups, self._slot_variant.legacy_state_prefixes)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
@@ -313,12 +277,12 @@ class ProtoParser(Model):
         self.action_space = ActionSpace(self.vocab)
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
-        for component in (self.lexicon_scope, self.regularizer, self.supervision, self.lexical_linking):
-            if component is not None:
-                component.reset()
-        self._slot_filler.extend_to(self.vocab, self.action_space)
-        for scorer in self.action_scorers:
+        self.lexicon_scope.reset()
+        for term in self.loss_terms():
+            term.reset()
+        for scorer in self.scorers():
             scorer.reset()
+        self._slot_filler.extend_to(self.vocab, self.action_space)
         self._decoder.extend(num_actions)
         self._slot_variant.extend(self)
 
@@ -351,32 +315,10 @@ class ProtoParser(Model):
         """
         decoded, _, _ = self.teacher_forced(support)
         prototypes, present = self.prototypes(decoded.projections, support["actions"])
-        mask = self.dropped_rows(present)
+        mask = self.predicate_dropout.rows(present, self.action_space)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
-        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, self.meta_regularization, True)[
-            0
-        ]
-
-    def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
-        """
-        `(num_actions,)`: the rows among `present` that take their prototypes in a meta batch: those of a
-        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with unit "action"
-        each row with probability `predicate_dropout`. Rows that use no predicate keep their embedding.
-        """
-        share = self.predicate_dropout
-        if self.predicate_dropout_unit == "action":
-            # One draw per action row from the model's seeded generator, as ProtoDropout draws one per row;
-            # every predicate of the kept rows is then dropped, so exactly those rows take prototypes.
-            draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
-            present, share = present & (draws < self.predicate_dropout), 1.0
-        predicates = sorted(
-            {p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates}
-        )
-        dropped = set(self._random.sample(predicates, math.ceil(share * len(predicates)))) if predicates else set()
-        mask = torch.zeros_like(present)
-        mask[self.action_space.indices_with_predicates(dropped)] = True
-        return mask & present
+        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, meta=True)[0]
 
     # -- alignment: lexicon, regularizer, score terms ---------------------------------------------------
 
@@ -400,13 +342,15 @@ class ProtoParser(Model):
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
-        """
-        `(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `action_scorers`', then
-        linking's.
-        """
-        terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
-        linking = self.lexical_linking
-        return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `scorers`'."""
+        return sum_terms(
+            [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.scorers()]
+        )
+
+    def scorers(self) -> List[ActionScorer]:
+        """The `action_scorers`, then lexical linking (their terms are added in this order)."""
+        linking = [] if self.lexical_linking is None else [cast(ActionScorer, self.lexical_linking)]
+        return [*self.action_scorers, *linking]
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
@@ -422,14 +366,14 @@ class ProtoParser(Model):
         embedded = sum_terms(
             [
                 self._source_embedder(source_tokens),
-                *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers),
+                *(scorer.word_features(self, source_tokens) for scorer in self.scorers()),
             ]
         )
         if self._decoder.reads_encoder_cells:
-            outputs, cells = encode_with_last_cells(self._encoder, self._dropout(embedded), mask)
+            outputs, cells = encode_with_last_cells(self._encoder, self.encoder_dropout(embedded), mask)
             self._decoder.encoder_cells = cells
-            return self._dropout(outputs), mask
-        return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
+            return self.encoder_dropout(outputs), mask
+        return self.encoder_dropout(self._encoder(self.encoder_dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
         self,
@@ -475,9 +419,7 @@ class ProtoParser(Model):
             }
             decoded = self._decoder(encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states)
             # Omega and supervised attention are training terms: validation losses stay comparable across settings.
-            output["loss"], slot_correct = self.supervised_loss(
-                batch, decoded, encoded, source_mask, None, self.training, self.training
-            )
+            output["loss"], slot_correct = self.supervised_loss(batch, decoded, encoded, source_mask)
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
@@ -496,14 +438,13 @@ class ProtoParser(Model):
         decoded: DecoderOutput,
         encoded: torch.Tensor,
         source_mask: torch.Tensor,
-        matrix: Optional[torch.Tensor],
-        regularize: bool,
-        supervise: bool,
+        matrix: Optional[torch.Tensor] = None,
+        meta: bool = False,
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         The loss of a teacher-forced `batch` (its gold actions decoded as `decoded` with action rows
-        `matrix`, None for `action_matrix()`): actions, slots, then Omega when `regularize` and supervised
-        attention when `supervise` (each when its weight is not 0). Also, when not training, whether each
+        `matrix`, None for `action_matrix()`; of a meta batch's query when `meta`): actions, slots, then
+        the loss terms (Omega, supervised attention) that apply. Also, when not training, whether each
         slot was right.
         """
         actions, source_tokens = batch["actions"], batch["source_tokens"]
@@ -529,14 +470,14 @@ class ProtoParser(Model):
             batch.get("entity_values"),
         )
         loss = loss + slot_loss
-        if regularize and self.attention_regularization > 0:
-            omega = self.regularizer.omega(self, decoded, actions, source_tokens, source_mask)
-            loss = loss + self.attention_regularization * omega
-        if supervise and self.supervised_attention > 0:
-            loss = loss + self.supervised_attention * self.supervision.loss(
-                self, decoded.attention, actions, source_tokens, source_mask
-            )
+        for term in self.loss_terms():
+            if term.weight > 0 and (term.in_meta_batches if meta else self.training):
+                loss = loss + term.weight * term.loss(self, decoded, actions, source_tokens, source_mask)
         return loss, slot_correct
+
+    def loss_terms(self) -> List[LossTerm]:
+        """The terms added to the loss of a teacher-forced batch, in this order."""
+        return [self.regularizer, self.supervision]
 
     def action_loss(
         self,

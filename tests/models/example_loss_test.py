@@ -68,8 +68,8 @@ class TestPerExampleLoss(ModelTestCase):
             tensors = self.tensors(instances)
             decoded, _, mask = model.teacher_forced(tensors)
             args = (tensors["actions"], tensors["source_tokens"], mask)
-            terms.append(torch.stack([model.regularizer.omega(model, decoded, *args),
-                                      model.supervision.loss(model, decoded.attention, *args)]))
+            terms.append(torch.stack([model.regularizer.loss(model, decoded, *args),
+                                      model.supervision.loss(model, decoded, *args)]))
         batch, alone = terms[0], torch.stack(terms[1:])
         assert (alone > 0).any(0).all()
         expected = alone.sum(0) / (alone > 0).sum(0)

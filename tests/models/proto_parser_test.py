@@ -129,7 +129,7 @@ class TestProtoParser(ModelTestCase):
                         assert linked == (pytest.approx(expected) if expected >= 0.75 else 0.0), (word, str(action))
         assert links.sum() > 0
         uniform = torch.full((len(sentences), 3, width), 1.0 / width)
-        assert model.lexical_linking.teacher_forced(model, uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
+        assert model.lexical_linking.teacher_forced(model, None, uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
 
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("score",))
@@ -311,7 +311,7 @@ class TestSupervisedAttention(ModelTestCase):
         tensors = batch.as_tensor_dict()
         torch.manual_seed(0)
         plain = self.model(**tensors)["loss"].item()
-        self.model.supervised_attention = 1.0
+        self.model.supervision.weight = 1.0
         torch.manual_seed(0)
         supervised = self.model(**tensors)["loss"].item()
         assert self.model.supervision.candidate_table(self.model).sum() > 0
@@ -331,7 +331,7 @@ class TestDropoutPlacement(ModelTestCase):
             self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore=TestProtoParser.GATE,
             disable_dropout=True,
         )
-        assert model._dropout.p == 0.0 and model._decoder.input_dropout.p == 0.0
+        assert model.encoder_dropout.p == 0.0 and model._decoder.input_dropout.p == 0.0
         assert model._decoder.dropout.p == 0.3
 
     def test_an_unknown_placement_is_a_configuration_error(self):

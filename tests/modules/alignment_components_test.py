@@ -58,8 +58,8 @@ def test_loss_terms_are_finite_and_reach_the_attention(fixture):
     assert model.regularizer.conditional_table is not None
     decoded, _, mask = model.teacher_forced(tensors)
     args = (tensors["actions"], tensors["source_tokens"], mask)
-    omega = model.regularizer.omega(model, decoded, *args)
-    supervised = model.supervision.loss(model, decoded.attention, *args)
+    omega = model.regularizer.loss(model, decoded, *args)
+    supervised = model.supervision.loss(model, decoded, *args)
     assert torch.isfinite(omega) and torch.isfinite(supervised) and supervised > 0
     (omega + supervised).backward()
     assert model._gate.weight.grad is not None
@@ -72,7 +72,7 @@ def test_linking_scores_teacher_forced_and_decoding_steps_alike(fixture):
     assert linking.table(model).shape == (model.action_embedding.size(0), model.vocab.get_vocab_size("tokens"))
     links = linking.links(model, tensors["source_tokens"])
     attention = torch.softmax(torch.randn(links.size(0), 2, links.size(1)), -1)
-    forced = linking.teacher_forced(model, attention, tensors["source_tokens"])
+    forced = linking.teacher_forced(model, None, attention, tensors["source_tokens"])
     step = linking.decoding(model, tensors["source_tokens"], beams=1)(None, attention[:, 0])
     assert torch.allclose(forced[:, 0], step)
     with pytest.raises(ConfigurationError, match="link_pooling"):

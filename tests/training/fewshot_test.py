@@ -54,11 +54,11 @@ class TestFewShotPieces(ModelTestCase):
     def test_predicate_dropout_mixes_supervised_and_prototype_embeddings(self):
         model, support, query = self.meta_batch()
         # r = 0: nothing is dropped, so C = C_s and L_m is the supervised loss of the meta-test set.
-        model.predicate_dropout = 0.0
+        model.predicate_dropout.share = 0.0
         supervised = model(**query)["loss"]
         assert model.meta_loss(support, query).item() == pytest.approx(supervised.item(), rel=1e-5)
         # r = 1: every action of the meta-support set uses its prototype instead.
-        model.predicate_dropout = 1.0
+        model.predicate_dropout.share = 1.0
         decoded, _, _ = model.teacher_forced(support)
         _, present = model.prototypes(decoded.projections, support["actions"])
         loss = model.meta_loss(support, query)
@@ -70,14 +70,14 @@ class TestFewShotPieces(ModelTestCase):
 
     def test_meta_regularization_adds_the_attention_regularizer_to_meta_batches(self):
         model, support, query = self.meta_batch()
-        model.predicate_dropout = 0.0
-        model.attention_regularization = 1.0
+        model.predicate_dropout.share = 0.0
+        model.regularizer.weight = 1.0
         model.set_alignment_statistics([
             ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"]) for i in self.instances
         ])
-        model.meta_regularization = False
+        model.regularizer.in_meta_batches = False
         plain = model.meta_loss(support, query).item()
-        model.meta_regularization = True
+        model.regularizer.in_meta_batches = True
         regularized = model.meta_loss(support, query).item()
         # With r = 0 the meta loss is the supervised one, which has the regularizer in training.
         assert regularized > plain

@@ -1,12 +1,14 @@
 """Lexical linking: a score for actions whose predicates the utterance names (not in the paper)."""
 
-from typing import Any, Callable, Optional
+from typing import Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors
 
+from fewshot_parser.modules.action_scorers.action_scorer import StepScores
 from fewshot_parser.modules.alignment import link_similarity_matrix
+from fewshot_parser.modules.parser_parts import ParserParts
 
 POOLINGS = ("attention", "max", "both")
 
@@ -16,7 +18,8 @@ class LexicalLinking:
     Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`: `L` links actions to words
     whose string matches one of their predicates' names (or lexicon words) at least `threshold`, `a_t`
     is the step's attention and `w` is learned. `L` needs no training, so it scores a new predicate's
-    actions as well as known ones. In training and decoding alike, after the `action_scorers`.
+    actions as well as known ones. In training and decoding alike, after the `action_scorers`, with
+    their interface (`ActionScorer`).
 
     Its weights are parser parameters (`_link_weight`, `_link_max_weight`, where archives keep them),
     given here.
@@ -55,7 +58,7 @@ class LexicalLinking:
         """The vocabulary or the lexicon changed: the table is computed again when next needed."""
         self._table = None
 
-    def table(self, parser: Any) -> torch.Tensor:
+    def table(self, parser: ParserParts) -> torch.Tensor:
         """`(num_actions, num_tokens)`: string similarity of action predicates and words, 0 below the threshold."""
         if self._table is None:
             vocab = parser.vocab
@@ -64,7 +67,7 @@ class LexicalLinking:
             self._table = link_similarity_matrix(predicates, tokens, parser.lexicon(), self.threshold)
         return self._table
 
-    def links(self, parser: Any, source_tokens: TextFieldTensors) -> torch.Tensor:
+    def links(self, parser: ParserParts, source_tokens: TextFieldTensors) -> torch.Tensor:
         """`(batch, source_length, num_actions)` links of each utterance word to each action."""
         ids = parser.word_ids(source_tokens)
         return self.table(parser).to(ids.device)[:, ids].permute(1, 2, 0)
@@ -83,13 +86,20 @@ class LexicalLinking:
             scores = scores + self.max_weight * links.max(1)[0].unsqueeze(1)
         return scores
 
-    def teacher_forced(self, parser: Any, attention: torch.Tensor, source_tokens: TextFieldTensors) -> torch.Tensor:
-        """`(batch, steps, num_actions)` score terms of teacher-forced steps."""
+    def word_features(self, parser: ParserParts, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
+        return None
+
+    def teacher_forced(
+        self,
+        parser: ParserParts,
+        projections: Optional[torch.Tensor],
+        attention: torch.Tensor,
+        source_tokens: TextFieldTensors,
+    ) -> torch.Tensor:
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps (the `projections` are not read)."""
         return self.scores(attention, self.links(parser, source_tokens))
 
-    def decoding(
-        self, parser: Any, source_tokens: TextFieldTensors, beams: int
-    ) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    def decoding(self, parser: ParserParts, source_tokens: TextFieldTensors, beams: int) -> StepScores:
         """
         The decoding term: of one step's projections and attention `(hypotheses, source_length)`, `(hypotheses,
         num_actions)`.
