@@ -18,7 +18,6 @@ from fewshot_parser.modules.action_scorers.lexical_linking import LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
 from fewshot_parser.modules.decoding.template_search import decode_batch, search_templates
-from fewshot_parser.modules.legacy_state import move_legacy_state_keys
 from fewshot_parser.modules.lexicon_scope import LexiconScope
 from fewshot_parser.modules.loss_terms import AttentionRegularizer, LossTerm, SupervisedAttention
 from fewshot_parser.modules.loss_terms.reduction import check_reduction, per_example, sum_terms
@@ -79,8 +78,6 @@ class ProtoParser(Model):
     valid action) and `loss_reduction: "example"` (`modules/loss_terms/reduction.py`).
     """
 
-    # Archives written before the new-action mask existed load with no action marked new.
-    authorized_missing_keys = [r"^_new_action_mask$"]
     # The state-dict key of the scoped lexicon (`_save_to_state_dict`).
     LEXICON_KEY = "_scoped_lexicon"
 
@@ -139,22 +136,23 @@ class ProtoParser(Model):
         num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
         self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
         encoder_dim = encoder.get_output_dim()
-        self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
+        self._decoder = (decoder or Lazy(StackLSTMDecoder)).construct(
+            encoder_dim=encoder_dim,
+            action_dim=action_dim,
+            hidden_dim=decoder_dim,
+            num_actions=num_actions,
+            dropout=dropout,
+            input_dropout=dropout_placement == "all" and dropout > 0,
+        )
+        check_encoder(self._decoder, encoder)
         self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
         scope = (lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data)
         self.lexicon_scope = LexiconScope(*scope, handwritten_new_predicate_entries)
-        # The linking weights and Omega's gate are the parser's parameters, here, where archives keep them.
-        if lexical_linking and link_pooling in ("attention", "both"):
-            self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
-        if lexical_linking and link_pooling in ("max", "both"):
-            self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
-        weights = (getattr(self, "_link_weight", None), getattr(self, "_link_max_weight", None))
-        self.lexical_linking = LexicalLinking(link_pooling, link_threshold, *weights) if lexical_linking else None
-        self._gate = torch.nn.Linear(decoder_dim, 1)
+        self.lexical_linking = LexicalLinking(link_pooling, link_threshold) if lexical_linking else None
         self.loss_reduction = check_reduction(loss_reduction)
         features = (conditional_feature, similarity_feature, similarity)
         self.regularizer = AttentionRegularizer(
-            self._gate, attention_regularization, meta_regularization, loss_reduction, *features
+            decoder_dim, attention_regularization, meta_regularization, loss_reduction, *features
         )
         self.supervision = SupervisedAttention(supervised_attention, loss_reduction)
         self.predicate_dropout = PredicateDropout(predicate_dropout, predicate_dropout_unit)
@@ -173,23 +171,11 @@ class ProtoParser(Model):
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
-        # Last, so that the scorers' parameters come after the parser's own (initialisation order).
+        # The scorers and the slot variant read the parser's parts (embedder, action rows, decoder): built last.
         self.action_scorers = cast(List[ActionScorer], torch.nn.ModuleList(action_scorers or []))
         for scorer in self.action_scorers:
             scorer.attach(self)
         self.restrict_training = restrict_training
-        # The authors' decoder and slots come after every other parameter (initialisation order).
-        if decoder is not None:
-            input_dropout = dropout_placement == "all" and dropout > 0
-            self._decoder = decoder.construct(
-                encoder_dim=encoder_dim,
-                action_dim=action_dim,
-                hidden_dim=decoder_dim,
-                num_actions=num_actions,
-                dropout=dropout,
-                input_dropout=input_dropout,
-            )
-            check_encoder(self._decoder, encoder)
         self._slot_variant: SlotVariant = (
             CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
         )
@@ -244,15 +230,13 @@ class ProtoParser(Model):
         return logits - normalizer
 
     def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):  # type: ignore[no-untyped-def]
-        # The scoped lexicon (absent from archives made before it was saved: scoped from the files then).
+        # The scoped lexicon (absent from a state dict filtered of it: scoped from the files then).
         stored = state_dict.pop(prefix + self.LEXICON_KEY, None)
         if stored is not None:
             self.lexicon_scope.load(stored)
             self.regularizer.reset(conditional=False)
             for scorer in self.scorers():
                 scorer.reset()
-        groups = {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers}
-        move_legacy_state_keys(state_dict, prefix, groups, self._slot_variant.legacy_state_prefixes)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -349,7 +333,7 @@ class ProtoParser(Model):
 
     def scorers(self) -> List[ActionScorer]:
         """The `action_scorers`, then lexical linking (their terms are added in this order)."""
-        linking = [] if self.lexical_linking is None else [cast(ActionScorer, self.lexical_linking)]
+        linking = [] if self.lexical_linking is None else [self.lexical_linking]
         return [*self.action_scorers, *linking]
 
     @staticmethod

@@ -28,7 +28,7 @@ class LexiconScope:
         The split's files: a predicate the training LFs never use is new; the support utterances give a
         new predicate the lexicon words they hold.
     handwritten_new_predicate_entries : `bool`, optional (default = `False`)
-        Keep every hand-written word of the new predicates too (leaks evaluation data; old rows only).
+        Keep every hand-written word of the new predicates too (this leaks evaluation data).
     """
 
     def __init__(

@@ -43,7 +43,7 @@ class TestPerExampleLoss(ModelTestCase):
                      "model.supervised_attention": 1.0, "model.decoder": {"type": "authors", "input_dim": 6}}
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps(overrides),
-            gradients_to_ignore={"_gate.weight", "_gate.bias"},
+            gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"},
         )
 
     def test_batch_loss_is_the_mean_of_the_examples_losses(self):

@@ -18,7 +18,7 @@ class TestProtoParser(ModelTestCase):
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
     # The gate of the attention regularizer is only used when the regularizer is on.
-    GATE = {"_gate.weight", "_gate.bias"}
+    GATE = {"regularizer.gate.weight", "regularizer.gate.bias"}
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, gradients_to_ignore=self.GATE)
@@ -238,7 +238,7 @@ class TestProtoParserUnifiedSlots(ModelTestCase):
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
     def test_model_can_train_save_and_load(self):
-        typed = {n for n, _ in self.model.named_parameters() if n.startswith(("_slot_filler.entity_decoder", "_slot_filler.variable_decoder", "_slot_filler.type_embedding", "_gate"))}
+        typed = {n for n, _ in self.model.named_parameters() if n.startswith(("_slot_filler.entity_decoder", "_slot_filler.variable_decoder", "_slot_filler.type_embedding", "regularizer.gate"))}
         # The overrides switch the reader to unified slots, which builds the unified slot decoder.
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=self.overrides, gradients_to_ignore=typed

@@ -21,7 +21,7 @@ class TestSchemaEncoding(ModelTestCase):
         super().setup_method()
         self.set_up_model(FIXTURES_ROOT + "/irnet/experiment.jsonnet", fixture_split("geo", "train"))
 
-    GATE = {"_gate.weight", "_gate.bias"}
+    GATE = {"regularizer.gate.weight", "regularizer.gate.bias"}
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, gradients_to_ignore=self.GATE)

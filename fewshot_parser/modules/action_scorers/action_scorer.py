@@ -25,10 +25,6 @@ class ActionScorer(torch.nn.Module, Registrable):
     The parser adds the terms of its `action_scorers` in list order, then its lexical-linking term.
     """
 
-    # Names of parameters that a parser subclass of the same behaviour kept at the top of its state
-    # dict (before components existed); the parser moves them under the component on loading.
-    legacy_state_keys: tuple = ()
-
     def attach(self, parser: ParserParts) -> None:
         """Makes the parameters that depend on `parser`; raises `ConfigurationError` if it cannot serve it."""
 

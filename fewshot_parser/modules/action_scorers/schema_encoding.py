@@ -48,8 +48,6 @@ class SchemaEncoding(ActionScorer):
         Minimum `predicate_names.link_similarity` for an utterance word to mention a name word.
     """
 
-    legacy_state_keys = ("_word_type_embedding.weight", "_predicate_type_embedding.weight", "_schema_projection.weight")
-
     def __init__(self, threshold: float = 0.75) -> None:
         super().__init__()
         self.threshold = threshold

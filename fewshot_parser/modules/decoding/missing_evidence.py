@@ -58,9 +58,6 @@ class MissingEvidence(DecodingScorer):
         too, and penalising it removed the comparison from the new predicate's queries as well.
     """
 
-    # The `*_missing_evidence` models kept these buffers at the top of the model.
-    legacy_state_keys = _BUFFERS
-
     def __init__(
         self,
         weight: float = 2.0,

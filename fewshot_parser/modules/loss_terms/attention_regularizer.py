@@ -15,6 +15,7 @@ from fewshot_parser.modules.predicate_parts import part_similarity_matrix
 from fewshot_parser.modules.stack_decoder import DecoderOutput
 
 
+@LossTerm.register("attention_regularizer")
 class AttentionRegularizer(LossTerm):
     """
     Omega: at every gold step, how far the attention is from a prior over the utterance's words, a
@@ -23,8 +24,8 @@ class AttentionRegularizer(LossTerm):
 
     # Parameters
 
-    gate : `torch.nn.Linear`
-        The gate between the two features, from the decoder states.
+    decoder_dim : `int`
+        Size of the decoder states, from which a learned gate mixes the two features.
     weight, in_meta_batches, reduction
         As `LossTerm`: Omega's weight (`attention_regularization`), in meta batches too
         (`meta_regularization`, the authors'), and the loss reduction.
@@ -39,7 +40,7 @@ class AttentionRegularizer(LossTerm):
 
     def __init__(
         self,
-        gate: torch.nn.Linear,
+        decoder_dim: int,
         weight: float = 0.0,
         in_meta_batches: bool = False,
         reduction: str = "step",
@@ -50,7 +51,7 @@ class AttentionRegularizer(LossTerm):
         super().__init__(weight, in_meta_batches, reduction)
         if similarity not in self.SIMILARITIES:
             raise ConfigurationError(f"similarity must be one of {list(self.SIMILARITIES)}, not {similarity!r}")
-        self.gate = gate
+        self.gate = torch.nn.Linear(decoder_dim, 1)
         self.conditional_feature = conditional_feature
         self.similarity_feature = similarity_feature
         self.similarity = similarity

@@ -1,6 +1,7 @@
 """What a loss term of `proto_parser` is: a weighted loss of a teacher-forced batch beyond actions and slots."""
 
 import torch
+from allennlp.common import Registrable
 from allennlp.data import TextFieldTensors
 
 from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, check_reduction
@@ -10,7 +11,7 @@ from fewshot_parser.modules.stack_decoder import DecoderOutput
 __all__ = ["LossTerm", "REDUCTIONS"]
 
 
-class LossTerm:
+class LossTerm(torch.nn.Module, Registrable):
     """
     A term the parser adds, times `weight` (when not 0), to the loss of every teacher-forced batch in
     training, and of meta batches when `in_meta_batches`. Validation losses leave it out, so that they
@@ -27,6 +28,7 @@ class LossTerm:
     """
 
     def __init__(self, weight: float, in_meta_batches: bool, reduction: str) -> None:
+        super().__init__()
         self.weight = weight
         self.in_meta_batches = in_meta_batches
         self.reduction = check_reduction(reduction)

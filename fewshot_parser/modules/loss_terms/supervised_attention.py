@@ -12,6 +12,7 @@ from fewshot_parser.modules.parser_parts import ParserParts
 from fewshot_parser.modules.stack_decoder import DecoderOutput
 
 
+@LossTerm.register("supervised_attention")
 class SupervisedAttention(LossTerm):
     """
     At every gold step, minus the log attention weight on each utterance word that is a prefix of one
