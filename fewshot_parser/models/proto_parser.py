@@ -1,4 +1,3 @@
-import logging
 from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
@@ -30,8 +29,6 @@ from fewshot_parser.modules.word_ids import vocabulary_word_ids
 
 __all__ = ["ProtoParser", "per_example"]
 
-logger = logging.getLogger(__name__)
-
 
 @Model.register("proto_parser")
 class ProtoParser(Model):
@@ -43,11 +40,10 @@ class ProtoParser(Model):
     `action_embedding` is both the decoder's input embedding and the output matrix `C`
     (`P(a | h_t) ~ exp(c_a . h_t)`), whose rows few-shot training replaces (prototypes) and extends.
 
-    The rest are components: the decoder (`modules/stack_decoder.py`) and its search
-    (`modules/state_machines/`), slot filling (`modules/slot_variants/`), predicate dropout
-    (`modules/prototypes.py`), the lexicon scope, the loss terms (`modules/loss_terms/`), the action
-    scorers (`modules/action_scorers/`) and the decoding scorers and rerankers (`modules/decoding/`).
-    The parser builds them from its settings below, which stay its config keys.
+    The rest are components, built from the settings below: the decoder and its search, slot filling
+    (`modules/slot_variants/`), predicate dropout (`modules/prototypes.py`), the lexicon scope, loss
+    terms (`modules/loss_terms/`), action scorers (`modules/action_scorers/`), decoding scorers and
+    rerankers (`modules/decoding/`). They read the parser through `modules/parser_parts.py`.
 
     Registered as a `Model` with name "proto_parser".
 
@@ -67,15 +63,13 @@ class ProtoParser(Model):
     predicate_dropout, predicate_dropout_unit
         Share r of the meta-support predicates (or, unit "action", rows) treated as new (`PredicateDropout`).
 
-    Beyond the paper (docs/reproduction.md and docs/results.md say where each comes from):
-    `lexicon`, `lexicon_training_data`, `lexicon_support_data`, `lexicon_descriptions`,
+    Beyond the paper (docs/reproduction.md, docs/results.md): `lexicon*` and
     `handwritten_new_predicate_entries` (`LexiconScope`); `lexical_linking`, `link_pooling`,
-    `link_threshold` (`LexicalLinking`); `supervised_attention` (`SupervisedAttention`);
-    `action_scorers`, `decoding_scorers`, `rerankers`; `new_action_bias`, added at evaluation and
-    prediction to the score of every action added after pre-training (`new_action_mask`, saved); and
-    the authors' behaviours: `decoder` (`{type: "authors"}`), `slot_variant`, `dropout_placement:
-    "attentional"` (dropout on `h_t` only), `restrict_training: false` (the action loss over every
-    valid action) and `loss_reduction: "example"` (`modules/loss_terms/reduction.py`).
+    `link_threshold` (`LexicalLinking`); `supervised_attention`; `action_scorers`, `decoding_scorers`,
+    `rerankers`; `new_action_bias`, added when decoding to the score of the actions added after
+    pre-training (`new_action_mask`); the authors' `decoder` (`{type: "authors"}`), `slot_variant`,
+    `dropout_placement: "attentional"` (on `h_t` only), `restrict_training: false` (the action loss over
+    every valid action) and `loss_reduction: "example"` (`modules/loss_terms/reduction.py`).
     """
 
     # The state-dict key of the scoped lexicon (`_save_to_state_dict`).
@@ -159,15 +153,13 @@ class ProtoParser(Model):
         # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
         self.new_actions: List[int] = []
         self.new_action_bias = new_action_bias
-        # Every action added by a vocabulary extension after pre-training (what `new_action_bias` favours).
-        self._new_action_mask: torch.Tensor
-        self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
+        # `(num_actions,)`: every action added by a vocabulary extension after pre-training (saved).
+        self.new_action_mask: torch.Tensor
+        self.register_buffer("new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
         if beam_size != 1 and (decoder is not None or any(reranker.greedy_only for reranker in self.rerankers)):
-            raise ConfigurationError(
-                f"proto_parser: the decoder or a reranker is greedy; set beam_size to 1, not {beam_size}"
-            )
+            raise ConfigurationError(f"the decoder or a reranker is greedy: beam_size must be 1, not {beam_size}")
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
@@ -176,9 +168,7 @@ class ProtoParser(Model):
         for scorer in self.action_scorers:
             scorer.attach(self)
         self.restrict_training = restrict_training
-        self._slot_variant: SlotVariant = (
-            CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
-        )
+        self._slot_variant: SlotVariant = slot_variant.construct(parser=self) if slot_variant else CopySlots(self)
 
     # -- the parts components read ----------------------------------------------------------------------
 
@@ -256,8 +246,8 @@ class ProtoParser(Model):
                 torch.cat([self.action_embedding.data, extra.to(self.action_embedding.device)])
             )
         self.new_actions = list(range(old_actions, num_actions))
-        added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self._new_action_mask.device)
-        self._new_action_mask = torch.cat([self._new_action_mask[:old_actions], added])
+        added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self.new_action_mask.device)
+        self.new_action_mask = torch.cat([self.new_action_mask[:old_actions], added])
         self.action_space = ActionSpace(self.vocab)
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
@@ -272,10 +262,6 @@ class ProtoParser(Model):
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
 
-    def action_sums(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """Sum of `h_t` `(num_actions, action_dim)` and count `(num_actions,)` over the steps applying each action."""
-        return prototype_functions.action_sums(projections, actions, self.action_embedding.size(0))
-
     def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """Prototype of every action (Eq. 3), the mean `h_t` over the steps that apply it, and a presence mask."""
         return prototype_functions.prototypes(projections, actions, self.action_embedding.size(0))
@@ -286,10 +272,8 @@ class ProtoParser(Model):
         """Encodes a batch and runs the decoder on its gold actions (with action matrix `matrix`)."""
         encoded, source_mask = self.encode(batch["source_tokens"])
         matrix = self.action_matrix() if matrix is None else matrix
-        decoded = self._decoder(
-            encoded, source_mask, matrix, batch["actions"], batch["previous_state"], batch["popped_states"]
-        )
-        return decoded, encoded, source_mask
+        gold = (batch["actions"], batch["previous_state"], batch["popped_states"])
+        return self._decoder(encoded, source_mask, matrix, *gold), encoded, source_mask
 
     def meta_loss(self, support: Dict[str, Any], query: Dict[str, Any]) -> torch.Tensor:
         """
@@ -318,18 +302,12 @@ class ProtoParser(Model):
         """Sets Omega's P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
         self.regularizer.set_statistics(self, examples)
 
-    @property
-    def new_action_mask(self) -> torch.Tensor:
-        """`(num_actions,)`: the actions added by a vocabulary extension after pre-training."""
-        return self._new_action_mask
-
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
         """`(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `scorers`'."""
-        return sum_terms(
-            [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.scorers()]
-        )
+        scorers = self.scorers()
+        return sum_terms([scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in scorers])
 
     def scorers(self) -> List[ActionScorer]:
         """The `action_scorers`, then lexical linking (their terms are added in this order)."""
@@ -347,12 +325,8 @@ class ProtoParser(Model):
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
         self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
-        embedded = sum_terms(
-            [
-                self._source_embedder(source_tokens),
-                *(scorer.word_features(self, source_tokens) for scorer in self.scorers()),
-            ]
-        )
+        features = [scorer.word_features(self, source_tokens) for scorer in self.scorers()]
+        embedded = sum_terms([self._source_embedder(source_tokens), *features])
         if self._decoder.reads_encoder_cells:
             outputs, cells = encode_with_last_cells(self._encoder, self.encoder_dropout(embedded), mask)
             self._decoder.encoder_cells = cells
@@ -408,7 +382,9 @@ class ProtoParser(Model):
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
         if not self.training:
-            output.update(self.decode(encoded, source_mask, source_entity_types, metadata, source_tokens))
+            output.update(
+                self.decode(DecodingInputs(encoded, source_mask, source_entity_types, metadata, source_tokens))
+            )
             if metadata and metadata[0].get("logical_form") is not None:
                 gold = [m["logical_form"] for m in metadata]
                 self._exact_match(output["logical_form"], gold, metadata[0]["formalism"])
@@ -432,13 +408,8 @@ class ProtoParser(Model):
         slot was right.
         """
         actions, source_tokens = batch["actions"], batch["source_tokens"]
-        loss = self.action_loss(
-            decoded.projections,
-            actions,
-            batch["stack_size"],
-            matrix,
-            self.action_bonus(decoded.projections, decoded.attention, source_tokens),
-        )
+        bonus = self.action_bonus(decoded.projections, decoded.attention, source_tokens)
+        loss = self.action_loss(decoded.projections, actions, batch["stack_size"], matrix, bonus)
         slot_loss, slot_correct = self._slot_variant.slot_loss(
             self,
             decoded.projections,
@@ -495,16 +466,9 @@ class ProtoParser(Model):
 
     # -- decoding -------------------------------------------------------------------------------------
 
-    def decode(
-        self,
-        encoded: torch.Tensor,
-        source_mask: torch.Tensor,
-        source_types: torch.Tensor,
-        metadata: List[Dict[str, Any]],
-        source_tokens: Optional[TextFieldTensors] = None,
-    ) -> Dict[str, Any]:
+    def decode(self, inputs: DecodingInputs) -> Dict[str, Any]:
         """The best LF, its actions and score per example (and the n-best LFs), by `template_search.decode_batch`."""
-        return decode_batch(self, DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens))
+        return decode_batch(self, inputs)
 
     def search(self, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
         """One decoding pass: per example, the finished hypotheses of a beam of `beams` templates, best first."""
@@ -521,7 +485,7 @@ class ProtoParser(Model):
         if added is not None:
             logits = logits + added
         if self.new_action_bias:
-            logits = logits + self._new_action_mask.to(matrix.dtype) * self.new_action_bias
+            logits = logits + self.new_action_mask.to(matrix.dtype) * self.new_action_bias
         return logits
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:

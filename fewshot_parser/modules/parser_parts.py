@@ -38,7 +38,5 @@ class ParserParts(Protocol):
         """`(batch, length)` ids of the utterance words in the `tokens` vocabulary."""
         ...
 
-    @property
-    def new_action_mask(self) -> torch.Tensor:
-        """`(num_actions,)`: the actions added by a vocabulary extension after pre-training."""
-        ...
+    # `(num_actions,)`: the actions added by a vocabulary extension after pre-training.
+    new_action_mask: torch.Tensor

@@ -134,12 +134,12 @@ class TestFewShotPieces(ModelTestCase):
         model = self.model
         reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}))
         old_rows = model.action_embedding.size(0)
-        assert not model._new_action_mask.any()
+        assert not model.new_action_mask.any()
         support = list(reader.read(fixture_split("geo", "support")))
         self.vocab.extend_from_instances(support)
         model.extend_embedder_vocab()
         new_rows = set(range(old_rows, model.action_embedding.size(0)))
-        assert set(model._new_action_mask.nonzero().flatten().tolist()) == new_rows
+        assert set(model.new_action_mask.nonzero().flatten().tolist()) == new_rows
         new_strings = {self.vocab.get_token_from_index(i, "actions") for i in new_rows}
 
         def decode(bias: float):
@@ -244,9 +244,9 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     assert archive.model.smoothing_k == 0
     # The archive records which actions fine-tuning added, for `new_action_bias` after reloading.
     known = pretrained_vocab.get_vocab_size("actions")
-    assert archive.model._new_action_mask.nonzero().flatten().tolist() == list(
+    assert archive.model.new_action_mask.nonzero().flatten().tolist() == list(
         range(known, archive.model.vocab.get_vocab_size("actions")))
-    assert not load_archive(pretrained).model._new_action_mask.any()
+    assert not load_archive(pretrained).model.new_action_mask.any()
     stamp = os.path.getmtime(pretrained)
     cached_transformers._clear_caches()  # as in a new process, which is how a grid's later runs start
     train_model_from_file(config, str(tmp_path / "run2"))  # reuses the archive: no second pre-training
