@@ -22,6 +22,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
+from allennlp.data.vocabulary import DEFAULT_OOV_TOKEN, DEFAULT_PADDING_TOKEN
 
 from fewshot_parser.logical_forms.actions import GEN
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
@@ -97,8 +98,8 @@ class MissingEvidence(DecodingScorer):
             for tokens, actions in examples
         ]
         ignored = [
-            vocab.get_token_index(vocab._padding_token, "tokens"),
-            vocab.get_token_index(vocab._oov_token, "tokens"),
+            vocab.get_token_index(DEFAULT_PADDING_TOKEN, "tokens"),
+            vocab.get_token_index(DEFAULT_OOV_TOKEN, "tokens"),
         ]
         words, shares = evidence_words(
             pairs,
