@@ -240,5 +240,5 @@ def differing_namespaces(first: Vocabulary, second: Vocabulary) -> List[str]:
     that a token indexer adds when it first indexes (MiniLM's word pieces): ensemble members that
     share a dataset reader share its indexer, which adds it to the first member's vocabulary only.
     """
-    ours, theirs = first._token_to_index, second._token_to_index  # type: ignore[attr-defined]
-    return sorted(namespace for namespace in set(ours) & set(theirs) if ours[namespace] != theirs[namespace])
+    both = set(first.get_namespaces()) & set(second.get_namespaces())
+    return sorted(n for n in both if first.get_token_to_index_vocabulary(n) != second.get_token_to_index_vocabulary(n))

@@ -1,6 +1,3 @@
-import logging
-import math
-import random
 from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
@@ -16,24 +13,21 @@ from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 from fewshot_parser.modules import prototypes as prototype_functions
 from fewshot_parser.modules.action_scorers import ActionScorer
-from fewshot_parser.modules.action_scorers.lexical_linking import POOLINGS, LexicalLinking
+from fewshot_parser.modules.action_scorers.lexical_linking import LexicalLinking
 from fewshot_parser.modules.action_space import ActionSpace
 from fewshot_parser.modules.decoding import DecodingInputs, DecodingScorer, Hypothesis, Reranker
 from fewshot_parser.modules.decoding.template_search import decode_batch, search_templates
-from fewshot_parser.modules.legacy_state import move_legacy_state_keys
 from fewshot_parser.modules.lexicon_scope import LexiconScope
-from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
-from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
-from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention
-from fewshot_parser.modules.reduce_input_decoder import encode_with_last_cells
+from fewshot_parser.modules.loss_terms import AttentionRegularizer, LossTerm, SupervisedAttention
+from fewshot_parser.modules.loss_terms.reduction import check_reduction, per_example, sum_terms
+from fewshot_parser.modules.prototypes import PredicateDropout
+from fewshot_parser.modules.reduce_input_decoder import check_encoder, encode_with_last_cells
 from fewshot_parser.modules.slot_filler import SlotFiller
 from fewshot_parser.modules.slot_variants import CopySlots, SlotVariant
 from fewshot_parser.modules.stack_decoder import DecoderOutput, StackLSTMDecoder, applicable_mask
 from fewshot_parser.modules.word_ids import vocabulary_word_ids
 
 __all__ = ["ProtoParser", "per_example"]
-
-logger = logging.getLogger(__name__)
 
 
 @Model.register("proto_parser")
@@ -46,10 +40,10 @@ class ProtoParser(Model):
     `action_embedding` is both the decoder's input embedding and the output matrix `C`
     (`P(a | h_t) ~ exp(c_a . h_t)`), whose rows few-shot training replaces (prototypes) and extends.
 
-    The rest are components given the parser, whose public attributes they read: the decoder state
-    and search (`modules/state_machines/`), slot filling (`modules/slot_variants/`), the lexicon scope,
-    the loss terms (`modules/loss_terms/`), the action scorers (`modules/action_scorers/`) and the
-    decoding scorers and rerankers (`modules/decoding/`).
+    The rest are components, built from the settings below: the decoder and its search, slot filling
+    (`modules/slot_variants/`), predicate dropout (`modules/prototypes.py`), the lexicon scope, loss
+    terms (`modules/loss_terms/`), action scorers (`modules/action_scorers/`), decoding scorers and
+    rerankers (`modules/decoding/`). They read the parser through `modules/parser_parts.py`.
 
     Registered as a `Model` with name "proto_parser".
 
@@ -63,30 +57,21 @@ class ProtoParser(Model):
         Constant added to the action softmax denominator in training (Eq. 7).
     beam_size : `int`, optional (default = `1`)
         1 for greedy decoding (the paper's); larger values also output the n-best LFs.
-    attention_regularization, conditional_feature, similarity_feature
-        Weight of Omega and its two features (`AttentionRegularizer`; the `-cond`, `-strsim` ablations).
-    predicate_dropout : `float`, optional (default = `0.5`)
-        Share r of the meta-support predicates treated as new in a meta batch.
+    attention_regularization, conditional_feature, similarity_feature, similarity, meta_regularization
+        Omega's weight, its two features (the `-cond`, `-strsim` ablations), the string similarity and
+        whether it applies in meta batches too (`AttentionRegularizer`).
+    predicate_dropout, predicate_dropout_unit
+        Share r of the meta-support predicates (or, unit "action", rows) treated as new (`PredicateDropout`).
 
-    Beyond the paper (docs/reproduction.md and docs/results.md say where each comes from):
-    `lexicon`, `lexicon_training_data`, `lexicon_support_data`, `lexicon_descriptions`,
+    Beyond the paper (docs/reproduction.md, docs/results.md): `lexicon*` and
     `handwritten_new_predicate_entries` (`LexiconScope`); `lexical_linking`, `link_pooling`,
-    `link_threshold` (`LexicalLinking`); `supervised_attention` (`SupervisedAttention`);
-    `action_scorers`, `decoding_scorers`, `rerankers`; and `new_action_bias`, added at evaluation and
-    prediction to the score of every action added after pre-training (`new_action_mask`, saved).
-
-    The authors' behaviours (the defaults are the paper's reading; the faithful configs set these):
-    `meta_regularization` (Omega in meta batches too), `dropout_placement: "attentional"` (on `h_t`
-    only), `decoder: {type: "authors"}` (built after every other parameter, so that each draws from
-    the random generator as the recorded rows did), `slot_variant` (`classified_entities`,
-    `authors`; built last), `restrict_training: false` (the action loss over every valid action),
-    `loss_reduction: "example"` (`modules/loss_terms/reduction.py`), `similarity: "parts"`
-    (`modules/predicate_parts.py`) and `predicate_dropout_unit: "action"` (each meta-support row takes
-    its prototype with probability `predicate_dropout`).
+    `link_threshold` (`LexicalLinking`); `supervised_attention`; `action_scorers`, `decoding_scorers`,
+    `rerankers`; `new_action_bias`, added when decoding to the score of the actions added after
+    pre-training (`new_action_mask`); the authors' `decoder` (`{type: "authors"}`), `slot_variant`,
+    `dropout_placement: "attentional"` (on `h_t` only), `restrict_training: false` (the action loss over
+    every valid action) and `loss_reduction: "example"` (`modules/loss_terms/reduction.py`).
     """
 
-    # Archives written before the new-action mask existed load with no action marked new.
-    authorized_missing_keys = [r"^_new_action_mask$"]
     # The state-dict key of the scoped lexicon (`_save_to_state_dict`).
     LEXICON_KEY = "_scoped_lexicon"
 
@@ -134,16 +119,9 @@ class ProtoParser(Model):
         super().__init__(vocab, **kwargs)
         self._source_embedder = source_embedder
         self._encoder = encoder
-        for name, value, allowed in (
-            ("dropout_placement", dropout_placement, ("all", "attentional")),
-            ("loss_reduction", loss_reduction, REDUCTIONS),
-            ("similarity", similarity, ("name", "parts")),
-            ("predicate_dropout_unit", predicate_dropout_unit, ("predicate", "action")),
-            ("link_pooling", link_pooling, POOLINGS),
-        ):
-            if value not in allowed:
-                raise ConfigurationError(f"proto_parser: {name} must be one of {list(allowed)}, not {value!r}")
-        self._dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
+        if dropout_placement not in ("all", "attentional"):
+            raise ConfigurationError(f"dropout_placement must be 'all' or 'attentional', not {dropout_placement!r}")
+        self.encoder_dropout = torch.nn.Dropout(dropout if dropout_placement == "all" else 0.0)
         self.label_smoothing = label_smoothing
         self.smoothing_k = smoothing_k
         self.max_decoding_steps = max_decoding_steps
@@ -152,83 +130,45 @@ class ProtoParser(Model):
         num_actions = vocab.get_vocab_size(ACTION_NAMESPACE)
         self.action_embedding = torch.nn.Parameter(torch.empty(num_actions, action_dim).normal_(0, 0.1))
         encoder_dim = encoder.get_output_dim()
-        self._decoder = StackLSTMDecoder(encoder_dim, action_dim, decoder_dim, dropout, dropout_placement == "all")
+        self._decoder = (decoder or Lazy(StackLSTMDecoder)).construct(
+            encoder_dim=encoder_dim,
+            action_dim=action_dim,
+            hidden_dim=decoder_dim,
+            num_actions=num_actions,
+            dropout=dropout,
+            input_dropout=dropout_placement == "all" and dropout > 0,
+        )
+        check_encoder(self._decoder, encoder)
         self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
-        self.attention_regularization = attention_regularization
-        self.lexicon_scope = LexiconScope(
-            lexicon,
-            lexicon_descriptions,
-            lexicon_training_data,
-            lexicon_support_data,
-            handwritten_new_predicate_entries,
+        scope = (lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data)
+        self.lexicon_scope = LexiconScope(*scope, handwritten_new_predicate_entries)
+        self.lexical_linking = LexicalLinking(link_pooling, link_threshold) if lexical_linking else None
+        self.loss_reduction = check_reduction(loss_reduction)
+        features = (conditional_feature, similarity_feature, similarity)
+        self.regularizer = AttentionRegularizer(
+            decoder_dim, attention_regularization, meta_regularization, loss_reduction, *features
         )
-        # The linking weights and Omega's gate are the parser's parameters, here, where archives keep them.
-        if lexical_linking and link_pooling in ("attention", "both"):
-            self._link_weight = torch.nn.Parameter(torch.tensor(1.0))
-        if lexical_linking and link_pooling in ("max", "both"):
-            self._link_max_weight = torch.nn.Parameter(torch.tensor(1.0))
-        self.lexical_linking = (
-            LexicalLinking(
-                link_pooling,
-                link_threshold,
-                getattr(self, "_link_weight", None),
-                getattr(self, "_link_max_weight", None),
-            )
-            if lexical_linking
-            else None
-        )
-        self._gate = torch.nn.Linear(decoder_dim, 1)
-        self.regularizer = AttentionRegularizer(self._gate, conditional_feature, similarity_feature, similarity)
-        self.supervised_attention = supervised_attention
-        self.supervision = SupervisedAttention()
-        self.meta_regularization = meta_regularization
-        self.predicate_dropout = predicate_dropout
+        self.supervision = SupervisedAttention(supervised_attention, loss_reduction)
+        self.predicate_dropout = PredicateDropout(predicate_dropout, predicate_dropout_unit)
         # Action rows added by the last vocabulary extension (set by `extend_embedder_vocab`).
         self.new_actions: List[int] = []
         self.new_action_bias = new_action_bias
-        # Every action added by a vocabulary extension after pre-training (what `new_action_bias` favours).
-        self._new_action_mask: torch.Tensor
-        self.register_buffer("_new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
+        # `(num_actions,)`: every action added by a vocabulary extension after pre-training (saved).
+        self.new_action_mask: torch.Tensor
+        self.register_buffer("new_action_mask", torch.zeros(num_actions, dtype=torch.bool))
         self.decoding_scorers = torch.nn.ModuleList(decoding_scorers or [])
         self.rerankers: List[Reranker] = list(rerankers or [])
-        if beam_size != 1 and any(reranker.greedy_only for reranker in self.rerankers):
-            raise ConfigurationError(
-                f"proto_parser: a reranker reads the greedy path only; set beam_size to 1 (got {beam_size})"
-            )
-        self._random = random.Random(13)
+        if beam_size != 1 and (decoder is not None or any(reranker.greedy_only for reranker in self.rerankers)):
+            raise ConfigurationError(f"the decoder or a reranker is greedy: beam_size must be 1, not {beam_size}")
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
-        # Last, so that the scorers' parameters come after the parser's own (initialisation order).
+        # The scorers and the slot variant read the parser's parts (embedder, action rows, decoder): built last.
         self.action_scorers = cast(List[ActionScorer], torch.nn.ModuleList(action_scorers or []))
         for scorer in self.action_scorers:
             scorer.attach(self)
         self.restrict_training = restrict_training
-        self.loss_reduction = loss_reduction
-        self.similarity = similarity
-        self.predicate_dropout_unit = predicate_dropout_unit
-        # The authors' decoder and slots come after every other parameter (initialisation order).
-        if decoder is not None:
-            if beam_size != 1:
-                raise ConfigurationError(
-                    f"proto_parser: the decoder given is greedy; set beam_size to 1 (got {beam_size})"
-                )
-            self._decoder = decoder.construct(
-                encoder_dim=encoder_dim,
-                action_dim=action_dim,
-                hidden_dim=decoder_dim,
-                num_actions=num_actions,
-                dropout=dropout,
-                input_dropout=dropout_placement == "all" and dropout > 0,
-            )
-            module = getattr(self._encoder, "_module", None)
-            if self._decoder.reads_encoder_cells and (not isinstance(module, torch.nn.LSTM) or module.num_layers != 1):
-                raise ConfigurationError(
-                    "proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder"
-                )
-        self._slot_variant: SlotVariant = (
-            CopySlots(self) if slot_variant is None else slot_variant.construct(parser=self)
-        )
+        self._slot_variant: SlotVariant = slot_variant.construct(parser=self) if slot_variant else CopySlots(self)
 
     # -- the parts components read ----------------------------------------------------------------------
 
@@ -280,15 +220,13 @@ class ProtoParser(Model):
         return logits - normalizer
 
     def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):  # type: ignore[no-untyped-def]
-        # The scoped lexicon (absent from archives made before it was saved: scoped from the files then).
+        # The scoped lexicon (absent from a state dict filtered of it: scoped from the files then).
         stored = state_dict.pop(prefix + self.LEXICON_KEY, None)
         if stored is not None:
             self.lexicon_scope.load(stored)
             self.regularizer.reset(conditional=False)
-            if self.lexical_linking is not None:
-                self.lexical_linking.reset()
-        groups = {"decoding_scorers": self.decoding_scorers, "action_scorers": self.action_scorers}
-        move_legacy_state_keys(state_dict, prefix, groups, self._slot_variant.legacy_state_prefixes)
+            for scorer in self.scorers():
+                scorer.reset()
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     # -- vocabulary growth (new predicates at fine-tuning) ---------------------------------------------
@@ -308,25 +246,21 @@ class ProtoParser(Model):
                 torch.cat([self.action_embedding.data, extra.to(self.action_embedding.device)])
             )
         self.new_actions = list(range(old_actions, num_actions))
-        added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self._new_action_mask.device)
-        self._new_action_mask = torch.cat([self._new_action_mask[:old_actions], added])
+        added = torch.ones(num_actions - old_actions, dtype=torch.bool, device=self.new_action_mask.device)
+        self.new_action_mask = torch.cat([self.new_action_mask[:old_actions], added])
         self.action_space = ActionSpace(self.vocab)
         # A grown vocabulary has new predicates: the lexicon is scoped again (AllenNLP's loading
         # extends the vocabulary before it restores the stored lexicon).
-        for component in (self.lexicon_scope, self.regularizer, self.supervision, self.lexical_linking):
-            if component is not None:
-                component.reset()
-        self._slot_filler.extend_to(self.vocab, self.action_space)
-        for scorer in self.action_scorers:
+        self.lexicon_scope.reset()
+        for term in self.loss_terms():
+            term.reset()
+        for scorer in self.scorers():
             scorer.reset()
+        self._slot_filler.extend_to(self.vocab, self.action_space)
         self._decoder.extend(num_actions)
         self._slot_variant.extend(self)
 
     # -- prototypes and predicate-dropout -------------------------------------------------------------
-
-    def action_sums(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
-        """Sum of `h_t` `(num_actions, action_dim)` and count `(num_actions,)` over the steps applying each action."""
-        return prototype_functions.action_sums(projections, actions, self.action_embedding.size(0))
 
     def prototypes(self, projections: torch.Tensor, actions: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
         """Prototype of every action (Eq. 3), the mean `h_t` over the steps that apply it, and a presence mask."""
@@ -338,10 +272,8 @@ class ProtoParser(Model):
         """Encodes a batch and runs the decoder on its gold actions (with action matrix `matrix`)."""
         encoded, source_mask = self.encode(batch["source_tokens"])
         matrix = self.action_matrix() if matrix is None else matrix
-        decoded = self._decoder(
-            encoded, source_mask, matrix, batch["actions"], batch["previous_state"], batch["popped_states"]
-        )
-        return decoded, encoded, source_mask
+        gold = (batch["actions"], batch["previous_state"], batch["popped_states"])
+        return self._decoder(encoded, source_mask, matrix, *gold), encoded, source_mask
 
     def meta_loss(self, support: Dict[str, Any], query: Dict[str, Any]) -> torch.Tensor:
         """
@@ -351,32 +283,10 @@ class ProtoParser(Model):
         """
         decoded, _, _ = self.teacher_forced(support)
         prototypes, present = self.prototypes(decoded.projections, support["actions"])
-        mask = self.dropped_rows(present)
+        mask = self.predicate_dropout.rows(present, self.action_space)
         matrix = torch.where(mask.unsqueeze(-1), prototypes, self.action_embedding)
         query_decoded, encoded, source_mask = self.teacher_forced(query, matrix)
-        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, self.meta_regularization, True)[
-            0
-        ]
-
-    def dropped_rows(self, present: torch.Tensor) -> torch.Tensor:
-        """
-        `(num_actions,)`: the rows among `present` that take their prototypes in a meta batch: those of a
-        random share `predicate_dropout` of the predicates they use (Algorithm 1), or with unit "action"
-        each row with probability `predicate_dropout`. Rows that use no predicate keep their embedding.
-        """
-        share = self.predicate_dropout
-        if self.predicate_dropout_unit == "action":
-            # One draw per action row from the model's seeded generator, as ProtoDropout draws one per row;
-            # every predicate of the kept rows is then dropped, so exactly those rows take prototypes.
-            draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
-            present, share = present & (draws < self.predicate_dropout), 1.0
-        predicates = sorted(
-            {p for i in present.nonzero().squeeze(-1).tolist() for p in self.action_space.actions[i].predicates}
-        )
-        dropped = set(self._random.sample(predicates, math.ceil(share * len(predicates)))) if predicates else set()
-        mask = torch.zeros_like(present)
-        mask[self.action_space.indices_with_predicates(dropped)] = True
-        return mask & present
+        return self.supervised_loss(query, query_decoded, encoded, source_mask, matrix, meta=True)[0]
 
     # -- alignment: lexicon, regularizer, score terms ---------------------------------------------------
 
@@ -392,21 +302,17 @@ class ProtoParser(Model):
         """Sets Omega's P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
         self.regularizer.set_statistics(self, examples)
 
-    @property
-    def new_action_mask(self) -> torch.Tensor:
-        """`(num_actions,)`: the actions added by a vocabulary extension after pre-training."""
-        return self._new_action_mask
-
     def action_bonus(
         self, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
-        """
-        `(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `action_scorers`', then
-        linking's.
-        """
-        terms = [scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in self.action_scorers]
-        linking = self.lexical_linking
-        return sum_terms([*terms, None if linking is None else linking.teacher_forced(self, attention, source_tokens)])
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps (None: none): the `scorers`'."""
+        scorers = self.scorers()
+        return sum_terms([scorer.teacher_forced(self, projections, attention, source_tokens) for scorer in scorers])
+
+    def scorers(self) -> List[ActionScorer]:
+        """The `action_scorers`, then lexical linking (their terms are added in this order)."""
+        linking = [] if self.lexical_linking is None else [self.lexical_linking]
+        return [*self.action_scorers, *linking]
 
     @staticmethod
     def word_ids(source_tokens: TextFieldTensors) -> torch.Tensor:
@@ -419,17 +325,13 @@ class ProtoParser(Model):
         """Encoder states `(batch, length, dim)` and mask of the utterance (words plus the scorers' word features)."""
         self._slot_variant.start_run(self)
         mask = util.get_text_field_mask(source_tokens)
-        embedded = sum_terms(
-            [
-                self._source_embedder(source_tokens),
-                *(scorer.word_features(self, source_tokens) for scorer in self.action_scorers),
-            ]
-        )
+        features = [scorer.word_features(self, source_tokens) for scorer in self.scorers()]
+        embedded = sum_terms([self._source_embedder(source_tokens), *features])
         if self._decoder.reads_encoder_cells:
-            outputs, cells = encode_with_last_cells(self._encoder, self._dropout(embedded), mask)
+            outputs, cells = encode_with_last_cells(self._encoder, self.encoder_dropout(embedded), mask)
             self._decoder.encoder_cells = cells
-            return self._dropout(outputs), mask
-        return self._dropout(self._encoder(self._dropout(embedded), mask)), mask
+            return self.encoder_dropout(outputs), mask
+        return self.encoder_dropout(self._encoder(self.encoder_dropout(embedded), mask)), mask
 
     def forward(  # type: ignore
         self,
@@ -475,14 +377,14 @@ class ProtoParser(Model):
             }
             decoded = self._decoder(encoded, source_mask, self.action_matrix(), actions, previous_state, popped_states)
             # Omega and supervised attention are training terms: validation losses stay comparable across settings.
-            output["loss"], slot_correct = self.supervised_loss(
-                batch, decoded, encoded, source_mask, None, self.training, self.training
-            )
+            output["loss"], slot_correct = self.supervised_loss(batch, decoded, encoded, source_mask)
             if not self.training:
                 for correct in slot_correct:
                     self._slot_accuracy(float(correct))
         if not self.training:
-            output.update(self.decode(encoded, source_mask, source_entity_types, metadata, source_tokens))
+            output.update(
+                self.decode(DecodingInputs(encoded, source_mask, source_entity_types, metadata, source_tokens))
+            )
             if metadata and metadata[0].get("logical_form") is not None:
                 gold = [m["logical_form"] for m in metadata]
                 self._exact_match(output["logical_form"], gold, metadata[0]["formalism"])
@@ -496,24 +398,18 @@ class ProtoParser(Model):
         decoded: DecoderOutput,
         encoded: torch.Tensor,
         source_mask: torch.Tensor,
-        matrix: Optional[torch.Tensor],
-        regularize: bool,
-        supervise: bool,
+        matrix: Optional[torch.Tensor] = None,
+        meta: bool = False,
     ) -> Tuple[torch.Tensor, List[bool]]:
         """
         The loss of a teacher-forced `batch` (its gold actions decoded as `decoded` with action rows
-        `matrix`, None for `action_matrix()`): actions, slots, then Omega when `regularize` and supervised
-        attention when `supervise` (each when its weight is not 0). Also, when not training, whether each
+        `matrix`, None for `action_matrix()`; of a meta batch's query when `meta`): actions, slots, then
+        the loss terms (Omega, supervised attention) that apply. Also, when not training, whether each
         slot was right.
         """
         actions, source_tokens = batch["actions"], batch["source_tokens"]
-        loss = self.action_loss(
-            decoded.projections,
-            actions,
-            batch["stack_size"],
-            matrix,
-            self.action_bonus(decoded.projections, decoded.attention, source_tokens),
-        )
+        bonus = self.action_bonus(decoded.projections, decoded.attention, source_tokens)
+        loss = self.action_loss(decoded.projections, actions, batch["stack_size"], matrix, bonus)
         slot_loss, slot_correct = self._slot_variant.slot_loss(
             self,
             decoded.projections,
@@ -529,14 +425,14 @@ class ProtoParser(Model):
             batch.get("entity_values"),
         )
         loss = loss + slot_loss
-        if regularize and self.attention_regularization > 0:
-            omega = self.regularizer.omega(self, decoded, actions, source_tokens, source_mask)
-            loss = loss + self.attention_regularization * omega
-        if supervise and self.supervised_attention > 0:
-            loss = loss + self.supervised_attention * self.supervision.loss(
-                self, decoded.attention, actions, source_tokens, source_mask
-            )
+        for term in self.loss_terms():
+            if term.weight > 0 and (term.in_meta_batches if meta else self.training):
+                loss = loss + term.weight * term.loss(self, decoded, actions, source_tokens, source_mask)
         return loss, slot_correct
+
+    def loss_terms(self) -> List[LossTerm]:
+        """The terms added to the loss of a teacher-forced batch, in this order."""
+        return [self.regularizer, self.supervision]
 
     def action_loss(
         self,
@@ -570,16 +466,9 @@ class ProtoParser(Model):
 
     # -- decoding -------------------------------------------------------------------------------------
 
-    def decode(
-        self,
-        encoded: torch.Tensor,
-        source_mask: torch.Tensor,
-        source_types: torch.Tensor,
-        metadata: List[Dict[str, Any]],
-        source_tokens: Optional[TextFieldTensors] = None,
-    ) -> Dict[str, Any]:
+    def decode(self, inputs: DecodingInputs) -> Dict[str, Any]:
         """The best LF, its actions and score per example (and the n-best LFs), by `template_search.decode_batch`."""
-        return decode_batch(self, DecodingInputs(encoded, source_mask, source_types, metadata, source_tokens))
+        return decode_batch(self, inputs)
 
     def search(self, inputs: DecodingInputs, beams: int) -> List[List[Hypothesis]]:
         """One decoding pass: per example, the finished hypotheses of a beam of `beams` templates, best first."""
@@ -596,7 +485,7 @@ class ProtoParser(Model):
         if added is not None:
             logits = logits + added
         if self.new_action_bias:
-            logits = logits + self._new_action_mask.to(matrix.dtype) * self.new_action_bias
+            logits = logits + self.new_action_mask.to(matrix.dtype) * self.new_action_bias
         return logits
 
     def get_metrics(self, reset: bool = False) -> Dict[str, float]:

@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Set
 
 import torch
 from allennlp.data import Vocabulary
+from allennlp.data.vocabulary import DEFAULT_OOV_TOKEN
 
 from fewshot_parser.logical_forms.actions import STOP, Action
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE, ENTITY_TYPE_NAMESPACE
@@ -55,7 +56,7 @@ class ActionSpace:
             [sum(1 for s in a.slots if s == UNIFIED_SLOT) if a else 0 for a in self.actions], dtype=torch.long
         )
         self.entity_types = torch.zeros(size, max_entities, dtype=torch.long)
-        oov = vocab.get_token_index(vocab._oov_token, ENTITY_TYPE_NAMESPACE)
+        oov = vocab.get_token_index(DEFAULT_OOV_TOKEN, ENTITY_TYPE_NAMESPACE)
         for index, action in enumerate(self.actions):
             if action is None:
                 continue

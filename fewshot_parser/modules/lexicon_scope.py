@@ -1,12 +1,13 @@
 """The predicate lexicon of `proto_parser`'s alignment features, scoped to what the split allows."""
 
 import json
-from typing import Any, Dict, List, Optional
+from typing import Dict, List, Optional
 
 import torch
 
 from fewshot_parser.data.lexicons import load_descriptions, predicate_labels, read_pairs, scope_lexicon
 from fewshot_parser.data.predicate_names import load_lexicon
+from fewshot_parser.modules.parser_parts import ParserParts
 
 
 class LexiconScope:
@@ -28,7 +29,7 @@ class LexiconScope:
         The split's files: a predicate the training LFs never use is new; the support utterances give a
         new predicate the lexicon words they hold.
     handwritten_new_predicate_entries : `bool`, optional (default = `False`)
-        Keep every hand-written word of the new predicates too (leaks evaluation data; old rows only).
+        Keep every hand-written word of the new predicates too (this leaks evaluation data).
     """
 
     def __init__(
@@ -46,7 +47,7 @@ class LexiconScope:
         self.handwritten_new_predicate_entries = handwritten_new_predicate_entries
         self.stored: Optional[Dict[str, List[str]]] = None
 
-    def lexicon(self, parser: Any) -> Dict[str, List[str]]:
+    def lexicon(self, parser: ParserParts) -> Dict[str, List[str]]:
         """
         The scoped lexicon (a copy); without the split's training data, new predicates are those of
         `parser.new_action_mask`.
@@ -55,7 +56,7 @@ class LexiconScope:
             self.stored = self._scope(parser)
         return {predicate: list(words) for predicate, words in self.stored.items()}
 
-    def _scope(self, parser: Any) -> Dict[str, List[str]]:
+    def _scope(self, parser: ParserParts) -> Dict[str, List[str]]:
         descriptions = load_descriptions(self.descriptions_path)
         if not self.handwritten and not descriptions:
             return {}
@@ -76,7 +77,7 @@ class LexiconScope:
         """The vocabulary grew (new predicates): scope again when next asked."""
         self.stored = None
 
-    def as_tensor(self, parser: Any) -> torch.Tensor:
+    def as_tensor(self, parser: ParserParts) -> torch.Tensor:
         """The scoped lexicon as UTF-8 bytes of its JSON, for the state dict."""
         return torch.tensor(list(json.dumps(self.lexicon(parser), sort_keys=True).encode("utf-8")), dtype=torch.uint8)
 

@@ -160,17 +160,15 @@ def encode_with_last_cells(
     The outputs of a single-layer LSTM `encoder` (as its `forward` gives them) and its last memory
     cells, both directions concatenated: `(batch, length, out)` and `(batch, directions * hidden)`.
     """
-    if not isinstance(encoder, PytorchSeq2SeqWrapper):
+    lstm = encoder_lstm(encoder)
+    if lstm is None or not isinstance(encoder, PytorchSeq2SeqWrapper):
         raise ConfigurationError(
             f'a decoder that starts from the encoder\'s last cells needs an "lstm" encoder, '
             f"not {type(encoder).__name__}"
         )
     batch_size, length = mask.size()
-    packed, (_, cells), restoration = encoder.sort_and_run_forward(
-        encoder._module,
-        inputs,
-        cast(torch.BoolTensor, mask),  # the wrapper's own LSTM, as its forward runs it
-    )
+    # The wrapper's own LSTM, as its forward runs it.
+    packed, (_, cells), restoration = encoder.sort_and_run_forward(lstm, inputs, cast(torch.BoolTensor, mask))
     outputs, _ = pad_packed_sequence(packed, batch_first=True)
     # shape: (valid rows, directions * hidden), rows in sorted order
     cells = torch.cat(list(cells), dim=-1)
@@ -181,3 +179,19 @@ def encode_with_last_cells(
     if outputs.size(1) < length:
         outputs = torch.cat([outputs, outputs.new_zeros(batch_size, length - outputs.size(1), outputs.size(-1))], 1)
     return outputs.index_select(0, restoration), cells.index_select(0, restoration)
+
+
+def encoder_lstm(encoder: Seq2SeqEncoder) -> Optional[nn.LSTM]:
+    """The one-layer `torch.nn.LSTM` an "lstm" encoder (a `PytorchSeq2SeqWrapper`) runs, or None."""
+    lstms = (
+        [m for m in encoder.children() if isinstance(m, nn.LSTM)] if isinstance(encoder, PytorchSeq2SeqWrapper) else []
+    )
+    return lstms[0] if len(lstms) == 1 and lstms[0].num_layers == 1 else None
+
+
+def check_encoder(decoder: StackLSTMDecoder, encoder: Seq2SeqEncoder) -> None:
+    """Raises `ConfigurationError` if `decoder` starts from the encoder's last cells and `encoder` has none."""
+    if decoder.reads_encoder_cells and encoder_lstm(encoder) is None:
+        raise ConfigurationError(
+            "proto_parser: the decoder's initial_state 'last_cells' needs a one-layer 'lstm' encoder"
+        )

@@ -62,11 +62,11 @@ def sweep(archive_path: str, pretrained: str, query: str, biases: List[float], b
     if not hasattr(model, "new_action_bias"):
         raise SystemExit(f"{archive_path}: {type(model).__name__} has no new_action_bias (not a ProtoParser)")
     model.eval()
-    if not model._new_action_mask.any():  # written before archives recorded their new actions
-        model._new_action_mask[new_actions(model.vocab, action_vocabulary(pretrained))] = True
+    if not model.new_action_mask.any():  # written before archives recorded their new actions
+        model.new_action_mask[new_actions(model.vocab, action_vocabulary(pretrained))] = True
     loader = MultiProcessDataLoader(archive.validation_dataset_reader, query, batch_size=batch_size)
     loader.index_with(model.vocab)
-    print(f"{archive_path}: {int(model._new_action_mask.sum())} new actions", file=sys.stderr)
+    print(f"{archive_path}: {int(model.new_action_mask.sum())} new actions", file=sys.stderr)
     scores = {}
     for bias in biases:
         model.new_action_bias = bias

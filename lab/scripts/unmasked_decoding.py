@@ -49,7 +49,7 @@ def split_counts(archive_path: str, query_path: str, batch_size: int = 64) -> Di
             if bonus is not None:
                 scores = scores + bonus
             if getattr(model, "new_action_bias", 0):
-                scores = scores + model._new_action_mask.to(scores.dtype) * model.new_action_bias
+                scores = scores + model.new_action_mask.to(scores.dtype) * model.new_action_bias
             best = scores.argmax(-1)
             gold = tensors["actions"]
             for row, meta in enumerate(metadata):

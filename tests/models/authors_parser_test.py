@@ -42,7 +42,7 @@ class TestTheAuthorsOptions(ModelTestCase):
     def test_model_can_train_save_and_load_with_every_switch_on(self):
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps({"model." + k: v for k, v in ALL_ON.items()}),
-            gradients_to_ignore={"_gate.weight", "_gate.bias"},
+            gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"},
         )
 
     def test_with_every_option_at_the_papers_reading_it_is_proto_parser(self):
@@ -109,14 +109,14 @@ class TestTheAuthorsOptions(ModelTestCase):
         _, present = model.prototypes(decoded.projections, tensors["actions"])
         kept = Counter()
         for _ in range(200):
-            kept.update(model.dropped_rows(present).nonzero().squeeze(-1).tolist())
+            kept.update(model.predicate_dropout.rows(present, model.action_space).nonzero().squeeze(-1).tolist())
         rows = [r for r in present.nonzero().squeeze(-1).tolist() if model.action_space.actions[r].predicates]
         assert set(kept) == set(rows)  # rows without a predicate keep their embedding
         assert all(60 < kept[r] < 140 for r in rows)  # each row about half the time, independently
-        counts = [int(model.dropped_rows(present).sum()) for _ in range(50)]
+        counts = [int(model.predicate_dropout.rows(present, model.action_space).sum()) for _ in range(50)]
         assert len(set(counts)) > 1  # not a fixed share, as Algorithm 1 drops
         loss = model.meta_loss(tensors, tensors)
-        assert loss.requires_grad and model.predicate_dropout == 0.5
+        assert loss.requires_grad and model.predicate_dropout.share == 0.5
 
 
 def test_part_similarity_splits_names_and_expands_the_authors_part_words():

@@ -43,7 +43,7 @@ class TestPerExampleLoss(ModelTestCase):
                      "model.supervised_attention": 1.0, "model.decoder": {"type": "authors", "input_dim": 6}}
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps(overrides),
-            gradients_to_ignore={"_gate.weight", "_gate.bias"},
+            gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"},
         )
 
     def test_batch_loss_is_the_mean_of_the_examples_losses(self):
@@ -68,8 +68,8 @@ class TestPerExampleLoss(ModelTestCase):
             tensors = self.tensors(instances)
             decoded, _, mask = model.teacher_forced(tensors)
             args = (tensors["actions"], tensors["source_tokens"], mask)
-            terms.append(torch.stack([model.regularizer.omega(model, decoded, *args),
-                                      model.supervision.loss(model, decoded.attention, *args)]))
+            terms.append(torch.stack([model.regularizer.loss(model, decoded, *args),
+                                      model.supervision.loss(model, decoded, *args)]))
         batch, alone = terms[0], torch.stack(terms[1:])
         assert (alone > 0).any(0).all()
         expected = alone.sum(0) / (alone > 0).sum(0)

@@ -4,7 +4,6 @@ import json
 
 import _jsonnet
 import pytest
-import torch
 from allennlp.common import Params
 from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
@@ -73,20 +72,6 @@ class TestLegacyNames(ModelTestCase):
         for model in (old, new):
             model.decoding_scorers[1].set_statistics(model, examples)
         assert old.forward_on_instances(self.instances) == new.forward_on_instances(self.instances)
-
-    def test_an_old_archives_evidence_statistics_load_into_the_scorer(self):
-        examples = [(i["metadata"].metadata["utterance"], i["metadata"].metadata["actions"]) for i in self.instances]
-        trained = self.build(type="proto_parser_missing_evidence", evidence_min_count=1)
-        trained.decoding_scorers[0].set_statistics(trained, examples)
-        # The mixin kept the statistics at the top of the model's state dict.
-        old_state = {key.replace("decoding_scorers.0.", ""): value for key, value in trained.state_dict().items()}
-        assert "_evidence_words" in old_state
-        loaded = self.build(type="proto_parser_missing_evidence")
-        result = loaded.load_state_dict(old_state)
-        assert not result.missing_keys and not result.unexpected_keys
-        assert torch.equal(loaded.decoding_scorers[0]._evidence_words, trained.decoding_scorers[0]._evidence_words)
-        assert loaded.forward_on_instances(self.instances) == trained.forward_on_instances(self.instances)
-
 
 
 def test_a_predictor_is_found_for_an_archive_that_names_an_old_model(tmp_path):

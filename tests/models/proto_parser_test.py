@@ -18,7 +18,7 @@ class TestProtoParser(ModelTestCase):
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
     # The gate of the attention regularizer is only used when the regularizer is on.
-    GATE = {"_gate.weight", "_gate.bias"}
+    GATE = {"regularizer.gate.weight", "regularizer.gate.bias"}
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(self.param_file, tolerance=1e-3, gradients_to_ignore=self.GATE)
@@ -129,7 +129,7 @@ class TestProtoParser(ModelTestCase):
                         assert linked == (pytest.approx(expected) if expected >= 0.75 else 0.0), (word, str(action))
         assert links.sum() > 0
         uniform = torch.full((len(sentences), 3, width), 1.0 / width)
-        assert model.lexical_linking.teacher_forced(model, uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
+        assert model.lexical_linking.teacher_forced(model, None, uniform, source_tokens).shape == (len(sentences), 3, links.size(-1))
 
     def test_batch_predictions_are_consistent(self):
         self.ensure_batch_predictions_are_consistent(keys_to_ignore=("score",))
@@ -238,7 +238,7 @@ class TestProtoParserUnifiedSlots(ModelTestCase):
         self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
 
     def test_model_can_train_save_and_load(self):
-        typed = {n for n, _ in self.model.named_parameters() if n.startswith(("_slot_filler.entity_decoder", "_slot_filler.variable_decoder", "_slot_filler.type_embedding", "_gate"))}
+        typed = {n for n, _ in self.model.named_parameters() if n.startswith(("_slot_filler.entity_decoder", "_slot_filler.variable_decoder", "_slot_filler.type_embedding", "regularizer.gate"))}
         # The overrides switch the reader to unified slots, which builds the unified slot decoder.
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=self.overrides, gradients_to_ignore=typed
@@ -311,7 +311,7 @@ class TestSupervisedAttention(ModelTestCase):
         tensors = batch.as_tensor_dict()
         torch.manual_seed(0)
         plain = self.model(**tensors)["loss"].item()
-        self.model.supervised_attention = 1.0
+        self.model.supervision.weight = 1.0
         torch.manual_seed(0)
         supervised = self.model(**tensors)["loss"].item()
         assert self.model.supervision.candidate_table(self.model).sum() > 0
@@ -331,7 +331,7 @@ class TestDropoutPlacement(ModelTestCase):
             self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore=TestProtoParser.GATE,
             disable_dropout=True,
         )
-        assert model._dropout.p == 0.0 and model._decoder.input_dropout.p == 0.0
+        assert model.encoder_dropout.p == 0.0 and model._decoder.input_dropout.p == 0.0
         assert model._decoder.dropout.p == 0.3
 
     def test_an_unknown_placement_is_a_configuration_error(self):

@@ -37,7 +37,7 @@ class TestTheAuthorsActionScoring(ModelTestCase):
     def test_model_can_train_save_and_load(self):
         overrides = json.dumps({"model.restrict_training": False, "model.rerankers": [{"type": "dead_ends"}]})
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore={"_gate.weight", "_gate.bias"}
+            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
         )
 
     def test_the_training_loss_normalises_over_every_action_and_the_restricted_one_matches_proto_parser(self):
@@ -62,12 +62,12 @@ class TestTheAuthorsActionScoring(ModelTestCase):
         space = model.space()
         with torch.no_grad():
             model.new_action_bias = 1000.0
-            model._new_action_mask.copy_(space["valid"] & (space["arity"] > 0))
+            model.new_action_mask.copy_(space["valid"] & (space["arity"] > 0))
         theirs = model(**tensors)
         ours_biased = self.unrestricted(training=True, decoding=True).eval()
         with torch.no_grad():
             ours_biased.new_action_bias = 1000.0
-            ours_biased._new_action_mask.copy_(model._new_action_mask)
+            ours_biased.new_action_mask.copy_(model.new_action_mask)
         restricted = ours_biased(**tensors)
         assert all(form is None for form in theirs["logical_form"])
         assert all(actions == [] for actions in theirs["predicted_actions"])

@@ -31,13 +31,11 @@ def fixture():
     return model, instances, indexed_tensors(instances, vocab)
 
 
-def test_the_parser_builds_its_components_around_its_own_parameters(fixture):
+def test_the_parser_builds_its_components_and_each_owns_its_parameters(fixture):
     model, _, _ = fixture
     assert isinstance(model.lexicon_scope, LexiconScope) and isinstance(model.regularizer, AttentionRegularizer)
     assert isinstance(model.supervision, SupervisedAttention) and isinstance(model.lexical_linking, LexicalLinking)
-    # The components hold no parameter of their own: the state dict keeps the parser's keys.
-    assert model.lexical_linking.weight is model._link_weight and model.regularizer.gate is model._gate
-    assert {"_link_weight", "_link_max_weight", "_gate.weight"} <= set(model.state_dict())
+    assert {"lexical_linking.weight", "lexical_linking.max_weight", "regularizer.gate.weight"} <= set(model.state_dict())
 
 
 def test_the_scoped_lexicon_round_trips_through_the_state_dict(fixture):
@@ -58,11 +56,11 @@ def test_loss_terms_are_finite_and_reach_the_attention(fixture):
     assert model.regularizer.conditional_table is not None
     decoded, _, mask = model.teacher_forced(tensors)
     args = (tensors["actions"], tensors["source_tokens"], mask)
-    omega = model.regularizer.omega(model, decoded, *args)
-    supervised = model.supervision.loss(model, decoded.attention, *args)
+    omega = model.regularizer.loss(model, decoded, *args)
+    supervised = model.supervision.loss(model, decoded, *args)
     assert torch.isfinite(omega) and torch.isfinite(supervised) and supervised > 0
     (omega + supervised).backward()
-    assert model._gate.weight.grad is not None
+    assert model.regularizer.gate.weight.grad is not None
     assert model.regularizer.regularized_steps(model, *args).any()
 
 
@@ -72,8 +70,8 @@ def test_linking_scores_teacher_forced_and_decoding_steps_alike(fixture):
     assert linking.table(model).shape == (model.action_embedding.size(0), model.vocab.get_vocab_size("tokens"))
     links = linking.links(model, tensors["source_tokens"])
     attention = torch.softmax(torch.randn(links.size(0), 2, links.size(1)), -1)
-    forced = linking.teacher_forced(model, attention, tensors["source_tokens"])
+    forced = linking.teacher_forced(model, None, attention, tensors["source_tokens"])
     step = linking.decoding(model, tensors["source_tokens"], beams=1)(None, attention[:, 0])
     assert torch.allclose(forced[:, 0], step)
     with pytest.raises(ConfigurationError, match="link_pooling"):
-        LexicalLinking("mean", 0.75, None, None)
+        LexicalLinking("mean", 0.75)

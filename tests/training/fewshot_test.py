@@ -1,11 +1,9 @@
 """Few-shot training pieces: prototypes, predicate-dropout mixing, smoothing, the regularizer,
 vocabulary extension with prototype initialisation, episodes, and the whole pre-train/fine-tune run."""
 import copy
-import io
 import json
 import os
 import random
-import tarfile
 
 import _jsonnet
 import pytest
@@ -54,11 +52,11 @@ class TestFewShotPieces(ModelTestCase):
     def test_predicate_dropout_mixes_supervised_and_prototype_embeddings(self):
         model, support, query = self.meta_batch()
         # r = 0: nothing is dropped, so C = C_s and L_m is the supervised loss of the meta-test set.
-        model.predicate_dropout = 0.0
+        model.predicate_dropout.share = 0.0
         supervised = model(**query)["loss"]
         assert model.meta_loss(support, query).item() == pytest.approx(supervised.item(), rel=1e-5)
         # r = 1: every action of the meta-support set uses its prototype instead.
-        model.predicate_dropout = 1.0
+        model.predicate_dropout.share = 1.0
         decoded, _, _ = model.teacher_forced(support)
         _, present = model.prototypes(decoded.projections, support["actions"])
         loss = model.meta_loss(support, query)
@@ -70,14 +68,14 @@ class TestFewShotPieces(ModelTestCase):
 
     def test_meta_regularization_adds_the_attention_regularizer_to_meta_batches(self):
         model, support, query = self.meta_batch()
-        model.predicate_dropout = 0.0
-        model.attention_regularization = 1.0
+        model.predicate_dropout.share = 0.0
+        model.regularizer.weight = 1.0
         model.set_alignment_statistics([
             ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"]) for i in self.instances
         ])
-        model.meta_regularization = False
+        model.regularizer.in_meta_batches = False
         plain = model.meta_loss(support, query).item()
-        model.meta_regularization = True
+        model.regularizer.in_meta_batches = True
         regularized = model.meta_loss(support, query).item()
         # With r = 0 the meta loss is the supervised one, which has the regularizer in training.
         assert regularized > plain
@@ -136,12 +134,12 @@ class TestFewShotPieces(ModelTestCase):
         model = self.model
         reader = DatasetReader.from_params(Params({"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}))
         old_rows = model.action_embedding.size(0)
-        assert not model._new_action_mask.any()
+        assert not model.new_action_mask.any()
         support = list(reader.read(fixture_split("geo", "support")))
         self.vocab.extend_from_instances(support)
         model.extend_embedder_vocab()
         new_rows = set(range(old_rows, model.action_embedding.size(0)))
-        assert set(model._new_action_mask.nonzero().flatten().tolist()) == new_rows
+        assert set(model.new_action_mask.nonzero().flatten().tolist()) == new_rows
         new_strings = {self.vocab.get_token_from_index(i, "actions") for i in new_rows}
 
         def decode(bias: float):
@@ -246,12 +244,9 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     assert archive.model.smoothing_k == 0
     # The archive records which actions fine-tuning added, for `new_action_bias` after reloading.
     known = pretrained_vocab.get_vocab_size("actions")
-    assert archive.model._new_action_mask.nonzero().flatten().tolist() == list(
+    assert archive.model.new_action_mask.nonzero().flatten().tolist() == list(
         range(known, archive.model.vocab.get_vocab_size("actions")))
-    assert not load_archive(pretrained).model._new_action_mask.any()
-    # An archive written before the mask existed still loads, with no action marked new.
-    older = _without_weight(str(tmp_path / "run1" / "model.tar.gz"), "_new_action_mask", str(tmp_path / "older.tar.gz"))
-    assert not load_archive(older).model._new_action_mask.any()
+    assert not load_archive(pretrained).model.new_action_mask.any()
     stamp = os.path.getmtime(pretrained)
     cached_transformers._clear_caches()  # as in a new process, which is how a grid's later runs start
     train_model_from_file(config, str(tmp_path / "run2"))  # reuses the archive: no second pre-training
@@ -261,23 +256,6 @@ def test_pretrain_then_finetune_in_one_run_and_reuse_of_the_pretrained_archive(t
     second = load_archive(str(tmp_path / "run2" / "model.tar.gz")).model.state_dict()
     for name, value in archive.model.state_dict().items():
         assert torch.equal(value, second[name]), name
-
-
-def _without_weight(archive: str, name: str, path: str) -> str:
-    """A copy of `archive` at `path` whose weights lack `name`."""
-    with tarfile.open(archive) as source, tarfile.open(path, "w:gz") as target:
-        for member in source.getmembers():
-            data = source.extractfile(member).read() if member.isfile() else None
-            if member.name == "weights.th":
-                state = torch.load(io.BytesIO(data), map_location="cpu")
-                assert name in state
-                del state[name]
-                buffer = io.BytesIO()
-                torch.save(state, buffer)
-                data = buffer.getvalue()
-                member.size = len(data)
-            target.addfile(member, io.BytesIO(data) if data is not None else None)
-    return path
 
 
 def test_the_pipeline_runs_with_irnet_schema_encoding(tmp_path, monkeypatch):

@@ -1,8 +1,10 @@
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import torch
 from allennlp.common import Registrable
 from allennlp.data import TextFieldTensors
+
+from fewshot_parser.modules.parser_parts import ParserParts
 
 # A function of one decoding step's `(hypotheses, dim)` projections and `(hypotheses, source_length)`
 # attention giving `(hypotheses, num_actions)` score terms.
@@ -23,26 +25,22 @@ class ActionScorer(torch.nn.Module, Registrable):
     The parser adds the terms of its `action_scorers` in list order, then its lexical-linking term.
     """
 
-    # Names of parameters that a parser subclass of the same behaviour kept at the top of its state
-    # dict (before components existed); the parser moves them under the component on loading.
-    legacy_state_keys: tuple = ()
-
-    def attach(self, parser: Any) -> None:
+    def attach(self, parser: ParserParts) -> None:
         """Makes the parameters that depend on `parser`; raises `ConfigurationError` if it cannot serve it."""
 
     def reset(self) -> None:
         """Forgets what was computed from the vocabulary (the parser's vocabulary grew)."""
 
-    def word_features(self, parser: Any, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
+    def word_features(self, parser: ParserParts, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
         """`(batch, source_length, word_dim)` added to the embedded utterance words, or None."""
         return None
 
     def teacher_forced(
-        self, parser: Any, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
+        self, parser: ParserParts, projections: torch.Tensor, attention: torch.Tensor, source_tokens: TextFieldTensors
     ) -> Optional[torch.Tensor]:
         """`(batch, steps, num_actions)` terms for the `(batch, steps, dim)` projections of gold steps, or None."""
         raise NotImplementedError
 
-    def decoding(self, parser: Any, source_tokens: TextFieldTensors, beams: int) -> Optional[StepScores]:
+    def decoding(self, parser: ParserParts, source_tokens: TextFieldTensors, beams: int) -> Optional[StepScores]:
         """The per-step terms of a search with `beams` hypotheses per utterance (batch x beams, in that order)."""
         raise NotImplementedError

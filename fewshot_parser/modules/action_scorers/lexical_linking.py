@@ -1,25 +1,28 @@
 """Lexical linking: a score for actions whose predicates the utterance names (not in the paper)."""
 
-from typing import Any, Callable, Optional
+from typing import Optional
 
 import torch
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors
 
+from fewshot_parser.modules.action_scorers.action_scorer import ActionScorer, StepScores
 from fewshot_parser.modules.alignment import link_similarity_matrix
+from fewshot_parser.modules.parser_parts import ParserParts
 
 POOLINGS = ("attention", "max", "both")
 
 
-class LexicalLinking:
+@ActionScorer.register("lexical_linking")
+class LexicalLinking(ActionScorer):
     """
     Adds `w * sum_i a_t,i L[a, x_i]` to the score of action `a` at step `t`: `L` links actions to words
     whose string matches one of their predicates' names (or lexicon words) at least `threshold`, `a_t`
     is the step's attention and `w` is learned. `L` needs no training, so it scores a new predicate's
-    actions as well as known ones. In training and decoding alike, after the `action_scorers`.
+    actions as well as known ones. In training and decoding alike; the parser's `lexical_linking`
+    adds it after its `action_scorers`.
 
-    Its weights are parser parameters (`_link_weight`, `_link_max_weight`, where archives keep them),
-    given here.
+    Registered as an `ActionScorer` with name "lexical_linking".
 
     # Parameters
 
@@ -28,34 +31,24 @@ class LexicalLinking:
         every step) or `"both"` (the sum, each with its own weight).
     threshold : `float`
         Least string similarity (`predicate_names.link_similarity`) of a linked word.
-    weight, max_weight : `torch.nn.Parameter`, optional
-        The weights of the attention and max poolings (those the pooling uses).
     """
 
-    def __init__(
-        self,
-        pooling: str,
-        threshold: float,
-        weight: Optional[torch.nn.Parameter],
-        max_weight: Optional[torch.nn.Parameter],
-    ) -> None:
+    def __init__(self, pooling: str = "attention", threshold: float = 0.75) -> None:
+        super().__init__()
         if pooling not in POOLINGS:
             raise ConfigurationError(f"link_pooling must be 'attention', 'max' or 'both', not {pooling!r}")
-        if pooling in ("attention", "both") and weight is None:
-            raise ConfigurationError(f"link_pooling {pooling!r} needs the attention pooling's weight")
-        if pooling in ("max", "both") and max_weight is None:
-            raise ConfigurationError(f"link_pooling {pooling!r} needs the max pooling's weight")
         self.pooling = pooling
         self.threshold = threshold
-        self.weight = weight
-        self.max_weight = max_weight
+        # The learned weights of the attention and max poolings (those the pooling uses).
+        self.weight = torch.nn.Parameter(torch.tensor(1.0)) if pooling in ("attention", "both") else None
+        self.max_weight = torch.nn.Parameter(torch.tensor(1.0)) if pooling in ("max", "both") else None
         self._table: Optional[torch.Tensor] = None
 
     def reset(self) -> None:
         """The vocabulary or the lexicon changed: the table is computed again when next needed."""
         self._table = None
 
-    def table(self, parser: Any) -> torch.Tensor:
+    def table(self, parser: ParserParts) -> torch.Tensor:
         """`(num_actions, num_tokens)`: string similarity of action predicates and words, 0 below the threshold."""
         if self._table is None:
             vocab = parser.vocab
@@ -64,7 +57,7 @@ class LexicalLinking:
             self._table = link_similarity_matrix(predicates, tokens, parser.lexicon(), self.threshold)
         return self._table
 
-    def links(self, parser: Any, source_tokens: TextFieldTensors) -> torch.Tensor:
+    def links(self, parser: ParserParts, source_tokens: TextFieldTensors) -> torch.Tensor:
         """`(batch, source_length, num_actions)` links of each utterance word to each action."""
         ids = parser.word_ids(source_tokens)
         return self.table(parser).to(ids.device)[:, ids].permute(1, 2, 0)
@@ -76,20 +69,27 @@ class LexicalLinking:
         """
         scores = torch.zeros(attention.size(0), attention.size(1), links.size(-1), device=links.device)
         if self.pooling in ("attention", "both"):
-            assert self.weight is not None  # checked in __init__
+            assert self.weight is not None  # made in __init__
             scores = scores + self.weight * torch.bmm(attention, links)
         if self.pooling in ("max", "both"):
-            assert self.max_weight is not None  # checked in __init__
+            assert self.max_weight is not None  # made in __init__
             scores = scores + self.max_weight * links.max(1)[0].unsqueeze(1)
         return scores
 
-    def teacher_forced(self, parser: Any, attention: torch.Tensor, source_tokens: TextFieldTensors) -> torch.Tensor:
-        """`(batch, steps, num_actions)` score terms of teacher-forced steps."""
+    def word_features(self, parser: ParserParts, source_tokens: TextFieldTensors) -> Optional[torch.Tensor]:
+        return None
+
+    def teacher_forced(
+        self,
+        parser: ParserParts,
+        projections: Optional[torch.Tensor],
+        attention: torch.Tensor,
+        source_tokens: TextFieldTensors,
+    ) -> torch.Tensor:
+        """`(batch, steps, num_actions)` score terms of teacher-forced steps (the `projections` are not read)."""
         return self.scores(attention, self.links(parser, source_tokens))
 
-    def decoding(
-        self, parser: Any, source_tokens: TextFieldTensors, beams: int
-    ) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    def decoding(self, parser: ParserParts, source_tokens: TextFieldTensors, beams: int) -> StepScores:
         """
         The decoding term: of one step's projections and attention `(hypotheses, source_length)`, `(hypotheses,
         num_actions)`.

@@ -16,10 +16,6 @@ class DecodingScorer(torch.nn.Module, Registrable):
     (lexical linking, schema encoding); floating-point sums depend on that order.
     """
 
-    # Keys a mixin of the same behaviour kept at the top of a model's state dict (before components
-    # existed); the parser moves them under the component when it loads an old archive.
-    legacy_state_keys: tuple = ()
-
     def scores(self, parser: Any, inputs: DecodingInputs) -> Optional[torch.Tensor]:
         """
         `(batch_size, num_actions)` score terms for the utterances of `inputs`, or None for none.

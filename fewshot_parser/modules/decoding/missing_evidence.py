@@ -22,6 +22,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import torch
 from allennlp.common.checks import ConfigurationError
+from allennlp.data.vocabulary import DEFAULT_OOV_TOKEN, DEFAULT_PADDING_TOKEN
 
 from fewshot_parser.logical_forms.actions import GEN
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
@@ -57,9 +58,6 @@ class MissingEvidence(DecodingScorer):
         `( < <NT> ti0 )` had an `arrival_time` child, so "arrive" became the comparison's evidence
         too, and penalising it removed the comparison from the new predicate's queries as well.
     """
-
-    # The `*_missing_evidence` models kept these buffers at the top of the model.
-    legacy_state_keys = _BUFFERS
 
     def __init__(
         self,
@@ -100,8 +98,8 @@ class MissingEvidence(DecodingScorer):
             for tokens, actions in examples
         ]
         ignored = [
-            vocab.get_token_index(vocab._padding_token, "tokens"),
-            vocab.get_token_index(vocab._oov_token, "tokens"),
+            vocab.get_token_index(DEFAULT_PADDING_TOKEN, "tokens"),
+            vocab.get_token_index(DEFAULT_OOV_TOKEN, "tokens"),
         ]
         words, shares = evidence_words(
             pairs,

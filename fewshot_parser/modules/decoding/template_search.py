@@ -33,15 +33,11 @@ def decoding_terms(
     """
     The decoding counterpart of `parser.action_bonus`: a function of one step's `(hypotheses, dim)`
     projections and `(hypotheses, source_length)` attention (hypotheses = batch x `beams`, in that
-    order) giving `(hypotheses, num_actions)` score terms: the `action_scorers`', then lexical linking's;
-    None when there are none.
+    order) giving `(hypotheses, num_actions)` score terms: the `parser.scorers()`'; None when there are none.
     """
     if source_tokens is None:
         return None
-    steps = [scorer.decoding(parser, source_tokens, beams) for scorer in parser.action_scorers]
-    if parser.lexical_linking is not None:
-        steps.append(parser.lexical_linking.decoding(parser, source_tokens, beams))
-    steps = [step for step in steps if step is not None]
+    steps = [step for step in (scorer.decoding(parser, source_tokens, beams) for scorer in parser.scorers()) if step]
     if not steps:
         return None
 

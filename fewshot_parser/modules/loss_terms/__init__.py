@@ -5,5 +5,6 @@ losses are reduced to a batch loss.
 """
 
 from fewshot_parser.modules.loss_terms.attention_regularizer import AttentionRegularizer
-from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, per_example, sum_terms
+from fewshot_parser.modules.loss_terms.loss_term import LossTerm
+from fewshot_parser.modules.loss_terms.reduction import REDUCTIONS, check_reduction, per_example, sum_terms
 from fewshot_parser.modules.loss_terms.supervised_attention import SupervisedAttention

@@ -1,28 +1,34 @@
 """The attention regularizer Omega of the paper (Eq. 5-6)."""
 
-from typing import Any, List, Optional, Tuple
+from typing import List, Optional, Tuple
 
 import torch
+from allennlp.common.checks import ConfigurationError
 from allennlp.data import TextFieldTensors
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.modules.alignment import conditional_matrix, regularization, string_similarity_matrix
+from fewshot_parser.modules.loss_terms.loss_term import LossTerm
 from fewshot_parser.modules.loss_terms.reduction import per_example
+from fewshot_parser.modules.parser_parts import ParserParts
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix
 from fewshot_parser.modules.stack_decoder import DecoderOutput
 
 
-class AttentionRegularizer:
+@LossTerm.register("attention_regularizer")
+class AttentionRegularizer(LossTerm):
     """
     Omega: at every gold step, how far the attention is from a prior over the utterance's words, a
     gated mix of the co-occurrence feature P(a | x) and the string-similarity feature of the action's
-    predicates (`alignment.regularization`). Its gate is a parser layer (`_gate`, kept there so that
-    every parameter keeps its place); the tables are recomputed for each training run, not saved.
+    predicates (`alignment.regularization`). The tables are recomputed for each training run, not saved.
 
     # Parameters
 
-    gate : `torch.nn.Linear`
-        The gate between the two features, from the decoder states.
+    decoder_dim : `int`
+        Size of the decoder states, from which a learned gate mixes the two features.
+    weight, in_meta_batches, reduction
+        As `LossTerm`: Omega's weight (`attention_regularization`), in meta batches too
+        (`meta_regularization`, the authors'), and the loss reduction.
     conditional_feature, similarity_feature : `bool`
         Use P(a | x) and the string similarity (the `-cond` and `-strsim` ablations switch one off).
     similarity : `str`
@@ -30,10 +36,22 @@ class AttentionRegularizer:
         words of the name (`modules/predicate_parts.py`).
     """
 
+    SIMILARITIES = ("name", "parts")
+
     def __init__(
-        self, gate: torch.nn.Linear, conditional_feature: bool, similarity_feature: bool, similarity: str
+        self,
+        decoder_dim: int,
+        weight: float = 0.0,
+        in_meta_batches: bool = False,
+        reduction: str = "step",
+        conditional_feature: bool = True,
+        similarity_feature: bool = True,
+        similarity: str = "name",
     ) -> None:
-        self.gate = gate
+        super().__init__(weight, in_meta_batches, reduction)
+        if similarity not in self.SIMILARITIES:
+            raise ConfigurationError(f"similarity must be one of {list(self.SIMILARITIES)}, not {similarity!r}")
+        self.gate = torch.nn.Linear(decoder_dim, 1)
         self.conditional_feature = conditional_feature
         self.similarity_feature = similarity_feature
         self.similarity = similarity
@@ -47,7 +65,7 @@ class AttentionRegularizer:
         if conditional:
             self.conditional_table = None
 
-    def set_statistics(self, parser: Any, examples: List[Tuple[List[str], List[str]]]) -> None:
+    def set_statistics(self, parser: ParserParts, examples: List[Tuple[List[str], List[str]]]) -> None:
         """Sets P(a | x) from `(utterance tokens, gold action strings)` of the training examples."""
         vocab = parser.vocab
         pairs = [
@@ -61,7 +79,7 @@ class AttentionRegularizer:
             pairs, vocab.get_vocab_size(ACTION_NAMESPACE), vocab.get_vocab_size("tokens")
         )
 
-    def similarity_table(self, parser: Any) -> torch.Tensor:
+    def similarity_table(self, parser: ParserParts) -> torch.Tensor:
         """`(num_actions, num_tokens)`: the string-similarity feature (see `similarity`)."""
         if self._similarity_table is None:
             vocab = parser.vocab
@@ -73,17 +91,16 @@ class AttentionRegularizer:
                 self._similarity_table = string_similarity_matrix(predicates, tokens, parser.lexicon())
         return self._similarity_table
 
-    def omega(
+    def loss(
         self,
-        parser: Any,
+        parser: ParserParts,
         decoded: DecoderOutput,
         actions: torch.Tensor,
         source_tokens: TextFieldTensors,
         source_mask: torch.Tensor,
     ) -> torch.Tensor:
         """
-        Omega for the gold `actions` `(batch, steps)` of a teacher-forced batch, reduced as `parser.loss_reduction`
-        says.
+        Omega for the gold `actions` `(batch, steps)` of a teacher-forced batch.
         """
         device = actions.device
         token_ids = parser.word_ids(source_tokens)
@@ -105,14 +122,14 @@ class AttentionRegularizer:
         space = parser.space()
         step_mask = (actions >= 0) & space["valid"][gold] & ~space["is_stop"][gold]
         omega = regularization(decoded.attention, conditional, similarity, gate, source_mask, step_mask)
-        if parser.loss_reduction == "example":
+        if self.reduction == "example":
             omega = omega * per_example(
                 self.regularized_steps(parser, actions, source_tokens, source_mask).sum(-1), True
             )
         return omega
 
     def regularized_steps(
-        self, parser: Any, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
+        self, parser: ParserParts, actions: torch.Tensor, source_tokens: TextFieldTensors, source_mask: torch.Tensor
     ) -> torch.Tensor:
         """`(batch, steps)`: the steps Omega averages over (a prior with mass)."""
         gold = actions.clamp(min=0)

@@ -3,8 +3,16 @@
 from typing import List, Optional
 
 import torch
+from allennlp.common.checks import ConfigurationError
 
 REDUCTIONS = ("step", "example")
+
+
+def check_reduction(reduction: str) -> str:
+    """`reduction`, if it is one of `REDUCTIONS` (`ConfigurationError` if not)."""
+    if reduction not in REDUCTIONS:
+        raise ConfigurationError(f"loss_reduction must be one of {list(REDUCTIONS)}, not {reduction!r}")
+    return reduction
 
 
 def per_example(counts: torch.Tensor, over_examples_with_steps: bool = False) -> torch.Tensor:

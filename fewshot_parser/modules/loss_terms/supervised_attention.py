@@ -1,15 +1,19 @@
 """The supervised-attention loss of the authors' scripts (their `--sup_attention`; not in the paper)."""
 
-from typing import Any, Optional
+from typing import Optional
 
 import torch
 from allennlp.data import TextFieldTensors
 
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE
 from fewshot_parser.modules.alignment import attention_candidate_matrix, supervised_attention_loss
+from fewshot_parser.modules.loss_terms.loss_term import LossTerm
+from fewshot_parser.modules.parser_parts import ParserParts
+from fewshot_parser.modules.stack_decoder import DecoderOutput
 
 
-class SupervisedAttention:
+@LossTerm.register("supervised_attention")
+class SupervisedAttention(LossTerm):
     """
     At every gold step, minus the log attention weight on each utterance word that is a prefix of one
     of the action's symbols (or has one as prefix, or is a lexicon word of it), averaged over steps
@@ -18,16 +22,22 @@ class SupervisedAttention:
 
     `candidates` (`(num_actions, num_tokens)`) is computed on first use, or set by the
     `fewshot_authors_attention_candidates` callback (the authors' own table).
+
+    # Parameters
+
+    weight, reduction
+        As `LossTerm` (`supervised_attention`, `loss_reduction`); in meta batches too.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, weight: float = 0.0, reduction: str = "step") -> None:
+        super().__init__(weight, True, reduction)
         self.candidates: Optional[torch.Tensor] = None
 
     def reset(self) -> None:
         """The vocabulary grew: the table is computed again when next needed."""
         self.candidates = None
 
-    def candidate_table(self, parser: Any) -> torch.Tensor:
+    def candidate_table(self, parser: ParserParts) -> torch.Tensor:
         """`(num_actions, num_tokens)`: the words the loss points each action at."""
         if self.candidates is None:
             vocab = parser.vocab
@@ -41,23 +51,23 @@ class SupervisedAttention:
 
     def loss(
         self,
-        parser: Any,
-        attention: torch.Tensor,
+        parser: ParserParts,
+        decoded: DecoderOutput,
         actions: torch.Tensor,
         source_tokens: TextFieldTensors,
         source_mask: torch.Tensor,
     ) -> torch.Tensor:
         """
-        The loss of a teacher-forced batch: `attention` `(batch, steps, source_length)`, gold `actions` `(batch,
-        steps)`.
+        The loss of a teacher-forced batch: the `decoded` attention `(batch, steps, source_length)`, gold
+        `actions` `(batch, steps)`.
         """
         token_ids = parser.word_ids(source_tokens)
         gold = actions.clamp(min=0)
         index = token_ids.unsqueeze(1).expand(gold.size(0), gold.size(1), -1)
         candidates = self.candidate_table(parser).to(actions.device)[gold].gather(-1, index)
         step_mask = (actions >= 0) & parser.space()["valid"][gold]
-        loss = supervised_attention_loss(attention, candidates, source_mask, step_mask.float())
-        if parser.loss_reduction == "example":
+        loss = supervised_attention_loss(decoded.attention, candidates, source_mask, step_mask.float())
+        if self.reduction == "example":
             # The mean is over every real step; the authors average over examples with a candidate word.
             with_candidates = (step_mask & ((candidates * source_mask.unsqueeze(1)).sum(-1) > 0)).sum(-1)
             loss = loss * (step_mask.sum().float() / (with_candidates > 0).sum().clamp(min=1).float())

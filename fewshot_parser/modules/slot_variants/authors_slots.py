@@ -27,8 +27,8 @@ _RESERVED = 2
 @SlotVariant.register("authors")
 class AuthorsSlots(ClassifiedEntities):
     """
-    `classified_entities` reading out through the decoder, with the authors' slot states. Its layers are
-    built after the classifier, so that every other parameter draws from the random generator as without them.
+    `classified_entities` reading out through the decoder, with the authors' slot states (built after the
+    classifier).
 
     Registered as a `SlotVariant` with name "authors".
 
@@ -37,8 +37,6 @@ class AuthorsSlots(ClassifiedEntities):
     parser : `ProtoParser`
         The parser being built (given by it).
     """
-
-    legacy_state_prefixes = ("_entity_classifier.", "_slot_states.")
 
     def __init__(self, parser: Any) -> None:
         decoder = parser.decoder
@@ -59,8 +57,7 @@ class AuthorsSlots(ClassifiedEntities):
     @staticmethod
     def _freeze_unused_slot_layers(parser: Any) -> None:
         """
-        The parser's slot decoders stay in the model (so every parameter draws as without this variant) but are not
-        trained.
+        The parser's slot decoders stay in the model but are not trained.
         """
         filler = parser.slot_filler
         for layer in (

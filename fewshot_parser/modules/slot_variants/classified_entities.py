@@ -44,8 +44,6 @@ class ClassifiedEntities(CopySlots):
         share the template decoder's (`attention_key`, `output` and its dropout), as the authors' code.
     """
 
-    legacy_state_prefixes: Tuple[str, ...] = ("_entity_classifier.",)
-
     def __init__(self, parser: Any, readout: str = "own") -> None:
         super().__init__(parser)
         if readout not in ("own", "decoder"):

@@ -15,17 +15,13 @@ Choices = Dict[Tuple[int, int], List[int]]
 class SlotVariant(torch.nn.Module, Registrable):
     """
     How `proto_parser` fills the slots of its templates: the paper's copying and naming (`copy`, the
-    default, `copy_slots.py`) or another way. The parser builds it after all its other parameters (so
-    that they draw from the random generator as without it), handing it the parser; it keeps no
+    default, `copy_slots.py`) or another way. The parser builds it last (it reads the parser's decoder
+    and slot layers), handing it the parser; it keeps no
     reference to the parser: every hook is given it again, and reads only its public interface.
 
     The parser's copy-and-name slot layers (`parser.slot_filler`, `modules/slot_filler.py`) stay in the
     model; a variant decides which of them are used.
     """
-
-    # Prefixes of the variant's layers in archives of the old models that held them at the top level
-    # (`proto_parser_classified_entities` and its kind); the parser moves them under the variant on load.
-    legacy_state_prefixes: Tuple[str, ...] = ()
 
     def start_run(self, parser: Any) -> None:
         """Called before each encoding and each decoding of a batch."""

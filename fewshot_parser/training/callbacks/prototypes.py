@@ -1,9 +1,10 @@
-from typing import TYPE_CHECKING, Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List, cast
 
 import torch
 from allennlp.training.callbacks.callback import TrainerCallback
 
 from fewshot_parser.common.phases import phase
+from fewshot_parser.modules.prototypes import action_sums
 
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
@@ -50,7 +51,9 @@ class PrototypeInitCallback(TrainerCallback):
         with torch.no_grad():
             for batch in trainer.data_loader:
                 decoded, _, _ = model.teacher_forced(batch)
-                sums, batch_counts = model.action_sums(decoded.projections, batch["actions"])
+                sums, batch_counts = action_sums(
+                    decoded.projections, cast(torch.Tensor, batch["actions"]), totals.size(0)
+                )
                 totals += sums
                 counts += batch_counts
             rows = torch.tensor([i for i in new_actions if counts[i] > 0], dtype=torch.long, device=totals.device)

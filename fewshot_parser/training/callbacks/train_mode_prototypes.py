@@ -11,6 +11,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.training.callbacks.callback import TrainerCallback
 
 from fewshot_parser.models.proto_parser import ProtoParser
+from fewshot_parser.modules.prototypes import action_sums
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 
 if TYPE_CHECKING:
@@ -43,9 +44,8 @@ class TrainModePrototypeInitCallback(PrototypeInitCallback):
         counts = torch.zeros(sums.size(0), device=sums.device)
         with torch.no_grad():
             for batch in trainer.data_loader:
-                batch_sums, batch_counts = model.action_sums(
-                    model.teacher_forced(batch)[0].projections, cast(torch.Tensor, batch["actions"])
-                )
+                projections = model.teacher_forced(batch)[0].projections
+                batch_sums, batch_counts = action_sums(projections, cast(torch.Tensor, batch["actions"]), sums.size(0))
                 sums, counts = sums + batch_sums, counts + batch_counts
         rows = [i for i in sorted(new_actions) if counts[i] > 0]
         if rows:
