@@ -50,18 +50,11 @@ class TestAuthorsSlots(ModelTestCase):
         self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={
             "_gate.weight", "_gate.bias", "_slot_variant._slot_states.variable_embedding.weight"})
 
-    def test_an_archive_of_the_old_model_loads_its_weights_under_the_slot_variant(self):
-        """`proto_parser_authors_slots` kept the classifier and slot states at the top of the model."""
+    def test_weights_kept_at_the_top_of_the_model_load_under_the_slot_variant(self):
+        """Archives made before the slot variant kept the classifier and slot states at the top of the model."""
         old = {key.replace("_slot_variant.", "", 1): value for key, value in self.model.state_dict().items()}
         assert any(key.startswith("_entity_classifier.") for key in old) and any(key.startswith("_slot_states.") for key in old)
-        legacy = {"type": "proto_parser_authors_slots", "decoder": "authors", "decoder_input_dim": 6, "reduce_input": "inputs",
-                  "decoder_init": "last_cells", "decoder_bias": False, "entity_readout": "decoder", "decoder_dim": 8,
-                  "restrict_training": False, "restrict_decoding": False}
-        config = {**model_config(), **legacy}
-        for key in SWITCH:
-            if key not in legacy:
-                config.pop(key)
-        model = Model.from_params(vocab=self.vocab, params=Params(config))
+        model = Model.from_params(vocab=self.vocab, params=Params(model_config()))
         assert type(model._slot_variant).__name__ == "AuthorsSlots" and model.rerankers[-1].greedy_only
         model.load_state_dict(old)
         for name, parameter in self.model.state_dict().items():

@@ -68,15 +68,15 @@ class TestSchemaEncoding(ModelTestCase):
         assert len(after.action_scorers[0].schema(after).action_predicates) == after.action_embedding.size(0)
         assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
 
-    def test_the_old_model_name_builds_the_same_parser_and_loads_old_weights(self):
-        """`irnet_parser` (a subclass before the component) is `proto_parser` with `schema_encoding`; its
-        archives kept IRNet's parameters at the top of the state dict, and they load under the component."""
+    def test_weights_kept_at_the_top_of_the_state_dict_load_under_the_component(self):
+        """Archives made before the component kept IRNet's parameters at the top of the state dict, and they
+        load under the component."""
         from allennlp.common import Params
         from allennlp.models import Model
 
         config = Params.from_file(self.param_file).as_dict()["model"]
-        config.pop("action_scorers")
-        old = Model.from_params(vocab=self.vocab, params=Params({**config, "type": "irnet_parser", "schema_threshold": 0.8}))
+        config["action_scorers"] = [{"type": "schema_encoding", "threshold": 0.8}]
+        old = Model.from_params(vocab=self.vocab, params=Params(config))
         assert type(old) is ProtoParser and [type(s) for s in old.action_scorers] == [SchemaEncoding]
         assert old.action_scorers[0].threshold == 0.8
         state = {}
