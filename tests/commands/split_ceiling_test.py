@@ -1,6 +1,6 @@
 """lab/scripts/split_ceiling.py --synthetic: the actions a config's recombination adds to the support actions."""
 from tests import load_benchmark
-from tests.data.reshaping_test import FORWARD_REVERSE, SUPPORT, TRAINING, write
+from tests.data.reshaping_test import SUPPORT, TRAINING, forward_reverse, write
 
 
 def load():
@@ -13,7 +13,7 @@ def rendered(tmp_path, reshaped: bool) -> dict:
     base = {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2}
     reader = {"type": "fewshot_augmented", "reader": base, "support_data_path": support, "training_data_path": train}
     if reshaped:
-        reader["generators"] = [FORWARD_REVERSE, [{"type": "reshaped", "pairs_per_predicate": 10}]]
+        reader["generators"] = [forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": 10}]]
     # The fine-tuning reader may wrap the recombining one (as the entity-value reader does).
     return {"dataset_reader": {"type": "some_wrapper", "reader": reader}, "pretraining": {"dataset_reader": base}}
 

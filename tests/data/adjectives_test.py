@@ -70,7 +70,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
         "type": "fewshot_augmented",
         "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
         "support_data_path": support, "training_data_path": train,
-        "generators": [fixtures.FORWARD_REVERSE, [{"type": "adjectives", "pairs_per_predicate": 10}]],
+        "generators": [fixtures.forward_reverse(), [{"type": "adjectives", "pairs_per_predicate": 10}]],
         # The user's own words: a hand-written lexicon entry of a new predicate keeps only the words of
         # its name and support utterances ("highest", not "high"; tests/data/lexicons_test.py).
         "lexicon_descriptions": str(lexicon)}))

@@ -70,7 +70,7 @@ def test_the_reader_feeds_reparented_pairs_to_fine_tuning(tmp_path):
             "type": "fewshot_augmented",
             "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
             "support_data_path": support, "training_data_path": train,
-            "generators": [fixtures.FORWARD_REVERSE, [{"type": "reshaped", "pairs_per_predicate": reshaped}],
+            "generators": [fixtures.forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": reshaped}],
                            [{"type": "reparented", "pairs_per_predicate": reparented}]]}))
 
     origins = [i["metadata"].metadata["location"] for i in reader(reparented=1).read(support)]

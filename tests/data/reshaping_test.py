@@ -92,8 +92,9 @@ def test_predicates_without_a_type_suffix_get_no_reshaped_pairs():
     assert not [p for p in synthesize(training, support, ReshapedPairs(pairs_per_predicate=10)) if p.direction == "reshaped"]
 
 
-# The first pass of `fewshot_augmented`'s default generators.
-FORWARD_REVERSE = [{"type": "forward", "pairs_per_predicate": 20}, {"type": "reverse", "pairs_per_predicate": 10}]
+# The first pass of `fewshot_augmented`'s default generators (a new list each time: `Params` consumes it).
+def forward_reverse() -> list:
+    return [{"type": "forward", "pairs_per_predicate": 20}, {"type": "reverse", "pairs_per_predicate": 10}]
 
 
 def write(path, rows: Sequence[Tuple[str, str]]) -> str:
@@ -109,7 +110,7 @@ def test_the_reader_feeds_reshaped_pairs_to_fine_tuning(tmp_path):
             "type": "fewshot_augmented",
             "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
             "support_data_path": support, "training_data_path": train,
-            "generators": [FORWARD_REVERSE, [{"type": "reshaped", "pairs_per_predicate": reshaped}]]}))
+            "generators": [forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": reshaped}]]}))
 
     pairs = reader(3).synthetic_pairs()
     assert sum(p.direction == "reshaped" for p in pairs) == 3

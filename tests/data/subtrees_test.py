@@ -83,7 +83,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
             "type": "fewshot_augmented",
             "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
             "support_data_path": support, "training_data_path": train,
-            "generators": [fixtures.FORWARD_REVERSE, [{"type": "reshaped", "pairs_per_predicate": 10}],
+            "generators": [fixtures.forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": 10}],
                            [{"type": "subtrees", "pairs_per_example": subtrees}]]}))
 
     assert WHERE[0].split() in [p.utterance for p in reader().synthetic_pairs()]
