@@ -19,6 +19,8 @@ from typing import Dict, List, Optional
 
 FILES = ("results/runs.csv", "results/runs_lent_machine.csv", "results/dev/runs.csv")
 KEY = ("system", "setting", "dataset", "shot", "shuffle")
+# The reasons that `staleness.config_stale_reason` gives before it looks at the code.
+CONFIG_STALE = ("no provenance", "no grid system makes this row any more", "config changed")
 
 
 def verdicts(root: str, files: List[str]) -> Dict[str, Dict[str, Optional[str]]]:
@@ -54,6 +56,13 @@ def compare(before: Dict[str, Dict[str, Optional[str]]], after: Dict[str, Dict[s
         print(f"{path}: fresh before {len(fresh_old)}, after {len(fresh_new)}, same set: {fresh_old == fresh_new}")
         for key in sorted(fresh_old ^ fresh_new)[:20]:
             print(f"  {key}: before {old.get(key) or 'fresh'}; after {new.get(key) or 'fresh'}")
+        # The config criterion alone: rows whose config hash is today's (stale, if at all, for their code).
+        matching_old = {key for key, reason in old.items() if reason not in CONFIG_STALE}
+        matching_new = {key for key, reason in new.items() if reason not in CONFIG_STALE}
+        print(
+            f"  config hash matches today's config: before {len(matching_old)}, after {len(matching_new)}, "
+            f"same set: {matching_old == matching_new}"
+        )
         reasons = Counter((old.get(key), new.get(key)) for key in set(old) | set(new) if old.get(key) != new.get(key))
         for (was, now), count in reasons.most_common():
             print(f"  {count} rows: {was or 'fresh'} -> {now or 'fresh'}")
