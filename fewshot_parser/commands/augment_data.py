@@ -17,7 +17,6 @@ from allennlp.commands.subcommand import Subcommand
 
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.data.dataset_readers.augmented import AugmentedSupportReader
-from fewshot_parser.data.dataset_readers.legacy_names import LegacyReaderName
 from fewshot_parser.data.examples import read_examples
 
 
@@ -70,15 +69,13 @@ def augmented_reader_config(config_path: str, split: int) -> Dict[str, Any]:
 
 
 def is_augmented_reader(reader_type: Any) -> bool:
-    """Whether a reader type is `fewshot_augmented` (or a subclass) or an old name of it."""
+    """Whether a reader type is `fewshot_augmented` (or a subclass)."""
     from allennlp.data import DatasetReader
 
     if not isinstance(reader_type, str) or reader_type not in DatasetReader.list_available():
         return False
     reader_class = DatasetReader.resolve_class_name(reader_type)[0]
-    return isinstance(reader_class, LegacyReaderName) or (
-        isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader)
-    )
+    return isinstance(reader_class, type) and issubclass(reader_class, AugmentedSupportReader)
 
 
 def augment_data_from_args(args: argparse.Namespace) -> None:

@@ -36,7 +36,7 @@ import os
 import subprocess
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
-from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash, old_spelling
+from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
 
 # What a result depends on, besides its config: a change here may change its numbers.
 CODE_PATHS = (
@@ -343,8 +343,8 @@ def same_code(first: str, second: str, config_json: Optional[str], root: str = P
 
 
 def _pretraining_key(section: Any) -> Optional[str]:
-    """A `pretraining` section in one spelling, as sorted JSON (None when there is none)."""
-    return json.dumps(old_spelling(section), sort_keys=True) if isinstance(section, dict) else None
+    """A `pretraining` section as sorted JSON (None when there is none)."""
+    return json.dumps(section, sort_keys=True) if isinstance(section, dict) else None
 
 
 @functools.lru_cache(maxsize=None)

@@ -12,9 +12,6 @@ import os
 import subprocess
 from typing import Any, Dict, Mapping, Optional
 
-from fewshot_parser.common.legacy_model_names import legacy_spelling
-from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
-
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -75,30 +72,19 @@ def config_hash(config: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def old_spelling(config: Any) -> Any:
-    """
-    A copy of a rendered config with every component written the old way: a parser with decoding or
-    action-scoring components as the old model name that meant them (`legacy_model_names.legacy_spelling`),
-    a recombination reader with pair generators as the old reader (`legacy_reader_spelling`). Two
-    spellings of the same experiment are equal after it.
-    """
-    return legacy_reader_spelling(legacy_spelling(json.loads(json.dumps(config))))
-
-
 def experiment_hash(config: Mapping[str, Any]) -> str:
     """
     `config_hash` of a run's rendered config without what does not change its numbers: where the
     shared pre-trained archive lives (`pretrained_archive`), whether the run's recipe replaces the one
-    the archive carries (`teaching_recipe`) and the device (`trainer.cuda_device`).
-    Components are hashed as the old names that meant them (`old_spelling`), so that rows recorded
-    before the components and generators keep their hash.
+    the archive carries (`teaching_recipe`) and the device (`trainer.cuda_device`). The config is
+    hashed as it is written.
     """
-    spelled: Dict[str, Any] = old_spelling(config)
-    spelled.pop("pretrained_archive", None)
-    spelled.pop("teaching_recipe", None)
-    if isinstance(spelled.get("trainer"), dict):
-        spelled["trainer"].pop("cuda_device", None)
-    return config_hash(spelled)
+    experiment: Dict[str, Any] = json.loads(json.dumps(config))
+    experiment.pop("pretrained_archive", None)
+    experiment.pop("teaching_recipe", None)
+    if isinstance(experiment.get("trainer"), dict):
+        experiment["trainer"].pop("cuda_device", None)
+    return config_hash(experiment)
 
 
 # What decides a run's floats besides its code, config and seed: the order of float sums changes with

@@ -2,7 +2,6 @@ from fewshot_parser.models.coarse2fine import Coarse2Fine
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
 from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.known_fallback import KnownFallback
-from fewshot_parser.models.legacy_names import LEGACY_MODEL_NAMES, translate_legacy_config
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 from fewshot_parser.models.proto_parser import ProtoParser
 from fewshot_parser.models.seq2seq import FewShotSeq2Seq

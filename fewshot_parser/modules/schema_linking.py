@@ -1,6 +1,6 @@
 """
 IRNet-style schema linking (Guo et al. 2019), with the predicates of a dataset as the columns of a
-schema, for the `irnet_parser` baseline.
+schema, for the IRNet baseline (the `schema_encoding` action scorer).
 
 IRNet tags each question n-gram as an exact or partial match of a column name and gives every
 column a type from how the question mentions it. Our utterances are single stemmed words and the

@@ -13,7 +13,7 @@ through the type annotations. An unknown key is the one-line error the build wou
 trainer.num_epochz)", `fewshot_parser.common.overrides`); an unknown `type` is AllenNLP's own
 message. Nothing is constructed, so no random number is drawn and no file is read or written.
 
-A component whose class has its own `from_params` (AllenNLP's `Vocabulary`, a legacy model name)
+A component whose class has its own `from_params` (AllenNLP's `Vocabulary`)
 is taken as it is: its keys are whatever that method makes of them.
 """
 

@@ -25,7 +25,7 @@ from allennlp.training import Trainer
 
 from fewshot_parser.common.archives import check_archive, extracted_archive_dir
 from fewshot_parser.common.phases import phase
-from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics, old_spelling
+from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
 from fewshot_parser.common.safe_io import atomic_open
 from fewshot_parser.training.config_check import check_sections
 from fewshot_parser.training.retention import RetentionContext, RetentionMethod, attach_retention, check_optimizer
@@ -157,8 +157,8 @@ def by_content(config: Any) -> Any:
 
 
 def same_pretraining(saved: Any, params: Any) -> bool:
-    """Whether two pre-training configs are the same training: components in either spelling, data by content."""
-    return by_content(old_spelling(saved)) == by_content(old_spelling(params))
+    """Whether two pre-training configs are the same training: the same config, data by content."""
+    return by_content(saved) == by_content(params)
 
 
 def _made_from(archive_path: str, params: Dict[str, Any]) -> bool:

@@ -302,7 +302,7 @@ def copy_tree(source: str, target: str) -> None:
 
 
 def innermost_reader(reader: Dict[str, Any]) -> Dict[str, Any]:
-    """The LF reader inside wrapper readers (`fewshot_entity_values`, `fewshot_augmented_*`, ...)."""
+    """The LF reader inside wrapper readers (`fewshot_entity_values`, `fewshot_augmented`, ...)."""
     while isinstance(reader.get("reader"), dict):
         reader = reader["reader"]
     return reader

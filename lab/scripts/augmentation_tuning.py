@@ -59,14 +59,24 @@ def config_path(setting: str, dataset: str, shot: int) -> str:
     return f"experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"
 
 
-def with_settings(reader: Dict[str, Any], settings: Dict[str, Any]) -> Dict[str, Any]:
-    """The rendered recombination reader `reader` with a setting's old flat keys (pairs per predicate
-    and the like) applied: written the old way, changed, and translated back to generators."""
-    from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling, translate_legacy_reader
+# The settings' counts, as the generator of the first pass (forward, reverse) that each one sets.
+COUNTS = {"pairs_per_predicate": "forward", "reverse_pairs_per_predicate": "reverse"}
 
-    old = dict(legacy_reader_spelling(reader))
-    old.update(settings)
-    return translate_legacy_reader(old.pop("type"), old)
+
+def with_settings(reader: Dict[str, Any], settings: Dict[str, Any]) -> Dict[str, Any]:
+    """The rendered recombination reader `reader` with a setting applied: its counts (`COUNTS`) set on the
+    forward and reverse generators of the first pass, its other keys on the reader."""
+    reader = json.loads(json.dumps(reader))
+    passes = reader.setdefault("generators", [[{"type": "forward", "pairs_per_predicate": 20},
+                                               {"type": "reverse", "pairs_per_predicate": 10}]])
+    for key, value in settings.items():
+        if key in COUNTS:
+            for generator in passes[0]:
+                if generator.get("type") == COUNTS[key]:
+                    generator["pairs_per_predicate"] = value
+        else:
+            reader[key] = value
+    return reader
 
 
 def overrides(setting: str, dataset: str, shot: int, environment: Dict[str, str]) -> Dict[str, Any]:
@@ -78,7 +88,7 @@ def overrides(setting: str, dataset: str, shot: int, environment: Dict[str, str]
 
     rendered = json.loads(_jsonnet.evaluate_file(config_path(setting, dataset, shot), ext_vars=environment))
     reader = with_settings(rendered["dataset_reader"], reader)
-    # The settings name the old flat keys; the reader now takes a list of pair generators, which an
+    # The counts are set on the pair generators; the list of generators, which an
     # override replaces whole (AllenNLP merges dictionaries, not lists).
     result: Dict[str, Any] = {f"dataset_reader.{key}": value for key, value in reader.items()
                               if key == "generators" or key in SETTINGS[setting][0]}

@@ -35,7 +35,8 @@ local dir = std.extVar('FEWSHOT_DATA_DIR') + '/geo/shuffle_' + std.extVar('FEWSH
 base + {
   type: 'fewshot_ensemble_finetune',
   dataset_reader: { type: 'fewshot_augmented', reader: base.dataset_reader, support_data_path: dir + 'support.txt',
-                    training_data_path: dir + 'train.txt', pairs_per_predicate: 2, reverse_pairs_per_predicate: 1 },
+                    training_data_path: dir + 'train.txt',
+                    generators: [[{ type: 'forward', pairs_per_predicate: 2 }, { type: 'reverse', pairs_per_predicate: 1 }]] },
   model: { type: 'fewshot_ensemble', members: [base.model, base.model] },
 }
 """ % GRID

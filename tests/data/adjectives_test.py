@@ -8,8 +8,6 @@ from allennlp.common import Params
 from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
 from fewshot_parser.data.recombination import AdjectivePairs, ReshapedPairs
 from fewshot_parser.data.recombination.adjectives import positive_form
 from tests import PROJECT_ROOT
@@ -69,21 +67,18 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     lexicon = tmp_path / "lexicon.json"
     lexicon.write_text(json.dumps(LEXICON), encoding="utf-8")
     reader = DatasetReader.from_params(Params({
-        "type": "fewshot_augmented_adjectives",
+        "type": "fewshot_augmented",
         "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
-        "support_data_path": support, "training_data_path": train, "reshaped_pairs_per_predicate": 10,
+        "support_data_path": support, "training_data_path": train,
+        "generators": [fixtures.forward_reverse(), [{"type": "adjectives", "pairs_per_predicate": 10}]],
         # The user's own words: a hand-written lexicon entry of a new predicate keeps only the words of
         # its name and support utterances ("highest", not "high"; tests/data/lexicons_test.py).
         "lexicon_descriptions": str(lexicon)}))
     assert "how high is r0".split() in [p.utterance for p in reader.synthetic_pairs()]
-    assert is_augmented_reader("fewshot_augmented_adjectives")
 
     monkeypatch.chdir(PROJECT_ROOT)
     adjectives = fixtures.rendered_reader("reshaped/adjectives_ens5_geo_1shot.jsonnet")
     reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
-    old_adjectives, old_reshaped = legacy_reader_spelling(adjectives), legacy_reader_spelling(reshaped)
-    assert old_adjectives.pop("type") == "fewshot_augmented_adjectives"
-    assert old_reshaped.pop("type") == "fewshot_augmented_reshaped" and old_adjectives == old_reshaped
     assert adjectives.pop("generators")[1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}]]
     assert reshaped.pop("generators")[1:] == [[{"type": "reshaped", "pairs_per_predicate": 40}]] and adjectives == reshaped
     source = ("(import 'experiments/common/fewshot.libsonnet').experiment('geo', 1, "

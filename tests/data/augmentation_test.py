@@ -72,19 +72,25 @@ def test_the_signature_must_match_and_operators_over_formulas_are_left_alone():
     assert calls[1].values == ((1, "s0"),)
 
 
-def augmented_reader(directory, **settings) -> DatasetReader:
+def generators(forward: int = 20, reverse: int = 10) -> list:
+    """One pass of forward and reverse pairs (the reader's default, with these counts)."""
+    return [[{"type": "forward", "pairs_per_predicate": forward}, {"type": "reverse", "pairs_per_predicate": reverse}]]
+
+
+def augmented_reader(directory, forward: int = 20, reverse: int = 10, **settings) -> DatasetReader:
     return DatasetReader.from_params(Params({
         "type": "fewshot_augmented",
         "reader": {"type": "fewshot_geoquery", "idiom_source": str(directory / "train.txt"), "min_support": 2},
         "support_data_path": str(directory / "support.txt"),
         "training_data_path": str(directory / "train.txt"),
+        "generators": generators(forward, reverse),
         **settings,
     }))
 
 
 def test_the_reader_augments_only_the_support_path(tmp_path):
     directory = resplit(tmp_path, "geo", "lambda", "river:t")
-    reader = augmented_reader(directory, pairs_per_predicate=3, reverse_pairs_per_predicate=1, support_repeat=2, replay=4)
+    reader = augmented_reader(directory, forward=3, reverse=1, support_repeat=2, replay=4)
     pairs = reader.synthetic_pairs()
     instances = list(reader.read(str(directory / "support.txt")))
     assert len(instances) == 2 + len(pairs) + 4
@@ -106,7 +112,7 @@ def test_a_fixture_experiment_fine_tunes_on_augmented_data_saves_and_predicts(tm
         "type": "fewshot_augmented", "reader": config["dataset_reader"],
         "support_data_path": config["train_data_path"],
         "training_data_path": os.path.join(FIXTURE_DATA, "geo", "shuffle_0_shot_1", "train.txt"),
-        "pairs_per_predicate": 4, "reverse_pairs_per_predicate": 2, "support_repeat": 2, "replay": 2,
+        "generators": generators(4, 2), "support_repeat": 2, "replay": 2,
     }
     train_model(Params(config), str(tmp_path / "run"))
     metrics = json.load(open(tmp_path / "run" / "metrics.json"))
@@ -131,8 +137,8 @@ def test_balance_repeats_the_support_of_less_augmented_new_predicates(tmp_path):
         rows = reader.augmented_examples()
         return {p: sum(1 for _, lf, _ in rows if p in lf.split()) for p in new}
 
-    plain = shown(augmented_reader(tmp_path, pairs_per_predicate=6, reverse_pairs_per_predicate=0))
-    balanced = shown(augmented_reader(tmp_path, pairs_per_predicate=6, reverse_pairs_per_predicate=0, balance=True))
+    plain = shown(augmented_reader(tmp_path, forward=6, reverse=0))
+    balanced = shown(augmented_reader(tmp_path, forward=6, reverse=0, balance=True))
     assert {"river:t", "population:i"} <= set(plain) and len(set(plain.values())) > 1
     # Every new predicate is now shown at least as often as the best-augmented one was.
     assert min(balanced.values()) >= max(plain.values())
@@ -140,7 +146,7 @@ def test_balance_repeats_the_support_of_less_augmented_new_predicates(tmp_path):
 
 def test_the_reader_recombines_once_while_its_files_stay_the_same(tmp_path, monkeypatch):
     directory = resplit(tmp_path, "geo", "lambda", "river:t")
-    reader = augmented_reader(directory, pairs_per_predicate=3, reverse_pairs_per_predicate=1)
+    reader = augmented_reader(directory, forward=3, reverse=1)
     calls = []
     synthetic_pairs = reader.synthetic_pairs
     monkeypatch.setattr(reader, "synthetic_pairs", lambda *args: calls.append(1) or synthetic_pairs(*args))

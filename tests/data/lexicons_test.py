@@ -1,4 +1,5 @@
 """Lexicon entries of a split's new predicates use only what a user has before the queries (issue 52, leak a)."""
+import copy
 import glob
 import json
 import os
@@ -57,17 +58,24 @@ def augmented(**settings) -> DatasetReader:
     }))
 
 
-@pytest.mark.parametrize("kind", ["fewshot_augmented", "fewshot_augmented_reshaped", "fewshot_augmented_adjectives",
-                                  "fewshot_augmented_subtrees", "fewshot_augmented_reparented"])
-def test_recombination_sees_only_the_split_lexicon(kind, tmp_path):
-    lexicon = augmented(type=kind).context().statistics.lexicon
+FORWARD_REVERSE = [{"type": "forward"}, {"type": "reverse"}]
+
+
+@pytest.mark.parametrize("later", [[], [[{"type": "reshaped"}]], [[{"type": "adjectives"}]],
+                                   [[{"type": "reshaped"}], [{"type": "subtrees"}]],
+                                   [[{"type": "reshaped"}], [{"type": "reparented"}]]])
+def test_recombination_sees_only_the_split_lexicon(later, tmp_path):
+    def passes():
+        return {"generators": copy.deepcopy([FORWARD_REVERSE] + later)}
+
+    lexicon = augmented(**passes()).context().statistics.lexicon
     assert "thrift" not in lexicon["class_type"] and "cost" not in lexicon["ground_fare"]
     assert "first" in lexicon["class_type"]
-    leaky = augmented(type=kind, handwritten_new_predicate_entries=True).context().statistics.lexicon
+    leaky = augmented(**passes(), handwritten_new_predicate_entries=True).context().statistics.lexicon
     assert "thrift" in leaky["class_type"]
     descriptions = tmp_path / "mine.json"
     descriptions.write_text(json.dumps({"ground_fare": ["cost"]}))
-    described = augmented(type=kind, lexicon_descriptions=str(descriptions)).context().statistics.lexicon
+    described = augmented(**passes(), lexicon_descriptions=str(descriptions)).context().statistics.lexicon
     assert "cost" in described["ground_fare"] and "thrift" not in described["class_type"]
 
 

@@ -5,8 +5,6 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
 from fewshot_parser.data.recombination import ReparentedPairs, ReshapedPairs
 from fewshot_parser.data.recombination.trees import atom_calls
 from fewshot_parser.logical_forms.tree import parse
@@ -67,26 +65,24 @@ def test_the_reader_feeds_reparented_pairs_to_fine_tuning(tmp_path):
     train = fixtures.write(tmp_path / "train.txt", fixtures.TRAINING)
     support = fixtures.write(tmp_path / "support.txt", fixtures.SUPPORT)
 
-    def reader(**settings) -> DatasetReader:
+    def reader(reshaped: int = 10, reparented: int = 10) -> DatasetReader:
         return DatasetReader.from_params(Params({
-            "type": "fewshot_augmented_reparented",
+            "type": "fewshot_augmented",
             "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
-            "support_data_path": support, "training_data_path": train, **settings}))
+            "support_data_path": support, "training_data_path": train,
+            "generators": [fixtures.forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": reshaped}],
+                           [{"type": "reparented", "pairs_per_predicate": reparented}]]}))
 
-    origins = [i["metadata"].metadata["location"] for i in reader(reparented_pairs_per_predicate=1).read(support)]
+    origins = [i["metadata"].metadata["location"] for i in reader(reparented=1).read(support)]
     assert sum(o.startswith("synthetic reparented area:i") for o in origins) == 1
-    assert not [p for p in reader(reshaped_pairs_per_predicate=0).synthetic_pairs() if p.direction == "reshaped"]
-    with pytest.raises(ConfigurationError, match="reparented_pairs_per_predicate must be at least 0"):
-        reader(reparented_pairs_per_predicate=-1)
-    assert is_augmented_reader("fewshot_augmented_reparented")
+    assert not [p for p in reader(reshaped=0).synthetic_pairs() if p.direction == "reshaped"]
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
+        reader(reparented=-1)
 
 
 def test_the_jsonnet_switch_adds_only_the_reparented_reader(monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     reader = fixtures.rendered_reader
     reparented, reshaped = reader("reshaped/reparented_ens5_geo_1shot.jsonnet"), reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
-    old = legacy_reader_spelling(reparented)
-    assert old.pop("type") == "fewshot_augmented_reparented" and old.pop("reparented_pairs_per_predicate") == 10
-    assert legacy_reader_spelling(reshaped) == {**old, "type": "fewshot_augmented_reshaped"}
     assert reparented.pop("generators") == reshaped.pop("generators") + [[{"type": "reparented", "pairs_per_predicate": 10}]]
     assert reparented == reshaped

@@ -5,8 +5,6 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.commands.augment_data import is_augmented_reader
-from fewshot_parser.common.legacy_reader_names import legacy_reader_spelling
 from fewshot_parser.data.recombination import ReshapedPairs, SubtreePairs
 from fewshot_parser.data.recombination.trees import renumbered, subject_types, variable_count
 from fewshot_parser.logical_forms.tree import parse
@@ -80,24 +78,24 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     train = fixtures.write(tmp_path / "train.txt", TRAINING)
     support = fixtures.write(tmp_path / "support.txt", SUPPORT)
 
-    def reader(**settings) -> DatasetReader:
+    def reader(subtrees: int = 10) -> DatasetReader:
         return DatasetReader.from_params(Params({
-            "type": "fewshot_augmented_subtrees",
+            "type": "fewshot_augmented",
             "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
-            "support_data_path": support, "training_data_path": train, **settings}))
+            "support_data_path": support, "training_data_path": train,
+            "generators": [fixtures.forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": 10}],
+                           [{"type": "subtrees", "pairs_per_example": subtrees}]]}))
 
     assert WHERE[0].split() in [p.utterance for p in reader().synthetic_pairs()]
-    assert not [p for p in reader(subtree_pairs_per_example=0).synthetic_pairs() if p.direction == "subtree"]
-    with pytest.raises(ConfigurationError, match="subtree_pairs_per_example must be at least 0"):
-        reader(subtree_pairs_per_example=-1)
-    assert is_augmented_reader("fewshot_augmented_subtrees")
+    assert not [p for p in reader(0).synthetic_pairs() if p.direction == "subtree"]
+    with pytest.raises(ConfigurationError, match="pairs_per_example must be at least 0"):
+        reader(-1)
 
     monkeypatch.chdir(PROJECT_ROOT)
     new_subtrees = fixtures.rendered_reader("reshaped/adjectives_subtrees_ens5_geo_1shot.jsonnet")
     new_reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
     assert new_subtrees["generators"][1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}],
                                               [{"type": "subtrees", "pairs_per_example": 10}]]
-    subtrees, reshaped = legacy_reader_spelling(new_subtrees), legacy_reader_spelling(new_reshaped)
-    assert subtrees.pop("type") == "fewshot_augmented_subtrees" and reshaped.pop("type") == "fewshot_augmented_reshaped"
-    assert subtrees.pop("subtree_pairs_per_example") == 10 and subtrees.pop("adjectives") is True
-    assert subtrees == reshaped
+    assert new_subtrees.pop("generators")[1:2] == [[{"type": "adjectives", "pairs_per_predicate": 40}]]
+    assert new_reshaped.pop("generators")[1:] == [[{"type": "reshaped", "pairs_per_predicate": 40}]]
+    assert new_subtrees == new_reshaped

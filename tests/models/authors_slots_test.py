@@ -50,21 +50,6 @@ class TestAuthorsSlots(ModelTestCase):
         self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={
             "regularizer.gate.weight", "regularizer.gate.bias", "_slot_variant._slot_states.variable_embedding.weight"})
 
-    def test_the_old_model_name_builds_the_same_model(self):
-        """`proto_parser_authors_slots` builds proto_parser with the authors' slot variant, which takes these weights."""
-        legacy = {"type": "proto_parser_authors_slots", "decoder": "authors", "decoder_input_dim": 6, "reduce_input": "inputs",
-                  "decoder_init": "last_cells", "decoder_bias": False, "entity_readout": "decoder", "decoder_dim": 8,
-                  "restrict_training": False, "restrict_decoding": False}
-        config = {**model_config(), **legacy}
-        for key in SWITCH:
-            if key not in legacy:
-                config.pop(key)
-        model = Model.from_params(vocab=self.vocab, params=Params(config))
-        assert type(model._slot_variant).__name__ == "AuthorsSlots" and model.rerankers[-1].greedy_only
-        model.load_state_dict(self.model.state_dict())
-        for name, parameter in self.model.state_dict().items():
-            assert torch.equal(model.state_dict()[name], parameter), name
-
     def test_our_slot_decoders_are_kept_but_not_trained(self):
         names = {name for name, p in self.model.named_parameters() if not p.requires_grad}
         assert "_slot_filler.entity_decoder.lstm.weight_ih_l0" in names

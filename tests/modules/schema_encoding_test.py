@@ -67,15 +67,3 @@ class TestSchemaEncoding(ModelTestCase):
         assert after.action_embedding.size(0) > before.action_embedding.size(0)
         assert len(after.action_scorers[0].schema(after).action_predicates) == after.action_embedding.size(0)
         assert "test_exact_match" in json.load(open(tmp_path / "run" / "metrics.json"))
-
-    def test_the_old_model_name_builds_the_same_parser(self):
-        """`irnet_parser` is `proto_parser` with `schema_encoding`."""
-        from allennlp.common import Params
-        from allennlp.models import Model
-
-        config = Params.from_file(self.param_file).as_dict()["model"]
-        config.pop("action_scorers")
-        old = Model.from_params(vocab=self.vocab, params=Params({**config, "type": "irnet_parser", "schema_threshold": 0.8}))
-        assert type(old) is ProtoParser and [type(s) for s in old.action_scorers] == [SchemaEncoding]
-        assert old.action_scorers[0].threshold == 0.8
-        old.load_state_dict(self.model.state_dict())

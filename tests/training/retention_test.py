@@ -174,7 +174,8 @@ def test_replayed_examples_are_batched_with_the_support_data(tmp_path, pretraine
 
 def test_replay_composes_with_recombination(tmp_path, pretrained):
     config = experiment(pretrained)
-    config["dataset_reader"] = {"type": "fewshot_augmented", "reader": READER, "pairs_per_predicate": 3,
+    config["dataset_reader"] = {"type": "fewshot_augmented", "reader": READER,
+                                "generators": [[{"type": "forward", "pairs_per_predicate": 3}, {"type": "reverse"}]],
                                 "support_data_path": config["train_data_path"],
                                 "training_data_path": fixture_split("geo", "train")}
     augmented = locations(built(config, tmp_path / "augmented").trainer.data_loader.iter_instances())

@@ -2,13 +2,11 @@ import hashlib
 import logging
 import os
 import random
-from typing import Any, Callable, Iterable, List, Optional, Tuple
+from typing import Any, Iterable, List, Optional, Tuple
 
-from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader, Instance
 
-from fewshot_parser.common.legacy_reader_names import FLAT_KEYS, translate_legacy_reader
 from fewshot_parser.common.phases import phase
 from fewshot_parser.data.dataset_readers.wrapping import WrappingReader
 from fewshot_parser.data.examples import Example, read_examples, read_training_examples
@@ -41,8 +39,7 @@ class AugmentedSupportReader(WrappingReader):
     reader's. The new predicates are found by comparing the support LFs with the training LFs. The
     training set's statistics are built once per content of the input files, and so are the pairs:
     fine-tuning reads the support set twice (vocabulary, then training data), and the members of an
-    ensemble share one reader. Old configs (`fewshot_augmented_reshaped`, ..., and this reader's
-    flat `pairs_per_predicate` keys) are translated by `fewshot_parser.common.legacy_reader_names`.
+    ensemble share one reader.
 
     Registered as a `DatasetReader` with name "fewshot_augmented".
 
@@ -125,26 +122,6 @@ class AugmentedSupportReader(WrappingReader):
         # The context and the rows last made, with the digest of the input files they were made from.
         self._context: Optional[Tuple[bytes, RecombinationContext]] = None
         self._made: Optional[Tuple[bytes, List[Row]]] = None
-
-    @classmethod
-    def from_params(
-        cls,
-        params: Params,
-        constructor_to_call: Optional[Callable] = None,  # type: ignore[override]
-        constructor_to_inspect: Optional[Callable] = None,
-        **extras: Any,
-    ) -> "AugmentedSupportReader":
-        """Builds the reader; a config with the old flat keys (`pairs_per_predicate`, ...) is translated first."""
-        if any(key in params for key in FLAT_KEYS):
-            try:
-                config = translate_legacy_reader("fewshot_augmented", params.as_dict(quiet=True))
-            except ValueError as error:
-                raise ConfigurationError(str(error)) from None
-            config.pop("type")
-            for key in list(params.keys()):  # consumed: the caller may check that nothing is left
-                params.pop(key)
-            params = Params(config)
-        return super().from_params(params, constructor_to_call, constructor_to_inspect, **extras)  # type: ignore
 
     def context(self) -> RecombinationContext:
         """The training set's statistics (with the split's lexicon), built once while the input files stay."""

@@ -39,8 +39,7 @@ class SchemaEncoding(ActionScorer):
     * Like IRNet's column pointer, an action's score gets `h_t . W s_a`, where `s_a` is the mean
       encoding of the action's predicates.
 
-    Registered as an `ActionScorer` with name "schema_encoding". The old model name "irnet_parser"
-    builds `proto_parser` with this component (`fewshot_parser/models/legacy_names.py`).
+    Registered as an `ActionScorer` with name "schema_encoding".
 
     # Parameters
 

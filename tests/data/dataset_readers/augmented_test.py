@@ -1,4 +1,4 @@
-"""The `fewshot_augmented` reader: a list of pair generators, the old reader names, statistics built once."""
+"""The `fewshot_augmented` reader: a list of pair generators, statistics built once."""
 import copy
 
 import pytest
@@ -28,19 +28,16 @@ def read(reader: DatasetReader) -> list:
     return [(instance["metadata"].metadata["location"], str(instance)) for instance in reader.read(reader.support_data_path)]
 
 
-def test_generators_and_the_old_spellings_make_the_same_instances(tmp_path):
+def test_generators_make_the_pairs_of_every_pass(tmp_path):
     new = reader(tmp_path, generators=GENERATORS)
-    old = reader(tmp_path, type="fewshot_augmented_subtrees", adjectives=True)
-    assert type(old) is type(new) and [[type(g).__name__ for g in p] for p in old.generators] == \
+    assert [[type(g).__name__ for g in p] for p in new.generators] == \
         [["ForwardPairs", "ReversePairs"], ["AdjectivePairs"], ["SubtreePairs"]]
     made = read(new)
-    assert made == read(old)
     kinds = {origin.split()[1] for origin, _ in made if origin.startswith("synthetic")}
     assert {"forward", "reshaped", "subtree"} <= kinds
-    # The old flat keys of fewshot_augmented itself, and its defaults, are forward and reverse pairs.
-    flat = reader(tmp_path, pairs_per_predicate=20, reverse_pairs_per_predicate=10)
-    assert read(flat) == read(reader(tmp_path)) == read(reader(tmp_path, generators=GENERATORS[:1]))
-    assert all(is_augmented_reader(name) for name in ("fewshot_augmented", "fewshot_augmented_subtrees"))
+    # The defaults are forward and reverse pairs.
+    assert read(reader(tmp_path)) == read(reader(tmp_path, generators=GENERATORS[:1]))
+    assert is_augmented_reader("fewshot_augmented") and not is_augmented_reader("fewshot_augmented_subtrees")
 
 
 def test_statistics_are_built_once_per_content_of_the_input_files(tmp_path, monkeypatch):
@@ -63,9 +60,9 @@ def test_statistics_are_built_once_per_content_of_the_input_files(tmp_path, monk
 def test_bad_generator_configs_are_refused(tmp_path):
     with pytest.raises(ConfigurationError, match="all make pairs per new predicate or all per support example"):
         reader(tmp_path, generators=[[{"type": "forward"}, {"type": "subtrees"}]])
-    with pytest.raises(ConfigurationError, match="not both"):
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate"):  # a flat count is no key of the reader
         reader(tmp_path, generators=GENERATORS, pairs_per_predicate=3)
     with pytest.raises(ConfigurationError, match="pairs_per_example must be at least 0"):
         reader(tmp_path, generators=[[{"type": "subtrees", "pairs_per_example": -1}]])
-    with pytest.raises(ConfigurationError, match="dataset_reader.pairs_per_predicate must be at least 0"):
-        reader(tmp_path, type="fewshot_augmented_reshaped", pairs_per_predicate=-1)
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
+        reader(tmp_path, generators=[[{"type": "forward", "pairs_per_predicate": -1}]])
