@@ -4,7 +4,7 @@ import os
 
 import _jsonnet
 
-from fewshot_parser.commands.report import REFERENCE, write_report
+from fewshot_lab.commands.report import REFERENCE, write_report
 from fewshot_parser.commands.run_grid import FIELDS, SYSTEMS, as_configured
 from fewshot_parser.commands.staleness import stale_reason
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, experiment_hash
@@ -195,7 +195,7 @@ def test_redo_stale_keeps_an_archive_that_a_pretraining_certificate_covers(tmp_p
 
 
 def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
-    from fewshot_parser.commands.report import GLANCE_END, GLANCE_START
+    from fewshot_lab.commands.report import GLANCE_END, GLANCE_START
 
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
@@ -367,7 +367,7 @@ def test_a_run_carries_the_code_version_its_process_loaded_not_a_later_commit(tm
 
 def test_a_rerun_in_one_results_file_supersedes_the_stale_row_another_file_keeps(monkeypatch):
     from fewshot_parser.commands import staleness
-    from fewshot_parser.commands.report import current_rows, stale_cells
+    from fewshot_lab.commands.report import current_rows, stale_cells
 
     head = code_version().split("-")[0]
     monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith(head))

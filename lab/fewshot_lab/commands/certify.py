@@ -55,7 +55,7 @@ FIELDS = [
 ]
 # Beside each fingerprint: what computed it. A base commit's fingerprint is reused when all of it matches.
 STAMP = "computed_by.json"
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fingerprint.py")
+SCRIPT = os.path.abspath(fingerprint.__file__)
 
 
 @Subcommand.register("certify")

@@ -3,7 +3,8 @@ import os
 
 import pytest
 
-from fewshot_parser.commands import certify, staleness
+from fewshot_lab.commands import certify
+from fewshot_parser.commands import staleness
 from fewshot_parser.commands.run_grid import SYSTEMS
 from tests import PROJECT_ROOT
 
