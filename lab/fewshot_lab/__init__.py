@@ -6,4 +6,4 @@ Importing it registers the lab's AllenNLP subcommands (`report`, `certify`) and 
 """
 
 import fewshot_parser  # noqa: F401  (the product first: its classes and command behaviour)
-from fewshot_lab import commands  # noqa: F401
+from fewshot_lab import commands, staleness  # noqa: F401

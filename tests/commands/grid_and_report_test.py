@@ -358,7 +358,7 @@ def test_the_report_refuses_an_out_path_that_is_a_file(tmp_path):
 
 
 def test_redo_stale_checks_only_the_rows_of_the_grids_own_runs(tmp_path, monkeypatch):
-    from fewshot_parser.commands import staleness
+    from fewshot_lab import staleness
 
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
