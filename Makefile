@@ -49,10 +49,11 @@ setup: $(STAMP)
 # Python: lines with a `; python_version ...` marker apply to some Pythons only (pip skips the others).
 # startup_warnings.py writes a .pth file that hides known third-party warnings in every command (`allennlp`
 # prints them before any plugin loads).
-$(STAMP): requirements.lock setup.py fewshot_parser/startup_warnings.py
+$(STAMP): requirements.lock setup.py lab/setup.py fewshot_parser/startup_warnings.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --no-deps -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e lab
 	$(BIN)/python fewshot_parser/offline.py
 	$(BIN)/python fewshot_parser/startup_warnings.py
 	@if [ -d .venv ] && [ ! -L .venv ]; then echo "note: .venv is a directory (an older set-up), not linked to $(VENV)"; \

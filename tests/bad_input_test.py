@@ -21,7 +21,7 @@ from allennlp.common.util import pushd
 import fewshot_parser  # noqa: F401
 from fewshot_parser.commands import run_grid
 from fewshot_parser.commands.inspect_data import inspect_data
-from fewshot_parser.commands.report import write_report
+from fewshot_lab.commands.report import write_report
 from fewshot_parser.commands.run_grid import FIELDS
 from tests import FIXTURE_DATA, FIXTURES_ROOT, PROJECT_ROOT, fixture_split
 
@@ -146,7 +146,7 @@ def test_report_refuses_unusable_results_and_keeps_the_tables(tmp_path, tables, 
 
 
 def test_report_tables_are_replaced_only_by_complete_files(tmp_path, tables, monkeypatch):
-    from fewshot_parser.commands import report
+    from fewshot_lab.commands import report
 
     before = snapshot(tables)
     monkeypatch.setattr(report, "cost_table", lambda *args: 1 / 0)  # fails after the first tables

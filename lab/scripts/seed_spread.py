@@ -25,7 +25,7 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from fewshot_parser.commands.report import COLUMNS, REFERENCE, _means, paired_intervals, reference_rows  # noqa: E402
+from fewshot_lab.commands.report import COLUMNS, REFERENCE, _means, paired_intervals, reference_rows  # noqa: E402
 from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
 
 

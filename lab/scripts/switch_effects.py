@@ -28,7 +28,7 @@ from typing import Dict, List, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from fewshot_parser.commands.report import OURS, reference_rows, wilcoxon_p  # noqa: E402
+from fewshot_lab.commands.report import OURS, reference_rows, wilcoxon_p  # noqa: E402
 from fewshot_parser.commands.run_grid import read_rows  # noqa: E402
 from fewshot_parser.common.results_io import committed_rows  # noqa: E402
 

@@ -7,7 +7,7 @@ from scipy.stats import wilcoxon
 
 from fewshot_parser.commands import run_grid
 from fewshot_parser.commands.grid_tasks import START_MARK
-from fewshot_parser.commands.report import wilcoxon_p, write_report
+from fewshot_lab.commands.report import wilcoxon_p, write_report
 from fewshot_parser.commands.run_grid import FIELDS, Job, is_finished, plan, record
 from tests.commands.grid_fakes import fake_evaluate, fake_train
 
@@ -209,7 +209,7 @@ def test_every_system_name_parses_on_the_command_line():
 def test_figures_bar_chart_and_tsne_with_best_and_worst_shuffle(tmp_path, monkeypatch):
     import numpy
 
-    from fewshot_parser.commands import figures
+    from fewshot_lab.commands import figures
     from tests import fixture_split
 
     figures.bar_chart([("ours", [10.0, None, 30.0]), ("paper: ours", [12.0, 20.0, 25.0])],
@@ -252,7 +252,7 @@ def test_report_of_the_tuning_split_uses_only_shuffle_0(tmp_path):
 def test_only_the_table_1_report_rewrites_readme_by_default(tmp_path, monkeypatch):
     import argparse
 
-    from fewshot_parser.commands.report import GLANCE_START, GLANCE_END, default_readme, report_from_args
+    from fewshot_lab.commands.report import GLANCE_START, GLANCE_END, default_readme, report_from_args
 
     assert default_readme("results", [5, 4, 3, 2, 1]) == "README.md"
     assert default_readme("results/tuning_x", [1, 2, 3, 4, 5]) is None and default_readme("results", [0]) is None
@@ -281,7 +281,7 @@ def test_only_the_table_1_report_rewrites_readme_by_default(tmp_path, monkeypatc
 
 
 def test_default_results_read_this_machine_first_then_other_slices(tmp_path):
-    from fewshot_parser.commands.report import default_results
+    from fewshot_lab.commands.report import default_results
 
     assert default_results(str(tmp_path)) == [str(tmp_path / "runs.csv")]  # nothing yet: the usual file
     for name in ("runs_lent_machine.csv", "runs.csv", "runs.csv.lock", "table1.csv"):
@@ -313,7 +313,7 @@ def test_checkpoints_of_finished_runs_are_pruned_and_the_archive_kept(tmp_path):
 
 
 def test_ablation_direction_is_compared_with_the_papers():
-    from fewshot_parser.commands.report import OURS, direction_lines
+    from fewshot_lab.commands.report import OURS, direction_lines
 
     ours = {("jobs", 1, s): 30.0 for s in (1, 2)}
     removed = {("jobs", 1, s): 20.0 for s in (1, 2)}  # lower, as in the paper
@@ -358,7 +358,7 @@ def test_the_report_refuses_an_out_path_that_is_a_file(tmp_path):
 
 
 def test_redo_stale_checks_only_the_rows_of_the_grids_own_runs(tmp_path, monkeypatch):
-    from fewshot_parser.commands import staleness
+    from fewshot_lab import staleness
 
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:

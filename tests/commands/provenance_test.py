@@ -4,9 +4,9 @@ import os
 
 import _jsonnet
 
-from fewshot_parser.commands.report import REFERENCE, write_report
+from fewshot_lab.commands.report import REFERENCE, write_report
 from fewshot_parser.commands.run_grid import FIELDS, SYSTEMS, as_configured
-from fewshot_parser.commands.staleness import stale_reason
+from fewshot_lab.staleness import stale_reason
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, experiment_hash
 
 EXT_VARS = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
@@ -45,7 +45,7 @@ def test_a_run_whose_fallback_rewrote_its_config_hashes_as_its_experiment():
 
 
 def test_a_row_is_stale_without_provenance_or_with_another_config(monkeypatch):
-    from fewshot_parser.commands import staleness
+    from fewshot_lab import staleness
 
     head = code_version().split("-")[0]
     fresh_hash = current_hash("experiments/baselines/da_jobs_1shot.jsonnet")
@@ -130,7 +130,7 @@ def test_a_run_is_recorded_under_the_split_its_config_used(tmp_path):
 
 
 def test_code_changes_that_leave_the_syntax_tree_alone_do_not_make_rows_stale():
-    from fewshot_parser.commands.staleness import normalized
+    from fewshot_lab.staleness import normalized
 
     before = 'def f(x):\n    """Doc."""\n    return x + 1  # add one\n'
     wrapped = 'def f(x):\n    """Another doc."""\n    return (x +\n            1)\n'
@@ -195,7 +195,7 @@ def test_redo_stale_keeps_an_archive_that_a_pretraining_certificate_covers(tmp_p
 
 
 def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
-    from fewshot_parser.commands.report import GLANCE_END, GLANCE_START
+    from fewshot_lab.commands.report import GLANCE_END, GLANCE_START
 
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
@@ -213,7 +213,7 @@ def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
 
 
 def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
-    from fewshot_parser.commands.staleness import _rendered, dependencies
+    from fewshot_lab.staleness import _rendered, dependencies
 
     faithful = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/geo_1shot.jsonnet"), 1))
     da = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/baselines/da_geo_1shot.jsonnet"), 1))
@@ -229,7 +229,7 @@ def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
 
 
 def test_an_archive_depends_on_its_pre_training_config_only():
-    from fewshot_parser.commands.staleness import _rendered, dependencies
+    from fewshot_lab.staleness import _rendered, dependencies
 
     config = json.loads(_rendered(os.path.join(PROJECT_ROOT, "experiments/augmentation/augmented_geo_1shot.jsonnet"), 1))
     run = dependencies(json.dumps(config))
@@ -366,8 +366,8 @@ def test_a_run_carries_the_code_version_its_process_loaded_not_a_later_commit(tm
 
 
 def test_a_rerun_in_one_results_file_supersedes_the_stale_row_another_file_keeps(monkeypatch):
-    from fewshot_parser.commands import staleness
-    from fewshot_parser.commands.report import current_rows, stale_cells
+    from fewshot_lab import staleness
+    from fewshot_lab.commands.report import current_rows, stale_cells
 
     head = code_version().split("-")[0]
     monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith(head))

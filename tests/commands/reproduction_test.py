@@ -67,8 +67,8 @@ def test_a_row_records_the_numerics_its_run_wrote_and_old_rows_still_read(tmp_pa
 
 
 def test_old_rows_without_the_new_columns_still_make_the_report(tmp_path):
-    from fewshot_parser.commands.report import write_report
-    from fewshot_parser.commands.staleness import stale_reason
+    from fewshot_lab.commands.report import write_report
+    from fewshot_lab.staleness import stale_reason
 
     results = write_csv(tmp_path / "old.csv", [row(s, 20.0 + s) for s in (1, 2, 3)], OLD_FIELDS)
     write_report(results, str(tmp_path / "tables"))

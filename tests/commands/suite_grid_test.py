@@ -76,8 +76,8 @@ def test_a_retention_sample_is_seeded_and_keeps_the_file_order(tmp_path):
 
 def test_the_suite_table_gives_mean_standard_error_and_retention(tmp_path):
     from fewshot_parser.commands.paper_results import paper_numbers
-    from fewshot_parser.commands.report import at_a_glance
-    from fewshot_parser.commands.suite_report import write_suite_report
+    from fewshot_lab.commands.report import at_a_glance
+    from fewshot_lab.commands.suite_report import write_suite_report
 
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
@@ -160,7 +160,7 @@ def test_retention_with_a_sample_evaluates_both_archives_on_the_sampled_lines(tm
 
 def test_at_a_glance_gives_retention_on_training_examples_of_the_official_rows():
     from fewshot_parser.commands.paper_results import paper_numbers
-    from fewshot_parser.commands.report import at_a_glance
+    from fewshot_lab.commands.report import at_a_glance
 
     official = [{"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": str(shuffle),
                  "exact_match": "10.0", "known_pretrained": before, "known_finetuned": after}
@@ -175,7 +175,7 @@ def test_at_a_glance_gives_retention_on_training_examples_of_the_official_rows()
 
 def test_table_1_gives_each_row_its_retention_on_training_examples():
     from fewshot_parser.commands.paper_results import paper_numbers
-    from fewshot_parser.commands.report import table_lines, training_retention
+    from fewshot_lab.commands.report import table_lines, training_retention
 
     rows = [{"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": str(shuffle),
              "exact_match": "10.0", "known_pretrained": before, "known_finetuned": after}
@@ -191,7 +191,7 @@ def test_table_1_gives_each_row_its_retention_on_training_examples():
 
 
 def test_the_retention_drop_is_also_given_per_dataset():
-    from fewshot_parser.commands.suite_report import drop_by_dataset
+    from fewshot_lab.commands.suite_report import drop_by_dataset
 
     def run(before, after):
         return {"known_pretrained": str(before), "known_finetuned": str(after)}
@@ -258,7 +258,7 @@ def test_redo_stale_on_draws_lists_the_stale_runs_and_only_with_the_flag(tmp_pat
 
 
 def test_the_suite_table_marks_a_stale_draw_and_says_why(tmp_path, monkeypatch):
-    from fewshot_parser.commands.suite_report import write_suite_report
+    from fewshot_lab.commands.suite_report import write_suite_report
     from fewshot_parser.common.provenance import experiment_hash
 
     root = tmp_path / "splits"

@@ -16,7 +16,7 @@ This file is run *by path* inside the code tree being fingerprinted (`PYTHONPATH
 directory set to that tree), so it only relies on what every version has: `run_grid.SYSTEMS`, the
 experiment configs, `DatasetReader.from_params` and the `allennlp train` / `predict` commands.
 
-    python fewshot_parser/commands/fingerprint.py SYSTEM DATASET SHOT SHUFFLE WORK_DIR DATA_DIR
+    python lab/fewshot_lab/fingerprint.py SYSTEM DATASET SHOT SHUFFLE WORK_DIR DATA_DIR
 """
 
 import glob

@@ -19,11 +19,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
-from fewshot_parser.commands.figures import bar_chart, panel_chart, tsne_figure
+from fewshot_lab.commands.figures import bar_chart, panel_chart, tsne_figure
 from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
-from fewshot_parser.commands.staleness import stale_reason
-from fewshot_parser.commands.suite_report import retention, stale_draw_cells, suite_lines, write_suite_report
+from fewshot_lab.staleness import stale_reason
+from fewshot_lab.commands.suite_report import retention, stale_draw_cells, suite_lines, write_suite_report
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open

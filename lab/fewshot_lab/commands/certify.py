@@ -29,11 +29,11 @@ from typing import Dict, List, Optional, Tuple
 
 from allennlp.commands.subcommand import Subcommand
 
-from fewshot_parser.commands import fingerprint
+from fewshot_lab import fingerprint
 from fewshot_parser.commands.arguments import int_in, one_of, positive_int
 from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
 from fewshot_parser.commands.run_grid import SYSTEMS
-from fewshot_parser.commands.staleness import CERTIFICATIONS, read_certifications
+from fewshot_lab.staleness import CERTIFICATIONS, read_certifications
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, numerics
 from fewshot_parser.common.safe_io import atomic_open
@@ -55,7 +55,7 @@ FIELDS = [
 ]
 # Beside each fingerprint: what computed it. A base commit's fingerprint is reused when all of it matches.
 STAMP = "computed_by.json"
-SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fingerprint.py")
+SCRIPT = os.path.abspath(fingerprint.__file__)
 
 
 @Subcommand.register("certify")

@@ -14,7 +14,7 @@ import statistics
 from collections import defaultdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from fewshot_parser.commands.staleness import draw_stale_reason
+from fewshot_lab.staleness import draw_stale_reason
 from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open

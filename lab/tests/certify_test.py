@@ -3,7 +3,8 @@ import os
 
 import pytest
 
-from fewshot_parser.commands import certify, staleness
+from fewshot_lab.commands import certify
+from fewshot_lab import staleness
 from fewshot_parser.commands.run_grid import SYSTEMS
 from tests import PROJECT_ROOT
 
@@ -176,7 +177,7 @@ def test_a_pretraining_certificate_of_a_sharing_row_counts_on_a_suite_draw_too(m
 def test_the_miniature_holds_every_file_a_2shot_row_pretrains_on(tmp_path):
     """A pt baseline pre-trains on shuffle 0 of its own shot (`shuffle_0_shot_2/train.txt` for 2-shot):
     the certify miniature must hold it, or the row cannot be certified."""
-    from fewshot_parser.commands.fingerprint import QUERY_LINES, TRAIN_LINES, miniature
+    from fewshot_lab.fingerprint import QUERY_LINES, TRAIN_LINES, miniature
 
     source = tmp_path / "data"
     for folder in ("shuffle_0_shot_1", "shuffle_0_shot_2", "shuffle_1_shot_2", "shuffle_3_shot_2"):

@@ -34,7 +34,9 @@ import hashlib
 import json
 import os
 import subprocess
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+
+from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 
 from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
 
@@ -418,3 +420,42 @@ def certified(
             reached.add(certificate["code_version"])
             frontier.append(certificate["code_version"])
     return False
+
+
+@Freshness.register("code")
+class CodeFreshness(Freshness):
+    """
+    `run-grid --redo-stale --freshness code`: the checks `allennlp report` makes. A row is stale without
+    provenance, when its config changed, when the code its config depends on changed since the row's
+    version without a certificate, or when its pre-trained archive was made by older code; a shared
+    archive is made again when older code made it and no certificate vouches for it.
+    """
+
+    def __init__(self, systems: Optional[Dict[str, tuple]] = None) -> None:
+        self._systems = systems
+
+    def _grid_systems(self) -> Dict[str, tuple]:
+        if self._systems is None:
+            from fewshot_parser.commands.run_grid import SYSTEMS
+
+            self._systems = SYSTEMS
+        return self._systems
+
+    def stale_reason(self, row: Dict[str, str], config_json: Optional[str]) -> Optional[str]:
+        return config_stale_reason(row, config_json, self._grid_systems())
+
+    def archive_outdated(self, archive_dir: str, version: str, users: Sequence[ArchiveUser]) -> bool:
+        try:
+            with open(os.path.join(archive_dir, "config.json")) as handle:
+                archive_json: Optional[str] = handle.read()
+        except OSError:
+            archive_json = None
+        if version and code_unchanged_since(version, config_json=archive_json):
+            return False
+        for user in users:
+            parsed = json.loads(user.config_json)
+            if version and certified(
+                user.row, version, pretraining_config(parsed, user.config_json), True, self._grid_systems()
+            ):
+                return False
+        return True
