@@ -51,7 +51,7 @@ class RunSpec(NamedTuple):
     archive: Optional[str] = None  # the shared pre-trained archive of the config, as the config names it
     use_gpu: bool = False  # train on the GPU Ray assigned to the task
     keep_checkpoints: bool = False
-    retire_stale: bool = False  # --redo-stale: retire a node's archive made by older code before pre-training
+    retire_stale: bool = False  # --redo-stale: the driver found the archive outdated; a node retires its copy too
     known: Optional[str] = (
         None  # known.txt of a make-splits split (or an official split's train.txt): retention is measured on it
     )
@@ -241,13 +241,13 @@ def pretrain_on_node(spec: RunSpec, train: Trainer = train_subprocess) -> Dict[s
         project = node_project(spec)
         archive = node_path(spec.archive or "", project)
         if spec.retire_stale:
-            # The driver retired its own copy; a node's copy made by older code goes the same way.
+            # The driver retired its own copy as outdated; a node's copy goes the same way.
             subprocess.call(
                 [
                     sys.executable,
                     "-c",
                     "import sys; from fewshot_parser.commands.run_grid import "
-                    "retire_stale_archive; retire_stale_archive(sys.argv[1])",
+                    "retire_archive; retire_archive(sys.argv[1])",
                     archive,
                 ],
                 cwd=project,

@@ -48,7 +48,8 @@ from allennlp.commands.subcommand import Subcommand
 from allennlp.common.checks import ConfigurationError
 from tqdm import tqdm
 
-from fewshot_parser.commands import grid_tasks, staleness
+from fewshot_parser.commands import grid_tasks
+from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 from fewshot_parser.commands.arguments import int_in, non_negative_float, one_of, positive_int
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
 from fewshot_parser.commands.paper_results import paper_numbers
@@ -235,6 +236,12 @@ class RunGrid(Subcommand):
             help="also rerun the recorded runs the current code would not reproduce (no provenance, another "
             "config, or changed code: the rows `allennlp report` marks stale; on draws, a row whose config "
             "rendered for its draw or whose code changed)",
+        )
+        sub.add_argument(
+            "--freshness",
+            default="config",
+            help="with --redo-stale, what makes a recorded row stale: a registered Freshness (the package's "
+            "'config': a row without provenance or whose config changed; plugins may add others)",
         )
         sub.add_argument(
             "--table",
@@ -431,20 +438,17 @@ def claim(job: Job) -> Iterator[bool]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def stale_draw_keys(jobs: List[Job], results: str, environment: Dict[str, str]) -> Set[tuple]:
+def stale_keys(jobs: List[Job], results: str, environment: Dict[str, str], freshness: Freshness) -> Set[tuple]:
     """
-    The keys of the recorded runs of a grid on draws (`--suite`, `--data-root`) that the current
-    config or code would not reproduce, by the checks `allennlp report` applies to official rows
-    (`staleness.config_stale_reason`) with each job's config rendered for its draw: no provenance, a
-    changed config, or code that the config or its pre-training depends on changed since the row's
-    version without a certificate.
+    The keys of the recorded runs of this grid that the run it would start now would not reproduce, as
+    `freshness` judges each recorded row given the job's config rendered for its split or draw.
     """
     rows = {row_key(row): row for row in read_rows(results)}
     stale = set()
     for job in jobs:
         row = rows.get(job_key(job))
-        if row is not None and staleness.config_stale_reason(
-            row, json.dumps(evaluated_config(job, environment), sort_keys=True), SYSTEMS
+        if row is not None and freshness.stale_reason(
+            row, json.dumps(evaluated_config(job, environment), sort_keys=True)
         ):
             stale.add(job_key(job))
     return stale
@@ -623,37 +627,24 @@ def record_unrecorded(jobs: List[Job], results: str) -> List[Job]:
     return missing
 
 
-def archive_certified(version: str, users: Sequence[Job], environment: Dict[str, str]) -> bool:
-    """
-    Whether certificates cover an archive pre-trained by code `version` for any of the jobs that use it:
-    the check `allennlp report` makes before it calls a row "pre-trained with older code"
-    (`staleness.certified` with `pretraining`, on the job's `pretraining` section).
-    """
-    for job in users:
-        config = evaluated_config(job, environment)
-        archive_config = staleness.pretraining_config(config, json.dumps(config, sort_keys=True))
-        row = dict(zip(FIELDS[:5], job_key(job)))
-        if staleness.certified(row, version, archive_config, pretraining=True, systems=SYSTEMS):
-            return True
-    return False
-
-
-def retire_stale_archive(archive: str, certified: Callable[[str], bool] = lambda version: False) -> Optional[str]:
-    """
-    Moves a pre-trained archive's directory aside (`<dir>.stale`) when its provenance says older code
-    made it and `certified` (given that code version) does not vouch for it, so that the runs needing it
-    pre-train again; returns the new place, or None when kept.
-    """
+def archive_outdated(archive: str, users: Sequence[Job], environment: Dict[str, str], freshness: Freshness) -> bool:
+    """Whether `freshness` asks for the shared pre-trained `archive` to be made again for the jobs that use it."""
     directory = os.path.dirname(archive)
     if not os.path.isfile(archive):
-        return None
+        return False
     version = read_provenance(directory).get("code_version", "")
-    try:
-        with open(os.path.join(directory, "config.json")) as handle:
-            config: Optional[str] = handle.read()
-    except OSError:
-        config = None
-    if version and (staleness.code_unchanged_since(version, config_json=config) or certified(version)):
+    found = [
+        ArchiveUser(dict(zip(FIELDS[:5], job_key(job))), json.dumps(evaluated_config(job, environment), sort_keys=True))
+        for job in users
+    ]
+    return freshness.archive_outdated(directory, version, found)
+
+
+def retire_archive(archive: str) -> Optional[str]:
+    """Moves a pre-trained archive's directory aside (`<dir>.stale`), so that the runs needing it pre-train
+    again; returns the new place, or None when there was no archive."""
+    directory = os.path.dirname(archive)
+    if not os.path.isfile(archive):
         return None
     target = directory + ".stale"
     if os.path.isdir(target):
@@ -696,21 +687,12 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     environment.setdefault("PYTHONWARNINGS", QUIET_WARNINGS)
     environment.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
     recorded = set() if args.redo_recorded else recorded_keys(args.results)
-    stale: Set[tuple] = set()
-    if args.redo_stale and data_root is not None:
-        stale = stale_draw_keys(jobs, args.results, environment)
-    elif args.redo_stale:
-        # Only the rows of this grid's runs: rendering a config costs about 0.2 s, and the results file
-        # holds every system's rows.
-        planned = {job_key(job) for job in jobs}
-        stale = {
-            row_key(row)
-            for row in read_rows(args.results)
-            if row_key(row) in planned and staleness.stale_reason(row, SYSTEMS)
-        }
+    freshness = Freshness.by_name(args.freshness)()
+    stale: Set[tuple] = stale_keys(jobs, args.results, environment, freshness) if args.redo_stale else set()
     pending = [job for job in jobs if job_key(job) in stale or (not is_finished(job) and job_key(job) not in recorded)]
     where = f"{args.jobs} at a time" if local else f"on the Ray cluster at {args.address}"
     print(f"{len(jobs)} runs, {len(jobs) - len(pending)} finished, {len(pending)} to run, {where}")
+    retired_archives: Set[str] = set()
     if args.redo_stale and not args.dry_run:
         users: Dict[str, List[Job]] = {}
         for job in pending:
@@ -718,13 +700,11 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             if archive is not None:
                 users.setdefault(archive, []).append(job)
         for archive in sorted(users):
-
-            def certified(version: str, jobs: List[Job] = users[archive]) -> bool:
-                return archive_certified(version, jobs, environment)
-
-            retired = retire_stale_archive(archive, certified)
-            if retired:
-                print(f"  {archive} was pre-trained with older code: moved to {retired}; it is pre-trained again")
+            if archive_outdated(archive, users[archive], environment, freshness):
+                retired_archives.add(archive)
+                print(
+                    f"  {archive} is outdated ({args.freshness}): moved to {retire_archive(archive)}; pre-trained again"
+                )
     if args.dry_run:
         for job in jobs:
             state = (
@@ -801,6 +781,7 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
                 evaluate,
                 in_place=None if bar.disable else lambda text: bar.set_postfix_str(text, refresh=True),
                 line=None if sys.stdout.isatty() and not bar.disable else lambda text: tqdm.write(f"  {text}"),
+                retired=retired_archives,
             )
         bar.close()
     print(f"grid finished in {(time.time() - grid_start) / 60:.1f} min; results in {args.results}")
@@ -819,6 +800,7 @@ def execute(
     evaluate: Optional[Callable] = None,
     in_place: Optional[Callable[[str], None]] = None,
     line: Optional[Callable[[str], None]] = None,
+    retired: Set[str] = frozenset(),  # type: ignore[assignment]
 ) -> None:
     """
     Runs `runs` on Ray: one pre-training task per archive that is missing here, the archives this
@@ -844,7 +826,7 @@ def execute(
             archive=config.get("pretrained_archive"),
             use_gpu=gpus > 0,
             keep_checkpoints=args.keep_checkpoints,
-            retire_stale=args.redo_stale,
+            retire_stale=config.get("pretrained_archive") in retired,
             known=job.known_data(),
             known_sample=job.known_sample(),
         )

@@ -358,7 +358,7 @@ def test_the_report_refuses_an_out_path_that_is_a_file(tmp_path):
 
 
 def test_redo_stale_checks_only_the_rows_of_the_grids_own_runs(tmp_path, monkeypatch):
-    from fewshot_lab import staleness
+    from fewshot_parser.commands.grid_freshness import ConfigFreshness
 
     results = tmp_path / "runs.csv"
     with open(results, "w", newline="") as handle:
@@ -368,6 +368,6 @@ def test_redo_stale_checks_only_the_rows_of_the_grids_own_runs(tmp_path, monkeyp
             writer.writerow({"system": system, "setting": setting, "dataset": "geo", "shot": 1, "shuffle": 1,
                              "exact_match": 10.0, "seconds": 1.0})
     checked = []
-    monkeypatch.setattr(staleness, "stale_reason", lambda row, systems: checked.append(row["system"]) or "code changed")
+    monkeypatch.setattr(ConfigFreshness, "stale_reason", lambda self, row, config: checked.append(row["system"]) or "stale")
     run_grid.run_grid(grid_args(tmp_path, results, ["--shuffles", "1", "--redo-stale", "--dry-run"]), train=fake_train, evaluate=fake_evaluate)
     assert checked == ["IRNet"]

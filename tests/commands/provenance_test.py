@@ -139,61 +139,6 @@ def test_code_changes_that_leave_the_syntax_tree_alone_do_not_make_rows_stale():
     assert normalized("a.py", before) != normalized("a.py", changed)
 
 
-def test_redo_stale_retires_an_archive_made_by_other_code(tmp_path, monkeypatch):
-    from fewshot_parser.commands import run_grid, staleness
-
-    directory = tmp_path / "pretrain" / "geo-ours"
-    directory.mkdir(parents=True)
-    (directory / "model.tar.gz").write_bytes(b"x")
-    (directory / "provenance.json").write_text(json.dumps({"code_version": "a" * 40, "config_hash": "b"}))
-    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version == "c" * 40)
-    assert run_grid.retire_stale_archive(str(directory / "model.tar.gz")) == str(directory) + ".stale"
-    assert not directory.exists() and (tmp_path / "pretrain" / "geo-ours.stale" / "model.tar.gz").exists()
-    directory.mkdir()
-    (directory / "model.tar.gz").write_bytes(b"x")
-    (directory / "provenance.json").write_text(json.dumps({"code_version": "c" * 40}))
-    assert run_grid.retire_stale_archive(str(directory / "model.tar.gz")) is None
-
-
-def test_redo_stale_keeps_an_archive_that_a_pretraining_certificate_covers(tmp_path, monkeypatch):
-    """`--redo-stale` retires an archive made by older code only where the report would call its rows
-    "pre-trained with older code": a `pretraining_same` certificate of a system sharing the archive
-    keeps it; one of a system with another pre-training does not."""
-    from fewshot_parser.commands import run_grid, staleness
-
-    job = run_grid.plan(["chosen-fallback"], ["geo"], [1], [1], str(tmp_path / "runs"))[0]
-    environment = {"FEWSHOT_PRETRAIN_DIR": str(tmp_path / "pretrain"), "FEWSHOT_SEED": "13"}
-    archive = run_grid.pretrained_archive(job, environment)
-    directory = os.path.dirname(archive)
-
-    def made_by_older_code():
-        os.makedirs(directory)
-        with open(archive, "wb") as handle:
-            handle.write(b"x")
-        with open(os.path.join(directory, "provenance.json"), "w") as handle:
-            json.dump({"code_version": "pretrained-with"}, handle)
-
-    monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version == "today")
-    monkeypatch.setattr(staleness, "same_code", lambda first, second, config_json: first == second)
-    certificate = {"dataset": "geo", "shot": "1", "shuffle": "1", "base_version": "pretrained-with",
-                   "code_version": "today", "same": "no", "pretraining_same": "yes"}
-
-    def certified(version):
-        return run_grid.archive_certified(version, [job], environment)
-
-    made_by_older_code()
-    other = SYSTEMS["ours"]  # the faithful row pre-trains another archive
-    monkeypatch.setattr(staleness, "read_certifications",
-                        lambda path=None: [{**certificate, "system": other[0], "setting": other[1]}])
-    assert run_grid.retire_stale_archive(archive, certified) == directory + ".stale"
-    made_by_older_code()
-    sharing = SYSTEMS["reshaped40-ens5"]  # shares contextual-schema's archive with chosen-fallback
-    monkeypatch.setattr(staleness, "read_certifications",
-                        lambda path=None: [{**certificate, "system": sharing[0], "setting": sharing[1]}])
-    assert run_grid.retire_stale_archive(archive, certified) is None
-    assert os.path.isfile(archive)
-
-
 def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
     from fewshot_lab.commands.report import GLANCE_END, GLANCE_START
 

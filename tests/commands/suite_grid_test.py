@@ -4,6 +4,7 @@ import os
 import shutil
 
 from fewshot_parser.commands import run_grid
+from fewshot_parser.commands.grid_freshness import ConfigFreshness
 from fewshot_parser.data.splits import make_splits
 from tests.commands.grid_fakes import fake_evaluate, fake_train
 from tests.data.splits_test import LINES, source
@@ -231,17 +232,7 @@ def test_a_suite_row_whose_config_changed_is_stale(tmp_path, monkeypatch):
     jobs, environment, hashes = two_draws(tmp_path, monkeypatch)
     results = tmp_path / "suite.csv"
     write_suite_rows(results, jobs, [hashes[0], "0123456789ab"])
-    assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
-
-
-def test_a_suite_row_pretrained_with_unknown_code_is_stale(tmp_path, monkeypatch):
-    # The official rows' check: an archive made by code nobody can compare with today's is stale.
-    from fewshot_parser.common.provenance import code_version
-
-    jobs, environment, hashes = two_draws(tmp_path, monkeypatch)
-    results = tmp_path / "suite.csv"
-    write_suite_rows(results, jobs, hashes, [code_version(), "e" * 40])
-    assert run_grid.stale_draw_keys(jobs, str(results), environment) == {run_grid.job_key(jobs[1])}
+    assert run_grid.stale_keys(jobs, str(results), environment, ConfigFreshness()) == {run_grid.job_key(jobs[1])}
 
 
 def test_redo_stale_on_draws_lists_the_stale_runs_and_only_with_the_flag(tmp_path, capsys):
