@@ -49,8 +49,8 @@ from allennlp.common.checks import ConfigurationError
 from tqdm import tqdm
 
 from fewshot_parser.commands import grid_tasks
-from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 from fewshot_parser.commands.arguments import int_in, non_negative_float, one_of, positive_int
+from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
 from fewshot_parser.commands.paper_results import paper_numbers
 from fewshot_parser.commands.systems import read_systems
