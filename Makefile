@@ -64,7 +64,7 @@ data: $(STAMP)
 	$(BIN)/python -m fewshot_parser.data.setup_data --target $(DATA_DIR)
 
 test: $(STAMP) data
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q tests lab/tests
 
 # Lint, format and type checks of the package (ruff.toml, mypy.ini); CI runs them after the tests.
 lint: $(STAMP)

@@ -391,3 +391,19 @@ def test_the_checks_find_cycles_upward_imports_and_patches(tmp_path):
         "fewshot_parser.common.a", "fewshot_parser.commands.b", 2, True)
     assert [(m, target) for m, _, target in patches(str(tmp_path))] == [
         ("fewshot_parser.commands.c", "train.train_model"), ("fewshot_parser.commands.c", "Params.assert_empty")]
+
+
+def test_the_product_never_imports_the_lab():
+    """`fewshot_lab` (lab/) imports the package; nothing in the package imports it."""
+    root = os.path.join(PROJECT_ROOT, "fewshot_parser")
+    offenders = []
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                tree = ast.parse(open(path, encoding="utf-8").read())
+                for node in ast.walk(tree):
+                    names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                        [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+                    offenders += [f"{path}:{node.lineno}" for n in names if n.split(".")[0] == "fewshot_lab"]
+    assert offenders == []
