@@ -67,6 +67,7 @@ def main() -> None:
     parser.add_argument("--split", required=True, help="the draw's split folder (support, query, known, split.json)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--row", default="", help="which grid row the archive is, for the title (e.g. \"faithful row (`ours`)\")")
+    parser.add_argument("--name", default="", help="suffix of the output file name (e.g. faithful, best)")
     parser.add_argument("--orders", type=int, default=2, help="shuffled orders of support.txt taught at once")
     parser.add_argument("--out", default=os.path.join(ROOT, "results", "dev", "sequential"))
     args = parser.parse_args()
@@ -140,7 +141,7 @@ def main() -> None:
         print(rows[-1], flush=True)
     pretrained = exact_match(args.archive, known, work)
 
-    name = f"{split['dataset']}_draw{split['draw']}_{split['shot']}shot"
+    name = f"{split['dataset']}_draw{split['draw']}_{split['shot']}shot" + (f"_{args.name}" if args.name else "")
     os.makedirs(args.out, exist_ok=True)
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     columns = order + ["known.txt"]
