@@ -36,6 +36,7 @@ import os
 import subprocess
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Tuple
 
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash, old_spelling
 
 # What a result depends on, besides its config: a change here may change its numbers.
@@ -73,10 +74,11 @@ def _rendered(
     path: str, shuffle: int, data_dir: Optional[str] = None, pretrain_dir: Optional[str] = None
 ) -> Optional[str]:
     """
-    A config file rendered for a shuffle, as JSON text (None when it does not render); `data_dir` and
-    `pretrain_dir` replace $FEWSHOT_DATA_DIR and $FEWSHOT_PRETRAIN_DIR (a suite draw's folders).
+    A config (a file or a row reference, `fewshot_parser.commands.systems`) rendered for a shuffle, as
+    JSON text (None when it does not render); `data_dir` and `pretrain_dir` replace $FEWSHOT_DATA_DIR
+    and $FEWSHOT_PRETRAIN_DIR (a suite draw's folders).
     """
-    import _jsonnet
+    from fewshot_parser.commands.systems import render_text
 
     ext_vars = {
         "FEWSHOT_SPLIT": str(shuffle),
@@ -85,8 +87,8 @@ def _rendered(
         "FEWSHOT_PRETRAIN_DIR": pretrain_dir or os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
     }
     try:
-        return _jsonnet.evaluate_file(path, ext_vars=ext_vars)
-    except (RuntimeError, OSError, ValueError):
+        return render_text(path, ext_vars)
+    except (RuntimeError, OSError, ValueError, UserError):
         return None
 
 
