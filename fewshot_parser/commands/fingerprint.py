@@ -153,7 +153,9 @@ def fingerprint(system: str, dataset: str, shot: int, shuffle: int, work: str, d
     }
     os.environ.update(environment)
     template = SYSTEMS[system][2].format(dataset=dataset, shot=shot)
-    variables = {k: environment[k] for k in ("FEWSHOT_SPLIT", "FEWSHOT_SEED", "FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR")}
+    variables = {
+        k: environment[k] for k in ("FEWSHOT_SPLIT", "FEWSHOT_SEED", "FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR")
+    }
     try:  # a systems-table row (`TABLE#ROW/DATASET_Kshot`); code before the tables named config files
         from fewshot_parser.commands.systems import render_config
     except ImportError:

@@ -72,6 +72,8 @@ def use_tables(extra: Optional[Sequence[str]]) -> None:
         systems = read_systems(tables_with(extra))
         SYSTEMS.clear()
         SYSTEMS.update(systems)
+
+
 # The four after `seconds` say what made a row (see `fewshot_parser.common.provenance`): the code version
 # of the run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned. The
 # next three say what else decided its floats (`provenance.numerics`: torch threads, torch version, CPU

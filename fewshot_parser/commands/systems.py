@@ -35,7 +35,9 @@ SYSTEMS_TABLE = os.path.join("experiments", "systems.jsonnet")
 TABLES_VARIABLE = "FEWSHOT_SYSTEMS_TABLES"
 FIELDS = ("name", "system", "setting", "about", "base", "overrides")
 # TABLE#ROW/DATASET_Kshot
-REFERENCE = re.compile(r"^(?P<table>.+\.(?:jsonnet|libsonnet|json))#(?P<row>[^/#]+)/(?P<dataset>[a-z]+)_(?P<shot>\d+)shot$")
+REFERENCE = re.compile(
+    r"^(?P<table>.+\.(?:jsonnet|libsonnet|json))#(?P<row>[^/#]+)/(?P<dataset>[a-z]+)_(?P<shot>\d+)shot$"
+)
 
 
 def default_tables() -> List[str]:

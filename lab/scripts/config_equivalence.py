@@ -56,7 +56,10 @@ def compare(task: Tuple[str, str, str, str, int]) -> Tuple[str, int, List[str]]:
         else:
             old_text = _jsonnet.evaluate_file(os.path.join(tree, old_source), ext_vars=variables)
         old = json.dumps(json.loads(old_text), sort_keys=True)
-        new = json.dumps(render_config(new_source, {**variables, "FEWSHOT_DATASET": dataset, "FEWSHOT_SHOT": str(shot)}), sort_keys=True)
+        new = json.dumps(
+            render_config(new_source, {**variables, "FEWSHOT_DATASET": dataset, "FEWSHOT_SHOT": str(shot)}),
+            sort_keys=True,
+        )
         if old != new:
             differences.append(f"{what} {dataset} {shot}-shot, {name}: differs")
     return what, len(ENVIRONMENTS), differences
@@ -85,7 +88,13 @@ def tasks(rows: Optional[List[str]]) -> List[Tuple[str, str, str, str, int]]:
             snippet = f"snippet:(import 'common/fewshot.libsonnet').experiment('{dataset}', {shot})"
             found.append(("base proto_parser.jsonnet", snippet, "experiments/proto_parser.jsonnet", dataset, shot))
             found.append(
-                ("base supervised.jsonnet", f"experiments/supervised/{dataset}.jsonnet", "experiments/supervised.jsonnet", dataset, shot)
+                (
+                    "base supervised.jsonnet",
+                    f"experiments/supervised/{dataset}.jsonnet",
+                    "experiments/supervised.jsonnet",
+                    dataset,
+                    shot,
+                )
             )
     return found
 

@@ -122,7 +122,8 @@ def string_codes(text: str, dataset: str, shot: int) -> List[str]:
     """Jsonnet for a rendered string of a cell, in order of preference: the sentinels and the cell's
     files by name."""
     exact = {
-        f"{dataset}/lemma_data/shuffle_{SPLIT}_shot_{shot}/{name}.txt": f"c.{name}" for name in ("train", "support", "query")
+        f"{dataset}/lemma_data/shuffle_{SPLIT}_shot_{shot}/{name}.txt": f"c.{name}"
+        for name in ("train", "support", "query")
     }
     if text in exact:
         return [exact[text]]
@@ -290,7 +291,11 @@ SHARED = ("model", "dataset_reader", "data_loader", "validation_data_loader")
 def base_code(name: str, about: str, cells: List[Dict]) -> str:
     settings: Dict[str, str] = {}
     unifier = Unifier(settings)
-    shared = [k for k in SHARED if all(isinstance(c.get("pretraining"), dict) and k in c and c["pretraining"].get(k) == c[k] for c in cells)]
+    shared = [
+        k
+        for k in SHARED
+        if all(isinstance(c.get("pretraining"), dict) and k in c and c["pretraining"].get(k) == c[k] for c in cells)
+    ]
     locals_code = {k: unifier.code([c[k] for c in cells], [k], 0) for k in shared}
     fields = {}
     for key in cells[0]:
@@ -299,7 +304,9 @@ def base_code(name: str, about: str, cells: List[Dict]) -> str:
         elif key == "pretraining" and shared:
             inner = {}
             for k in cells[0]["pretraining"]:
-                inner[k] = k if k in shared else unifier.code([c["pretraining"][k] for c in cells], ["pretraining", k], 2)
+                inner[k] = (
+                    k if k in shared else unifier.code([c["pretraining"][k] for c in cells], ["pretraining", k], 2)
+                )
             fields[key] = object_code(inner, 1)
         else:
             fields[key] = unifier.code([c[key] for c in cells], [key], 1)
@@ -366,7 +373,9 @@ def nulled_base(base: str, nulls: List[List[str]], about: str) -> str:
     """A lab base: `base` with keys set to null by Jsonnet's `+` (which a merge patch cannot do)."""
 
     def nested(path: List[str]) -> str:
-        return f"{{ {key_code(path[0])}+: {nested(path[1:])} }}" if len(path) > 1 else f"{{ {key_code(path[0])}: null }}"
+        return (
+            f"{{ {key_code(path[0])}+: {nested(path[1:])} }}" if len(path) > 1 else f"{{ {key_code(path[0])}: null }}"
+        )
 
     patches = " + ".join(nested(p) for p in nulls)
     return (
@@ -404,7 +413,9 @@ def patch_code(patches: List[Dict], bases: List[Dict], indent: int) -> str:
             else:
                 values.append(base.get(key))
         if all(isinstance(v, dict) for v in values) and not all(v == values[0] for v in values):
-            fields[key] = patch_code(values, [b.get(key) if isinstance(b.get(key), dict) else {} for b in bases], indent + 1)
+            fields[key] = patch_code(
+                values, [b.get(key) if isinstance(b.get(key), dict) else {} for b in bases], indent + 1
+            )
         else:
             fields[key] = Unifier(None).code(values, [key], indent + 1)
     return object_code(fields, indent)
@@ -460,7 +471,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         ]  # fmt: skip
         for got, want, (d, s) in zip(rendered[name], cells, CELLS):
             assert got == want, f"{name} {d} {s}: the generated base does not render as the old config"
-    for table, names in (("experiments", [n for n in by_name if n in MEASURED]), ("lab", [n for n in by_name if n not in MEASURED])):
+    for table, names in (
+        ("experiments", [n for n in by_name if n in MEASURED]),
+        ("lab", [n for n in by_name if n not in MEASURED]),
+    ):
         entries = []
         for row_name in names:
             row = by_name[row_name]
@@ -482,7 +496,13 @@ def main(argv: Optional[List[str]] = None) -> None:
                 base = row_name.replace("-", "_") + ".jsonnet"
                 lab_base = os.path.join(args.out, "lab", base)
                 with open(lab_base, "w") as handle:
-                    handle.write(nulled_base("best.jsonnet", nulls, f"The best row's base with {', '.join('.'.join(p) for p in nulls)} null, for row {row_name} (a merge patch cannot set null)."))
+                    handle.write(
+                        nulled_base(
+                            "best.jsonnet",
+                            nulls,
+                            f"The best row's base with {', '.join('.'.join(p) for p in nulls)} null, for row {row_name} (a merge patch cannot set null).",
+                        )
+                    )
                 rendered["../lab/" + base] = [
                     json.loads(_jsonnet.evaluate_snippet(
                         "base", f"(import {json.dumps(os.path.abspath(lab_base))})('{d}', {s})", ext_vars={**SENTINELS},
@@ -503,13 +523,16 @@ def main(argv: Optional[List[str]] = None) -> None:
                 "system": quote(row["system"]),
                 "setting": quote(row["setting"]),
                 "about": quote(row["about"]),
-                "base": quote(base[len("../lab/"):] if prefix == "/" else prefix + base),
+                "base": quote(base[len("../lab/") :] if prefix == "/" else prefix + base),
                 "overrides": patch_code(patches, rendered[base], 2),
             }
             entries.append("  " + object_code(fields, 1).replace("{ ", "{\n    ", 0))
         path = os.path.join(args.out, table, "systems.jsonnet")
         with open(path, "w") as handle:
-            handle.write("local c = (import '%scommon.libsonnet').cell();\n[\n" % ("" if table == "experiments" else "../experiments/"))
+            handle.write(
+                "local c = (import '%scommon.libsonnet').cell();\n[\n"
+                % ("" if table == "experiments" else "../experiments/")
+            )
             handle.write("".join(entry + ",\n" for entry in entries))
             handle.write("]\n")
         print(f"{path}: {len(entries)} rows", file=sys.stderr)
