@@ -34,12 +34,15 @@ OURS = ("ProtoParser", "")
 ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
 # The authors' code run here (benchmarks/reference_runs.py -> results/reference_runs.csv).
 REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
-# Settings of our faithful row with one behaviour of ours instead of the authors' (the run-grid
-# systems whose configs are in experiments/switches/: `typed`, `no-glorot`, `applicable-only`, ...).
+# Settings of our faithful row with one behaviour of ours instead of the authors' (these run-grid
+# systems, probe rows of lab/systems.jsonnet: `typed`, `no-glorot`, `applicable-only`, ...).
+SWITCH_ROWS = (
+    "typed no-ft-decay no-glorot applicable-only stack-decoder name-strsim predicate-dropout random-meta step-loss "
+    "presence-counts eval-prototypes label-candidates copy-entities our-decoder-details own-entity-readout "
+    "restarting-walk our-slot-states authors-literals"
+).split()
 FAITHFUL_SWITCHES = tuple(
-    setting
-    for system, setting, path in SYSTEMS.values()
-    if system == OURS[0] and path.startswith("experiments/switches/")
+    setting for name, (system, setting, _) in SYSTEMS.items() if system == OURS[0] and name in SWITCH_ROWS
 )
 STALE_MARK = "†"
 
