@@ -8,10 +8,10 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
   // Per dataset: [jobs, geo, atis]; c.shots(1-shot, 2-shot) where the shots differ.
   local s = {
     data_loader_batch_size:                            c.pick([2, 2, c.shots(1, 2)]),
-    dataset_reader_reader_type:                        c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+    dataset_reader_reader_type:                        c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
     model_attention_regularization:                    c.pick([0.001, 0.1, 1]),
     pretraining_data_loader_meta_queries_per_template: c.pick([15, 15, 5]),
-    pretraining_dataset_reader_type:                   c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+    pretraining_dataset_reader_type:                   c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
     pretraining_model_attention_regularization:        c.pick([0.01, 1, 1]),
     pretraining_trainer_num_epochs:                    c.pick([100, 100, 30]),
     trainer_num_epochs:                                c.pick([c.shots(2, 1), 3, c.shots(1, 5)]),

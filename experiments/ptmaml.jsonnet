@@ -4,7 +4,7 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
   local c = (import 'common.libsonnet').cell(dataset, shot);
   // Per dataset: [jobs, geo, atis]; c.shots(1-shot, 2-shot) where the shots differ.
   local s = {
-    dataset_reader_type:            c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+    dataset_reader_type:            c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
     data_loader_batch_size:         c.pick([2, 2, c.shots(1, 2)]),
     pretraining_trainer_num_epochs: c.pick([100, 100, 30]),
     trainer_num_epochs:             c.pick([60, c.shots(20, 80), c.shots(40, 30)]),

@@ -239,7 +239,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     base: '../experiments/faithful.jsonnet',
     overrides: {
       dataset_reader: {
-        type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
         reader: null,
         completeness: 1,
         idiom_source: c.path(0, 1) + '/train.txt',
@@ -252,7 +252,7 @@ local c = (import '../experiments/common.libsonnet').cell();
       pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-copy-entities/model.tar.gz',
       pretraining: {
         dataset_reader: {
-          type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+          type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
           reader: null,
           completeness: 1,
           idiom_source: c.path(0, 1) + '/train.txt',
@@ -330,7 +330,7 @@ local c = (import '../experiments/common.libsonnet').cell();
           unify_slots: null,
           literal_pattern: c.pick(['.*id[012]|num_salary|year[01]?|hour|month|20', '.*:(ap|fb|mf|me|cl|pd|dc|al).*|yr0|do0|fb[01]|rc0|ci[0-3]|fn[01]|ap[01]|al[0-2]|st[0-2]|ti[01]|da[0-4]|dn[01]|mn0|ac0|c0|m0|s[01]|r0|n0|co0|usa:co|death_valley:lo|colorado:n', '.*:(ap|fb|mf|me|cl|pd|dc|al).*|yr0|do0|fb[01]|rc0|ci[0-3]|fn[01]|ap[01]|al[0-2]|st[0-2]|ti[01]|da[0-4]|dn[01]|mn0|ac0|c0|m0|s[01]|r0|n0|co0|usa:co|death_valley:lo|colorado:n|.*:i|.*:hr']),
           reader: {
-            type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
             completeness: 1,
             idiom_source: c.path(0, 1) + '/train.txt',
             min_support: 5,
@@ -353,7 +353,7 @@ local c = (import '../experiments/common.libsonnet').cell();
             unify_slots: null,
             literal_pattern: c.pick(['.*id[012]|num_salary|year[01]?|hour|month|20', '.*:(ap|fb|mf|me|cl|pd|dc|al).*|yr0|do0|fb[01]|rc0|ci[0-3]|fn[01]|ap[01]|al[0-2]|st[0-2]|ti[01]|da[0-4]|dn[01]|mn0|ac0|c0|m0|s[01]|r0|n0|co0|usa:co|death_valley:lo|colorado:n', '.*:(ap|fb|mf|me|cl|pd|dc|al).*|yr0|do0|fb[01]|rc0|ci[0-3]|fn[01]|ap[01]|al[0-2]|st[0-2]|ti[01]|da[0-4]|dn[01]|mn0|ac0|c0|m0|s[01]|r0|n0|co0|usa:co|death_valley:lo|colorado:n|.*:i|.*:hr']),
             reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -715,7 +715,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     overrides: {
       retention: null,
       dataset_reader: {
-        type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
         balance: null,
         generators: null,
         lexicon: null,
@@ -761,7 +761,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     overrides: {
       retention: null,
       dataset_reader: {
-        type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
         balance: null,
         generators: null,
         lexicon: null,
@@ -809,7 +809,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     overrides: {
       retention: null,
       dataset_reader: {
-        type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
         balance: null,
         generators: null,
         lexicon: null,
@@ -841,7 +841,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     overrides: {
       retention: null,
       dataset_reader: {
-        type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
         balance: null,
         generators: null,
         lexicon: null,
@@ -2346,7 +2346,7 @@ local c = (import '../experiments/common.libsonnet').cell();
             ],
             lexicon: c.dataset,
             reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -2547,7 +2547,7 @@ local c = (import '../experiments/common.libsonnet').cell();
               supervised_batches: true,
             },
             dataset_reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -2634,7 +2634,7 @@ local c = (import '../experiments/common.libsonnet').cell();
             ],
             lexicon: c.dataset,
             reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -2835,7 +2835,7 @@ local c = (import '../experiments/common.libsonnet').cell();
               supervised_batches: true,
             },
             dataset_reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -2922,7 +2922,7 @@ local c = (import '../experiments/common.libsonnet').cell();
             ],
             lexicon: c.dataset,
             reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -3123,7 +3123,7 @@ local c = (import '../experiments/common.libsonnet').cell();
               supervised_batches: true,
             },
             dataset_reader: {
-              type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+              type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
               completeness: 1,
               idiom_source: c.path(0, 1) + '/train.txt',
               min_support: 5,
@@ -6431,7 +6431,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     base: '../experiments/best.jsonnet',
     overrides: {
       dataset_reader: {
-        type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
         balance: null,
         generators: null,
         lexicon: null,
@@ -6478,7 +6478,7 @@ local c = (import '../experiments/common.libsonnet').cell();
           ],
           lexicon: c.dataset,
           reader: {
-            type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
             completeness: 1,
             idiom_source: c.path(0, 1) + '/train.txt',
             min_support: 5,
@@ -6713,7 +6713,7 @@ local c = (import '../experiments/common.libsonnet').cell();
           ],
           lexicon: c.dataset,
           reader: {
-            type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
             completeness: 1,
             idiom_source: c.path(0, 1) + '/train.txt',
             min_support: 5,
@@ -6757,7 +6757,7 @@ local c = (import '../experiments/common.libsonnet').cell();
           ],
           lexicon: c.dataset,
           reader: {
-            type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
             completeness: 1,
             idiom_source: c.path(0, 1) + '/train.txt',
             min_support: 5,
@@ -6802,7 +6802,7 @@ local c = (import '../experiments/common.libsonnet').cell();
           ],
           lexicon: c.dataset,
           reader: {
-            type: c.pick(['fewshot_' + c.dataset, 'fewshot_geoquery', 'fewshot_' + c.dataset]),
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
             completeness: 1,
             idiom_source: c.path(0, 1) + '/train.txt',
             min_support: 5,

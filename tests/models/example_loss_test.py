@@ -12,7 +12,7 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.models.proto_parser import per_example
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_row
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 
