@@ -199,6 +199,10 @@ def render_config(dataset: str, shot: int, shuffle: int, config: str = "experime
     ext_vars = {"FEWSHOT_SPLIT": str(shuffle), "FEWSHOT_DATA_DIR": "data", "FEWSHOT_SEED": "13",
                 "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
     path = os.path.join(ROOT, config.format(dataset=dataset, shot=shot))
+    if "#" in path:  # a row of a systems table (TABLE#ROW/DATASET_Kshot)
+        from fewshot_parser.commands.systems import render_config as render_row
+
+        return render_row(path, ext_vars)
     return json.loads(_jsonnet.evaluate_file(path, ext_vars=ext_vars))
 
 

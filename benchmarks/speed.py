@@ -3,11 +3,11 @@ Speed of ProtoParser on this machine: seconds per training epoch on ATIS train (
 batch 64) and decoding throughput (utterances per second, greedy and beam 5) on an ATIS query set,
 plus peak resident memory.
 
-    python benchmarks/speed.py [--epochs 3] [--config experiments/supervised/atis.jsonnet]
+    python benchmarks/speed.py [--epochs 3] [--config experiments/supervised.jsonnet]
                                [--words random|static|contextual|contextual-tuned] [--no-lstm] [--linking]
 
-`--words` swaps the word representation of the config for one of `experiments/common/
-proto_parser.libsonnet`'s options (the packaged MiniLM for all but `random`); with `contextual` the
+`--words` swaps the word representation of the config for that of a grid row (`static`,
+`contextual`, `contextual-tuned` of lab/systems.jsonnet: the packaged MiniLM); with `contextual` the
 frozen encoder's outputs are cached per utterance, so the first epoch pays for the encoder and later
 ones do not (all epoch times are printed).
 
@@ -30,20 +30,30 @@ from allennlp.models import Model
 import fewshot_parser  # noqa: F401
 
 
-WORDS = {"random": "random", "static": "static()", "contextual": "contextual()", "contextual-tuned": "contextual(true)"}
+# --words -> the grid row whose word representation it takes (None: the supervised config's random words).
+WORDS = {"random": None, "static": "static", "contextual": "contextual", "contextual-tuned": "contextual-tuned"}
 
 
 def config_snippet(args: argparse.Namespace) -> str:
     """The config, with its word representation (and encoder) replaced as the options ask."""
     linking = " + { model+: { lexical_linking: true, link_pooling: 'both', lexicon: 'atis' } }" if args.linking else ""
+    config = f"(import '{args.config}')"
     if args.words is None and not args.no_lstm:
-        return f"(import '{args.config}'){linking}"
-    words = f"pp.words.{WORDS[args.words or 'random']}"
-    encoder = (f"{{ type: 'pass_through', input_dim: {words}.dim }}" if args.no_lstm
-               else f"{{ type: 'lstm', input_size: {words}.dim, hidden_size: 128, bidirectional: true }}")
-    return (f"local pp = import 'experiments/common/proto_parser.libsonnet'; (import '{args.config}') + {{"
-            f" dataset_reader+: {{ token_indexers: {words}.indexers }},"
-            f" model+: {{ source_embedder: {{ token_embedders: {words}.embedders }}, encoder: {encoder} }} }}{linking}")
+        return config + linking
+    words = {"indexers": {"tokens": {"type": "single_id"}}, "embedders": {"tokens": {"type": "embedding", "embedding_dim": 200}}, "dim": 200}
+    if WORDS[args.words or "random"] is not None:
+        from fewshot_parser.commands.systems import render_config
+
+        row = render_config(f"lab/systems.jsonnet#{WORDS[args.words]}/atis_1shot",
+                            {"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "unused"})
+        words = {"indexers": row["dataset_reader"]["reader"]["token_indexers"] if "reader" in row["dataset_reader"]
+                 else row["dataset_reader"]["token_indexers"],
+                 "embedders": row["model"]["source_embedder"]["token_embedders"], "dim": row["model"]["encoder"]["input_size"]}
+    dim = words["dim"]
+    encoder = (f"{{ type: 'pass_through', input_dim: {dim} }}" if args.no_lstm
+               else f"{{ type: 'lstm', input_size: {dim}, hidden_size: 128, bidirectional: true }}")
+    return (f"{config} + {{ dataset_reader+: {{ token_indexers: {json.dumps(words['indexers'])} }},"
+            f" model+: {{ source_embedder: {{ token_embedders: {json.dumps(words['embedders'])} }}, encoder: {encoder} }} }}{linking}")
 
 
 def batches(instances, vocab, size):
@@ -57,7 +67,7 @@ def batches(instances, vocab, size):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="experiments/supervised/atis.jsonnet")
+    parser.add_argument("--config", default="experiments/supervised.jsonnet")
     parser.add_argument("--train", default="atis/lemma_data/shuffle_0_shot_1/train.txt")
     parser.add_argument("--query", default="atis/lemma_data/shuffle_0_shot_1/query.txt")
     parser.add_argument("--epochs", type=int, default=3)
@@ -68,7 +78,8 @@ def main() -> None:
     args = parser.parse_args()
     torch.manual_seed(0)
     config = json.loads(_jsonnet.evaluate_snippet("speed", config_snippet(args), jpathdir=".",
-                                                  ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13"}))
+                                                  ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13",
+                                                            "FEWSHOT_DATASET": "atis", "FEWSHOT_SHOT": "1"}))
     reader = DatasetReader.from_params(Params(config["dataset_reader"]))
     start = time.time()
     train = list(reader.read(args.train))

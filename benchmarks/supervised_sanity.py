@@ -49,12 +49,12 @@ def main() -> int:
         epochs = args.epochs or DEFAULT_EPOCHS[dataset]
         overrides = {"train_data_path": paths["train"], "validation_data_path": paths["heldout"], "trainer": {"num_epochs": epochs}}
         command = [
-            sys.executable, "-m", "allennlp", "train", f"experiments/supervised/{dataset}.jsonnet", "-s", serialization,
+            sys.executable, "-m", "allennlp", "train", "experiments/supervised.jsonnet", "-s", serialization,
             "-f", "-o", json.dumps(overrides), "--include-package", "fewshot_parser",
         ]
         start = time.time()
         with open(os.path.join(out_dir, "train.log"), "w") as log:
-            code = subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "FEWSHOT_DATA_DIR": args.data_dir})
+            code = subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, "FEWSHOT_DATA_DIR": args.data_dir, "FEWSHOT_DATASET": dataset, "FEWSHOT_SHOT": "1"})
         seconds = time.time() - start
         if code != 0:
             print(f"{dataset}: training failed, see {out_dir}/train.log")

@@ -66,20 +66,37 @@ def fit_fixture(model, instances, vocab, steps: int = 300, lr: float = 0.02):
     return output, model.get_metrics(reset=True)
 
 
+# The systems tables tests render rows of: the product's and the lab's probe rows.
+SYSTEMS_TABLES = ["experiments/systems.jsonnet", "lab/systems.jsonnet"]
+# Module-level: rows are rendered many times over.
+_RENDERED: dict = {}
+
+
 def rendered_experiment(path: str) -> dict:
     """
-    An experiment config under the project root rendered for shuffle 1, seed 13, pre-trained archives
-    under `p/`, without `teaching_recipe` (whether its fine-tuning becomes the archive's recipe for
-    `allennlp teach`; the headline rows set it, and it changes nothing the run computes).
+    An experiment config under the project root (a file, or a row reference `TABLE#ROW/DATASET_Kshot`)
+    rendered for shuffle 1, seed 13, pre-trained archives under `p/`, without `teaching_recipe`
+    (whether its fine-tuning becomes the archive's recipe for `allennlp teach`; the headline rows set
+    it, and it changes nothing the run computes).
     """
-    import json
+    import copy
 
-    import _jsonnet
+    from fewshot_parser.commands.systems import render_config
 
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    config = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=ext))
+    if path not in _RENDERED:
+        ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+        full = path if path.startswith(("experiments/systems.jsonnet#", "lab/systems.jsonnet#")) else os.path.join(PROJECT_ROOT, path)
+        _RENDERED[path] = render_config(full, ext)
+    config = copy.deepcopy(_RENDERED[path])
     config.pop("teaching_recipe", None)
     return config
+
+
+def rendered_row(name: str, dataset: str, shot: int) -> dict:
+    """Grid row `name` of the systems tables (`SYSTEMS_TABLES`) for a cell, as `rendered_experiment` renders."""
+    from fewshot_parser.commands.systems import read_systems
+
+    return rendered_experiment(read_systems(SYSTEMS_TABLES)[name][2].format(dataset=dataset, shot=shot))
 
 
 def train_fixture_experiment(tmp_path, monkeypatch, overrides: dict) -> str:

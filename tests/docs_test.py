@@ -11,13 +11,13 @@ a reader could copy from them is checked against the repository:
 * `make TARGET` names a target of the Makefile;
 * `allennlp COMMAND` (and `python -m fewshot_parser COMMAND`) names a subcommand of AllenNLP or one
   the plugin registers (`@Subcommand.register(...)` in fewshot_parser/commands/);
-* grid systems after `--systems` (and `SYSTEM=` of `make run`) are names in experiments/systems.csv;
-* the settings named in the marked switches table of docs/experiments.md exist in
-  experiments/common/*.libsonnet.
+* grid systems after `--systems` (and `SYSTEM=` of `make run`) are rows of experiments/systems.jsonnet
+  or lab/systems.jsonnet;
+* the component keys named in the marked components table of docs/experiments.md are keys of the
+  configs (experiments/*.jsonnet, lab/systems.jsonnet).
 
 "Code" is what a reader copies: fenced and indented code blocks and `inline code` spans.
 """
-import csv
 import glob
 import os
 import re
@@ -44,7 +44,7 @@ ALLENNLP_SUBCOMMANDS = {
     "train", "evaluate", "predict", "find-lr", "test-install", "build-vocab", "cached-path", "print-results",
     "diff", "count-instances", "checklist", "push-to-hf",
 }
-SWITCHES_MARK = ("<!-- switches -->", "<!-- /switches -->")
+SWITCHES_MARK = ("<!-- components -->", "<!-- /components -->")
 
 
 def read(path: str) -> str:
@@ -73,13 +73,25 @@ def plugin_subcommands() -> Set[str]:
 
 
 def grid_systems() -> Dict[str, tuple]:
-    """The grid's systems: the table experiments/systems.csv (name -> (system, setting, config))."""
-    with open(os.path.join(PROJECT_ROOT, "experiments", "systems.csv"), newline="", encoding="utf-8") as handle:
-        return {row["name"]: (row["system"], row["setting"], row["config"]) for row in csv.DictReader(handle)}
+    """The grid's systems: the rows of experiments/systems.jsonnet and lab/systems.jsonnet (name -> (system,
+    setting, table)), read with Jsonnet alone."""
+    import json
+
+    import _jsonnet
+
+    systems = {}
+    for table in ("experiments/systems.jsonnet", "lab/systems.jsonnet"):
+        path = os.path.join(PROJECT_ROOT, table)
+        snippet = f"[[r.name, r.system, r.setting] for r in import {json.dumps(path)}]"
+        for name, system, setting in json.loads(_jsonnet.evaluate_snippet(path, snippet)):
+            systems[name] = (system, setting, table)
+    return systems
 
 
 def jsonnet_libraries() -> str:
-    paths = sorted(glob.glob(os.path.join(PROJECT_ROOT, "experiments", "common", "*.libsonnet")))
+    """The text of the configs: the bases of experiments/ and the systems tables."""
+    paths = sorted(glob.glob(os.path.join(PROJECT_ROOT, "experiments", "*sonnet"))) + [
+        os.path.join(PROJECT_ROOT, "lab", "systems.jsonnet")]
     return "\n".join(read(os.path.relpath(path, PROJECT_ROOT)) for path in paths)
 
 
@@ -91,8 +103,6 @@ class Repository:
         self.subcommands = ALLENNLP_SUBCOMMANDS | plugin_subcommands()
         self.systems = grid_systems()
         self.libsonnet = jsonnet_libraries()
-        self.proto_parser_libsonnet = read("experiments/common/proto_parser.libsonnet")
-        self.fewshot_libsonnet = read("experiments/common/fewshot.libsonnet")
 
 
 @pytest.fixture(scope="module")
@@ -202,7 +212,7 @@ def command_problems(tokens: List[str], repository: Repository) -> List[str]:
                 if "=" in argument:
                     variable, _, value = argument.partition("=")
                     if variable == "SYSTEM" and not is_placeholder(value) and value not in repository.systems:
-                        problems.append(f"`make ... SYSTEM={value}`: no grid system {value!r} in experiments/systems.csv")
+                        problems.append(f"`make ... SYSTEM={value}`: no grid system {value!r} in the systems tables")
                     continue
                 if not is_placeholder(argument) and argument not in repository.targets:
                     problems.append(f"`make {argument}`: no target {argument!r} in the Makefile")
@@ -219,7 +229,7 @@ def command_problems(tokens: List[str], repository: Repository) -> List[str]:
                     break
                 system = system.rstrip(",;")
                 if system != "all" and not is_placeholder(system) and system not in repository.systems:
-                    problems.append(f"`--systems {system}`: no grid system {system!r} in experiments/systems.csv")
+                    problems.append(f"`--systems {system}`: no grid system {system!r} in the systems tables")
     return problems
 
 
@@ -271,21 +281,13 @@ def top_level_settings(span: str) -> List[str]:
 
 
 def switch_problems(table: str, repository: Repository) -> Tuple[int, List[str]]:
-    """The settings of the switches table: `name: ...`, `pp.words.option(...)`, `fewshot.name`."""
+    """The component keys of the components table (`name: ...`): each a key of some config."""
     checked, problems = 0, []
     for span in re.findall(r"`([^`]+)`", table):
         for setting in top_level_settings(span):
             checked += 1
             if not re.search(rf"\b{setting}\s*:", repository.libsonnet):
-                problems.append(f"switch `{setting}:` is not a setting of experiments/common/*.libsonnet")
-        for option in re.findall(r"\bpp\.words\.([a-z_]+)", span):
-            checked += 1
-            if not re.search(rf"^\s*{option}\s*[:(]", repository.proto_parser_libsonnet, re.M):
-                problems.append(f"`pp.words.{option}` is not a word option of proto_parser.libsonnet")
-        for name in re.findall(r"\bfewshot\.([a-z_]+)", span):
-            checked += 1
-            if not re.search(rf"^\s*{name}\s*::", repository.fewshot_libsonnet, re.M):
-                problems.append(f"`fewshot.{name}` is not defined in experiments/common/fewshot.libsonnet")
+                problems.append(f"component key `{setting}:` is in no config of experiments/ or lab/systems.jsonnet")
     return checked, problems
 
 
@@ -298,9 +300,9 @@ def test_the_document_names_only_what_exists(name: str, repository: Repository):
     assert not problems, "\n".join(problems)
 
 
-def test_the_switches_table_names_jsonnet_settings(repository: Repository):
+def test_the_components_table_names_config_keys(repository: Repository):
     checked, problems = switch_problems(marked(read("docs/experiments.md"), SWITCHES_MARK), repository)
-    assert checked >= 10, f"only {checked} settings found in the switches table"
+    assert checked >= 10, f"only {checked} keys found in the components table"
     assert not problems, "\n".join(problems)
 
 
@@ -351,8 +353,7 @@ def test_the_checks_catch_typos(repository: Repository):
                  "proto_parsr.py", "NoSuchClass", "results/tabel1.md"]:
         assert typo in problems, f"{typo!r} was not reported:\n{problems}"
     assert "{dataset}" not in problems and "`plus`" not in problems
-    # Misspelt: `lexcon`, `glov`, `authorz`; `x` is a nested key, a value rather than a setting.
-    switches = " | ".join(["`lexicon: true`", "`lexcon: 1`", "`words: pp.words.glov()`", "`fewshot.authorz`",
-                           "`replay: { x: 1 }`"])
-    checked, found = switch_problems(switches, repository)
-    assert checked == 6 and len(found) == 3, found
+    # Misspelt: `lexcon`; `x` is a nested key, a value rather than a component key.
+    components = " | ".join(["`lexicon: 'geo'`", "`lexcon: 1`", "`rerankers: [{ x: 1 }]`"])
+    checked, found = switch_problems(components, repository)
+    assert checked == 3 and len(found) == 1 and "lexcon" in found[0], found

@@ -31,6 +31,8 @@ import tempfile
 import time
 from typing import IO, Any, Callable, Dict, List, NamedTuple, Optional
 
+from fewshot_parser.commands.systems import REFERENCE
+
 # The first line of a run's log: when it started (see `run_grid.run_seconds`).
 START_MARK = "# run-grid: started at "
 # AllenNLP's training checkpoints; the archive model.tar.gz holds the same weights.
@@ -69,17 +71,23 @@ KNOWN_SAMPLE = "known_sample.txt"
 
 
 def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log: IO[str]) -> int:
-    """The real trainer: `python -m allennlp train` (or the pre-training step alone) in the project directory."""
+    """The real trainer: `python -m allennlp train` (or the pre-training step alone) in the project directory.
+    A row reference (`TABLE#ROW/DATASET_Kshot`) is rendered here first, with the run's variables, into
+    `<directory>.config.json` beside the serialization directory."""
+    environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
+    config = spec.config
     if directory is None:
-        command = [sys.executable, "-m", "fewshot_parser.commands.grid_tasks", spec.config]
+        command = [sys.executable, "-m", "fewshot_parser.commands.grid_tasks", config]
     else:
+        if REFERENCE.match(config):
+            config = rendered_file(config, environment, project, directory + ".config.json")
         overrides = json.dumps({"trainer": {"cuda_device": 0}}) if spec.use_gpu else "{}"
         command = [
             sys.executable,
             "-m",
             "allennlp",
             "train",
-            spec.config,
+            config,
             "-s",
             directory,
             "-o",
@@ -87,8 +95,22 @@ def train_subprocess(spec: RunSpec, directory: Optional[str], project: str, log:
             "--include-package",
             "fewshot_parser",
         ]
-    environment = {**os.environ, **spec.environment, "FEWSHOT_SPLIT": str(spec.shuffle)}
     return subprocess.call(command, stdout=log, stderr=subprocess.STDOUT, env=environment, cwd=project)
+
+
+def rendered_file(config: str, environment: Dict[str, str], project: str, target: str) -> str:
+    """A row reference rendered (in the project directory) into the JSON file `target`; returns it."""
+    from fewshot_parser.commands.systems import render_config
+
+    here = os.getcwd()
+    os.chdir(project)
+    try:
+        rendered = render_config(config, environment)
+    finally:
+        os.chdir(here)
+    with open(target, "w") as handle:
+        json.dump(rendered, handle, indent=1, sort_keys=True)
+    return target
 
 
 def evaluate_subprocess(spec: RunSpec, archive: str, data: str, output: str, project: str, log: IO[str]) -> int:
@@ -330,7 +352,12 @@ def pretrain_main(config: str, started_with: Optional[str] = None) -> None:
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
 
     started_with = started_with or code_version()  # the code this process loaded, before any later commit
-    params = Params.from_file(config)
+    if REFERENCE.match(config):
+        from fewshot_parser.commands.systems import render_config
+
+        params = Params(render_config(config, dict(os.environ)))
+    else:
+        params = Params.from_file(config)
     pretraining = params.get("pretraining")
     settings = pretraining.as_dict(quiet=True) if pretraining is not None else None
     if settings is not None:  # (the grid's driver checked the whole config before it started)

@@ -6,13 +6,10 @@ recipe (`fewshot_parser.training.teaching_recipe`); `lab/scripts/add_teaching_re
 a row's recipe to an archive made before archives carried one.
 """
 
-import json
 import os
 from typing import Any, Dict
 
 from fewshot_parser.common.errors import UserError
-from fewshot_parser.common.provenance import PROJECT_ROOT
-from fewshot_parser.data.paths import data_root
 
 # The headline rows: the faithful row and the best row.
 HEADLINE_SYSTEMS = ("ours", "chosen-fallback-roles")
@@ -30,34 +27,25 @@ def archive_seed(config: Dict[str, Any]) -> int:
 
 
 def experiment_path(system: str, dataset: str, shot: int) -> str:
-    """The experiment config of a grid row for a dataset and shot (relative to the working directory or
-    the project); a row without one is a `UserError`."""
-    from fewshot_parser.commands.run_grid import SYSTEMS
+    """The config of a grid row for a dataset and shot: a reference `TABLE#ROW/DATASET_Kshot` that
+    `render` (and `fewshot_parser.commands.systems.render_config`) renders; an unknown row is a `UserError`."""
+    from fewshot_parser.commands.systems import read_systems
 
+    SYSTEMS = read_systems()
     if system not in SYSTEMS:
         raise UserError(f"unknown system {system!r}; known: {', '.join(SYSTEMS)}")
-    path = SYSTEMS[system][2].format(dataset=dataset, shot=shot)
-    for candidate in (path, os.path.join(PROJECT_ROOT, path)):
-        if os.path.isfile(candidate):
-            return os.path.abspath(candidate)
-    raise UserError(f"row {system} has no {shot}-shot {dataset} experiment ({path} does not exist)")
-
-
-def external_variables(seed: int, split: int = PLACEHOLDER_SPLIT) -> Dict[str, str]:
-    """What a row's config is rendered with: the environment, the seed and the split."""
-    variables = {key: value for key, value in os.environ.items()}
-    variables.setdefault("FEWSHOT_DATA_DIR", data_root())
-    variables.setdefault("FEWSHOT_PRETRAIN_DIR", "runs/pretrain")
-    variables.update(FEWSHOT_SPLIT=str(split), FEWSHOT_SEED=str(seed))
-    return variables
+    if dataset not in ("jobs", "geo", "atis") or shot not in (1, 2):
+        raise UserError(f"row {system} has no {shot}-shot {dataset} experiment")
+    return SYSTEMS[system][2].format(dataset=dataset, shot=shot)
 
 
 def render(path: str, seed: int, split: int = PLACEHOLDER_SPLIT) -> Dict[str, Any]:
-    """The experiment config at `path` rendered for `seed` and `split`; one that fails is a `UserError`."""
-    import _jsonnet
+    """The experiment config at `path` (a file or a row reference) rendered for `seed` and `split`; one
+    that fails is a `UserError`."""
+    from fewshot_parser.commands.systems import external_variables, render_config
 
     try:
-        return json.loads(_jsonnet.evaluate_file(path, ext_vars=external_variables(seed, split)))
+        return render_config(path, external_variables(seed, split))
     except RuntimeError as error:
         reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise UserError(f"{path}: the config does not render ({reason})") from None

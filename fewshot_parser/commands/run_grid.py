@@ -53,7 +53,7 @@ from fewshot_parser.commands.arguments import int_in, non_negative_float, one_of
 from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 from fewshot_parser.commands.grid_tasks import CHECKPOINTS, KNOWN_METRICS, START_MARK, RunSpec
 from fewshot_parser.commands.paper_results import paper_numbers
-from fewshot_parser.commands.systems import read_systems
+from fewshot_parser.commands.systems import SYSTEMS_TABLE, read_systems, render_config, tables_with
 from fewshot_parser.common.errors import UserError, user_message
 from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
 from fewshot_parser.common.results_io import read_result_rows
@@ -62,8 +62,19 @@ from fewshot_parser.data.dev_suite import build_dev_suite
 from fewshot_parser.data.splits import find_draws
 from fewshot_parser.training.pretrain_finetune import _made_from, read_provenance
 
-# system name -> (system, setting, config path template): the table experiments/systems.csv
+# system name -> (system, setting, config reference template): the rows of experiments/systems.jsonnet
+# (and of $FEWSHOT_SYSTEMS_TABLES); `use_tables` adds the tables of `run-grid --systems-table`.
 SYSTEMS: Dict[str, tuple] = read_systems()
+
+
+def use_tables(extra: Optional[Sequence[str]]) -> None:
+    """Makes `SYSTEMS` the rows of the default tables and of `extra` (in place: importers share it)."""
+    if extra:
+        systems = read_systems(tables_with(extra))
+        SYSTEMS.clear()
+        SYSTEMS.update(systems)
+
+
 # The four after `seconds` say what made a row (see `fewshot_parser.common.provenance`): the code version
 # of the run, the hash of its rendered config, and both for the pre-trained archive it fine-tuned. The
 # next three say what else decided its floats (`provenance.numerics`: torch threads, torch version, CPU
@@ -156,8 +167,15 @@ class RunGrid(Subcommand):
             "--systems",
             nargs="*",
             default=["ours"],
-            type=one_of([*SYSTEMS, "all"], "system"),
-            help=f"any of: {' '.join(SYSTEMS)}, or 'all'",
+            metavar="SYSTEM",
+            help=f"rows of the systems tables, or 'all' (the rows of {SYSTEMS_TABLE}: {' '.join(SYSTEMS)})",
+        )
+        sub.add_argument(
+            "--systems-table",
+            action="append",
+            default=None,
+            metavar="PATH",
+            help=f"a systems table whose rows --systems may name, beside {SYSTEMS_TABLE} (repeatable)",
         )
         sub.add_argument(
             "--datasets", nargs="*", default=["jobs", "geo", "atis"], type=one_of(["jobs", "geo", "atis"], "dataset")
@@ -375,9 +393,8 @@ def prune_checkpoints(job: Job) -> int:
 
 
 def evaluated_config(job: Job, environment: Dict[str, str]) -> Dict:
-    import _jsonnet
-
-    return json.loads(_jsonnet.evaluate_file(job.config, ext_vars=job.variables(environment)))
+    """A job's config (a file or a row reference) rendered with its variables."""
+    return render_config(job.config, job.variables(environment))
 
 
 def checked_config(job: Job, environment: Dict[str, str]) -> Dict[str, Any]:
@@ -673,7 +690,14 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
     environment = dict(os.environ)
     data_root, args.runs_dir, args.results, pretrain_root = suite_defaults(args, environment)
     check_results_file(args.results)
+    use_tables(getattr(args, "systems_table", None))
     systems = list(SYSTEMS) if args.systems == ["all"] else args.systems
+    unknown = [name for name in systems if name not in SYSTEMS]
+    if unknown:
+        raise UserError(
+            f"unknown system {', '.join(map(repr, unknown))}; known: {', '.join(SYSTEMS)} "
+            "(rows of other tables need --systems-table PATH)"
+        )
     if data_root is None:
         jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
     else:

@@ -14,7 +14,8 @@ seeds:
 
 This file is run *by path* inside the code tree being fingerprinted (`PYTHONPATH` and working
 directory set to that tree), so it only relies on what every version has: `run_grid.SYSTEMS`, the
-experiment configs, `DatasetReader.from_params` and the `allennlp train` / `predict` commands.
+experiment configs (rendered by `systems.render_config` where the tree has it),
+`DatasetReader.from_params` and the `allennlp train` / `predict` commands.
 
     python lab/fewshot_lab/fingerprint.py SYSTEM DATASET SHOT SHUFFLE WORK_DIR DATA_DIR
 """
@@ -152,17 +153,16 @@ def fingerprint(system: str, dataset: str, shot: int, shuffle: int, work: str, d
     }
     os.environ.update(environment)
     template = SYSTEMS[system][2].format(dataset=dataset, shot=shot)
-    config = shortened(
-        json.loads(
-            _jsonnet.evaluate_file(
-                template,
-                ext_vars={
-                    k: environment[k]
-                    for k in ("FEWSHOT_SPLIT", "FEWSHOT_SEED", "FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR")
-                },
-            )
-        )
-    )
+    variables = {
+        k: environment[k] for k in ("FEWSHOT_SPLIT", "FEWSHOT_SEED", "FEWSHOT_DATA_DIR", "FEWSHOT_PRETRAIN_DIR")
+    }
+    try:  # a systems-table row (`TABLE#ROW/DATASET_Kshot`); code before the tables named config files
+        from fewshot_parser.commands.systems import render_config
+    except ImportError:
+        rendered = json.loads(_jsonnet.evaluate_file(template, ext_vars=variables))
+    else:
+        rendered = render_config(template, variables)
+    config = shortened(rendered)
     config_path = os.path.join(work, "config.json")
     with open(config_path, "w") as handle:
         json.dump(config, handle, indent=1)

@@ -37,7 +37,7 @@ import subprocess
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
 
 from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
-
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
 
 # What a result depends on, besides its config: a change here may change its numbers.
@@ -75,10 +75,11 @@ def _rendered(
     path: str, shuffle: int, data_dir: Optional[str] = None, pretrain_dir: Optional[str] = None
 ) -> Optional[str]:
     """
-    A config file rendered for a shuffle, as JSON text (None when it does not render); `data_dir` and
-    `pretrain_dir` replace $FEWSHOT_DATA_DIR and $FEWSHOT_PRETRAIN_DIR (a suite draw's folders).
+    A config (a file or a row reference, `fewshot_parser.commands.systems`) rendered for a shuffle, as
+    JSON text (None when it does not render); `data_dir` and `pretrain_dir` replace $FEWSHOT_DATA_DIR
+    and $FEWSHOT_PRETRAIN_DIR (a suite draw's folders).
     """
-    import _jsonnet
+    from fewshot_parser.commands.systems import render_text
 
     ext_vars = {
         "FEWSHOT_SPLIT": str(shuffle),
@@ -87,8 +88,8 @@ def _rendered(
         "FEWSHOT_PRETRAIN_DIR": pretrain_dir or os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"),
     }
     try:
-        return _jsonnet.evaluate_file(path, ext_vars=ext_vars)
-    except (RuntimeError, OSError, ValueError):
+        return render_text(path, ext_vars)
+    except (RuntimeError, OSError, ValueError, UserError):
         return None
 
 
@@ -312,7 +313,7 @@ def config_stale_reason(row: Dict[str, str], config: Optional[str], systems: Dic
     """
     Why the current code would not reproduce `row`, given the config its run renders today (JSON
     text; None when it does not render), or None when it would. `stale_reason` renders an official
-    row's config; `run_grid.stale_draw_keys` passes a draw's, rendered for the draw's data.
+    row's config; `run_grid.stale_keys` (through `CodeFreshness`) passes a draw's, rendered for the draw's data.
     """
     if not row.get("code_version"):
         return "no provenance"
@@ -436,7 +437,7 @@ class CodeFreshness(Freshness):
 
     def _grid_systems(self) -> Dict[str, tuple]:
         if self._systems is None:
-            from fewshot_parser.commands.run_grid import SYSTEMS
+            from fewshot_lab.systems import SYSTEMS
 
             self._systems = SYSTEMS
         return self._systems

@@ -54,11 +54,14 @@ def add(archive: str, system: str, shots: list, split: int, force: bool) -> None
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("archives", nargs="+", help="pre-trained archives (model.tar.gz)")
-    parser.add_argument("--system", required=True, help="the grid row whose recipe to store (experiments/systems.csv)")
+    parser.add_argument("--system", required=True, help="the grid row whose recipe to store (experiments/systems.jsonnet or lab/systems.jsonnet)")
     parser.add_argument("--shots", nargs="+", type=int, default=[1, 2], choices=[1, 2])
     parser.add_argument("--split", type=int, default=1, help="the split the config is rendered on (default 1)")
     parser.add_argument("--force", action="store_true", help="store a row whose pre-training differs from the archive's")
     args = parser.parse_args()
+    from fewshot_parser.commands.run_grid import use_tables
+
+    use_tables(["lab/systems.jsonnet"])  # the probe rows too
     try:
         for archive in args.archives:
             add(archive, args.system, args.shots, args.split, args.force)

@@ -1,6 +1,6 @@
 """
 Chooses the support-set recombination settings on shuffle 0 (the tuning split; never 1-5): fine-tunes
-the `augmented` system (experiments/augmentation/) with each setting below, from the shared
+the `augmented` system (lab/systems.jsonnet) with each setting below, from the shared
 pre-trained archive of its base variant, and writes one row per run (exact match, fine-tuning
 seconds, number of fine-tuning examples, code version) to a CSV and a Markdown table.
 
@@ -55,8 +55,8 @@ FIELDS = ["setting", "dataset", "shot", "shuffle", "exact_match", "seconds", "ex
 
 def config_path(setting: str, dataset: str, shot: int) -> str:
     if SETTINGS[setting] is None:
-        return f"experiments/words/contextual_schema_bias_{dataset}_{shot}shot.jsonnet"
-    return f"experiments/augmentation/augmented_{dataset}_{shot}shot.jsonnet"
+        return f"lab/systems.jsonnet#contextual-schema-bias/{dataset}_{shot}shot"
+    return f"lab/systems.jsonnet#augmented/{dataset}_{shot}shot"
 
 
 # The settings' counts, as the generator of the first pass (forward, reverse) that each one sets.
@@ -84,9 +84,9 @@ def overrides(setting: str, dataset: str, shot: int, environment: Dict[str, str]
     if SETTINGS[setting] is None:
         return {}
     reader, trainer, *model = SETTINGS[setting]
-    import _jsonnet
+    from fewshot_parser.commands.systems import render_config
 
-    rendered = json.loads(_jsonnet.evaluate_file(config_path(setting, dataset, shot), ext_vars=environment))
+    rendered = render_config(config_path(setting, dataset, shot), environment)
     reader = with_settings(rendered["dataset_reader"], reader)
     # The counts are set on the pair generators; the list of generators, which an
     # override replaces whole (AllenNLP merges dictionaries, not lists).
@@ -107,7 +107,7 @@ def overrides(setting: str, dataset: str, shot: int, environment: Dict[str, str]
 
         support = len(list(read_examples(rendered["dataset_reader"]["support_data_path"],
                                          "prolog" if dataset == "jobs" else "lambda")))
-        base = json.loads(_jsonnet.evaluate_file(config_path("base", dataset, shot), ext_vars=environment))
+        base = render_config(config_path("base", dataset, shot), environment)
         batch = rendered["data_loader"]["batch_size"]
         steps = base["trainer"]["num_epochs"] * -(-support // base["data_loader"]["batch_size"])
         steps *= 2 if trainer == "double-steps" else 1

@@ -11,7 +11,7 @@ where both systems have a row, so a column shows what was run.
         --out lab/results/training_components.md
 
 Rows are read from results/dev/runs.csv (dev suite) and results/runs.csv (official shuffles 1-5);
-a system's rows are those with its setting in experiments/systems.csv.
+a system's rows are those with its setting in the systems tables (experiments/systems.jsonnet, lab/systems.jsonnet).
 """
 import argparse
 import csv

@@ -203,10 +203,10 @@ def table(paths: List[str], retrained: Sequence[str] = (), results: Sequence[str
 
 
 def system_rows(path: str, name: str) -> Dict[Tuple[str, str, str], float]:
-    """(dataset, shot, split) -> exact match of grid system `name` (experiments/systems.csv) in a results CSV."""
-    from fewshot_parser.commands.systems import read_systems
+    """(dataset, shot, split) -> exact match of grid system `name` (experiments/systems.jsonnet, lab/systems.jsonnet) in a results CSV."""
+    from fewshot_parser.commands.systems import read_systems, tables_with
 
-    system, setting, _ = read_systems()[name]
+    system, setting, _ = read_systems(tables_with(["lab/systems.jsonnet"]))[name]
     prefix = "d" if os.path.basename(os.path.dirname(os.path.abspath(path))) == "dev" else "s"
     with open(path, newline="") as handle:
         return {(r["dataset"], r["shot"], prefix + r["shuffle"]): float(r["exact_match"]) for r in csv.DictReader(handle)

@@ -6,7 +6,7 @@ and prediction throughput (examples/s of the `proto_parser` predictor over the q
 batches of 64, on a freshly loaded archive, so the frozen MiniLM's per-utterance cache starts empty).
 It also prints both runs' exact match; tune on split 0 only (1-5 are the evaluation splits).
 
-    python lab/scripts/ensemble_cost.py --config experiments/words/contextual_schema_bias_geo_1shot.jsonnet \\
+    python lab/scripts/ensemble_cost.py --config lab/systems.jsonnet#contextual-schema-bias/geo_1shot \\
         --size 5 --splits 0
 
 With `--archives` it trains nothing and measures finished archives (a grid run's `model.tar.gz`, an
@@ -41,6 +41,10 @@ def render(config: str, split: int, seed: str, pretrain_dir: str) -> Dict[str, A
     """The experiment config of `split`, as `allennlp train` would evaluate it."""
     ext = {"FEWSHOT_SPLIT": str(split), "FEWSHOT_SEED": seed, "FEWSHOT_PRETRAIN_DIR": pretrain_dir,
            "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data")}
+    if "#" in config:  # a row of a systems table (TABLE#ROW/DATASET_Kshot)
+        from fewshot_parser.commands.systems import render_config
+
+        return render_config(config, ext)
     return json.loads(_jsonnet.evaluate_file(config, ext_vars=ext))
 
 
@@ -94,7 +98,7 @@ def measure_archives(archives: List[str], query: str, parser: argparse.ArgumentP
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", default="experiments/words/contextual_schema_bias_geo_1shot.jsonnet",
+    parser.add_argument("--config", default="lab/systems.jsonnet#contextual-schema-bias/geo_1shot",
                         help="a single-model few-shot config (default: %(default)s)")
     parser.add_argument("--size", type=int, default=5, help="ensemble members (default 5)")
     parser.add_argument("--combine", default="vote")
@@ -112,7 +116,7 @@ def main() -> None:
     if args.archives:
         measure_archives(args.archives, args.query, parser)
         return
-    name = os.path.basename(args.config).rsplit(".", 1)[0]
+    name = os.path.basename(args.config).rsplit(".", 1)[0].replace("#", "_").replace("/", "_")
     rows = []
     for split in args.splits:
         single = render(args.config, split, args.seed, args.pretrain_dir)

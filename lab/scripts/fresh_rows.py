@@ -26,7 +26,7 @@ CONFIG_STALE = ("no provenance", "no grid system makes this row any more", "conf
 def verdicts(root: str, files: List[str]) -> Dict[str, Dict[str, Optional[str]]]:
     """file -> row key (`system|setting|dataset|shot|shuffle`, with `#<n>` for a repeated key) -> why stale, or None."""
     sys.path.insert(0, root)
-    from fewshot_parser.commands.staleness import draw_stale_reason, stale_reason
+    from fewshot_lab.staleness import draw_stale_reason, stale_reason
     from fewshot_parser.commands.systems import read_systems
 
     systems = read_systems(os.path.join(root, "experiments", "systems.csv"))

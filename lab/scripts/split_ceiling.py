@@ -139,8 +139,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="count the actions of the synthetic pairs of each system's recombination as support actions")
     args = parser.parse_args(argv)
 
-    from fewshot_parser.commands.run_grid import SYSTEMS
+    from fewshot_parser.commands.run_grid import SYSTEMS, use_tables
     from fewshot_parser.common.errors import UserError
+
+    use_tables(["lab/systems.jsonnet"])
     from fewshot_parser.common.results_io import read_result_rows
 
     unknown = [s for s in args.systems if s not in SYSTEMS]

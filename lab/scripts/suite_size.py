@@ -64,10 +64,13 @@ def main() -> None:
     parser.add_argument("--out", default="lab/results/suite_size.md")
     parser.add_argument("--pretrain-dir", default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"))
     args = parser.parse_args()
+    from fewshot_parser.commands.run_grid import use_tables
 
-    from fewshot_parser.commands.systems import read_systems
+    use_tables(["lab/systems.jsonnet"])  # the probe rows too
 
-    systems = read_systems()
+    from fewshot_parser.commands.systems import read_systems, tables_with
+
+    systems = read_systems(tables_with(["lab/systems.jsonnet"]))
     keys = {name: systems[name][:2] for name in args.systems}
     values: Dict[Tuple[str, str, int], Dict[int, float]] = defaultdict(dict)
     draws: Dict[Tuple[str, str], Set[int]] = defaultdict(set)

@@ -3,10 +3,13 @@ import os
 
 import pytest
 
-from fewshot_lab.commands import certify
 from fewshot_lab import staleness
-from fewshot_parser.commands.run_grid import SYSTEMS
-from tests import PROJECT_ROOT
+from fewshot_lab.commands import certify
+from fewshot_parser.commands.systems import read_systems
+from tests import PROJECT_ROOT, SYSTEMS_TABLES
+
+# The rows of both tables: the lab's rows share archives with the product's.
+SYSTEMS = read_systems(SYSTEMS_TABLES)
 
 
 def faithful_row():

@@ -3,7 +3,11 @@ made by older code unless a certificate vouches for it."""
 import json
 import os
 
-from fewshot_parser.commands.run_grid import SYSTEMS
+from fewshot_parser.commands.systems import read_systems
+from tests import SYSTEMS_TABLES
+
+# The rows of both tables: the lab's rows share archives with the product's.
+SYSTEMS = read_systems(SYSTEMS_TABLES)
 
 
 def test_redo_stale_retires_an_archive_made_by_other_code(tmp_path, monkeypatch):
@@ -32,6 +36,7 @@ def test_redo_stale_keeps_an_archive_that_a_pretraining_certificate_covers(tmp_p
     from fewshot_lab import staleness
     from fewshot_parser.commands import run_grid
 
+    monkeypatch.setattr(run_grid, "SYSTEMS", SYSTEMS)  # chosen-fallback is a probe row (lab/systems.jsonnet)
     job = run_grid.plan(["chosen-fallback"], ["geo"], [1], [1], str(tmp_path / "runs"))[0]
     environment = {"FEWSHOT_PRETRAIN_DIR": str(tmp_path / "pretrain"), "FEWSHOT_SEED": "13"}
     archive = run_grid.pretrained_archive(job, environment)

@@ -20,8 +20,8 @@ def ran(marks) -> list:
 def test_plan_covers_the_grid(tmp_path):
     jobs = plan(["ours", "no-sup"], ["geo", "jobs"], [1, 2], [1, 2, 3], str(tmp_path))
     assert len(jobs) == 2 * 2 * 2 * 3
-    assert jobs[0].config == "experiments/geo_1shot.jsonnet"
-    assert any(j.config == "experiments/ablations/sup_jobs_2shot.jsonnet" for j in jobs)
+    assert jobs[0].config == "experiments/systems.jsonnet#ours/geo_1shot"
+    assert any(j.config == "experiments/systems.jsonnet#no-sup/jobs_2shot" for j in jobs)
     assert run_grid.SYSTEMS["no-sup"][1] == "-sup"  # the row label of the ablation
     with pytest.raises(ValueError, match="unknown system"):
         plan(["nope"], ["geo"], [1], [1], str(tmp_path))

@@ -5,15 +5,20 @@ import os
 import _jsonnet
 
 from fewshot_lab.commands.report import REFERENCE, write_report
-from fewshot_parser.commands.run_grid import FIELDS, SYSTEMS, as_configured
 from fewshot_lab.staleness import stale_reason
+from fewshot_parser.commands.run_grid import FIELDS, as_configured
+from fewshot_parser.commands.systems import read_systems, render_config
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, experiment_hash
+from tests import SYSTEMS_TABLES
+
+# The rows of both tables: the lab's rows share archives with the product's.
+SYSTEMS = read_systems(SYSTEMS_TABLES)
 
 EXT_VARS = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
 
 
 def current_hash(path: str) -> str:
-    return experiment_hash(json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=EXT_VARS)))
+    return experiment_hash(render_config(os.path.join(PROJECT_ROOT, path), EXT_VARS))
 
 
 def row(**values):
@@ -34,8 +39,7 @@ def test_a_run_whose_fallback_rewrote_its_config_hashes_as_its_experiment():
     config.json; the run's recorded hash must still be its experiment's (the best row's config)."""
     from fewshot_parser.models.known_fallback import fallback_config
 
-    experiment = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments/geo_1shot_best.jsonnet"),
-                                                   ext_vars=EXT_VARS))
+    experiment = render_config("experiments/systems.jsonnet#chosen-fallback-roles/geo_1shot", EXT_VARS)
     assert experiment["retention"] == [{"type": "pretrained_fallback"}]
     run = {**experiment, "model": fallback_config(experiment["model"], experiment["pretraining"]["model"])}
     assert experiment_hash(run) != experiment_hash(experiment)
@@ -48,7 +52,7 @@ def test_a_row_is_stale_without_provenance_or_with_another_config(monkeypatch):
     from fewshot_lab import staleness
 
     head = code_version().split("-")[0]
-    fresh_hash = current_hash("experiments/baselines/da_jobs_1shot.jsonnet")
+    fresh_hash = current_hash("experiments/systems.jsonnet#da/jobs_1shot")
     assert stale_reason(row(), SYSTEMS) == "no provenance"
     assert stale_reason(row(code_version=head, config_hash="0" * 12), SYSTEMS) == "config changed"
     assert stale_reason(row(code_version="f" * 40, config_hash=fresh_hash), SYSTEMS) == "code changed"
@@ -160,8 +164,8 @@ def test_report_writes_the_at_a_glance_block_of_a_readme(tmp_path):
 def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
     from fewshot_lab.staleness import _rendered, dependencies
 
-    faithful = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/geo_1shot.jsonnet"), 1))
-    da = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/baselines/da_geo_1shot.jsonnet"), 1))
+    faithful = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/systems.jsonnet#ours/geo_1shot"), 1))
+    da = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/systems.jsonnet#da/geo_1shot"), 1))
     assert "fewshot_parser/models/proto_parser.py" in faithful
     assert "fewshot_parser/modules/stack_decoder.py" in faithful  # imported by the model, not named in the config
     assert "fewshot_parser/training/callbacks/prototypes.py" in faithful  # a callback the config names
@@ -176,7 +180,7 @@ def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
 def test_an_archive_depends_on_its_pre_training_config_only():
     from fewshot_lab.staleness import _rendered, dependencies
 
-    config = json.loads(_rendered(os.path.join(PROJECT_ROOT, "experiments/augmentation/augmented_geo_1shot.jsonnet"), 1))
+    config = json.loads(_rendered(os.path.join(PROJECT_ROOT, "lab/systems.jsonnet#augmented/geo_1shot"), 1))
     run = dependencies(json.dumps(config))
     archive = dependencies(json.dumps(config["pretraining"], sort_keys=True))
     assert "fewshot_parser/data/dataset_readers/augmented.py" in run
@@ -316,7 +320,7 @@ def test_a_rerun_in_one_results_file_supersedes_the_stale_row_another_file_keeps
 
     head = code_version().split("-")[0]
     monkeypatch.setattr(staleness, "code_unchanged_since", lambda version, **_: version.startswith(head))
-    fresh_hash = current_hash("experiments/baselines/da_jobs_1shot.jsonnet")
+    fresh_hash = current_hash("experiments/systems.jsonnet#da/jobs_1shot")
     rerun = row(code_version=head, config_hash=fresh_hash, exact_match="8.0")
     old = row(code_version=head, config_hash="0" * 12, exact_match="10.0")  # another file, read after
     other_shuffle = row(shuffle="2", code_version=head, config_hash="0" * 12)

@@ -151,3 +151,26 @@ def test_a_stale_cluster_file_does_not_stop_a_local_instance(monkeypatch):
             ray.shutdown()
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+def test_a_node_trains_a_systems_table_row_from_its_rendering(tmp_path, monkeypatch):
+    """A row reference is rendered on the node, with the run's variables, into a JSON file beside the
+    serialization directory, which `allennlp train` then reads."""
+    from fewshot_parser.commands import grid_tasks
+    from fewshot_parser.commands.systems import render_config
+
+    calls = []
+    monkeypatch.setattr(grid_tasks.subprocess, "call", lambda command, **kwargs: calls.append((command, kwargs)) or 0)
+    spec = grid_tasks.RunSpec(name="no-reg geo 1-shot s3", config="experiments/systems.jsonnet#no-reg/geo_1shot",
+                              shuffle=3, environment={"FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"},
+                              project=PROJECT_ROOT)
+    directory = str(tmp_path / "run")
+    assert grid_tasks.train_subprocess(spec, directory, PROJECT_ROOT, open(os.devnull, "w")) == 0
+    (command, kwargs), = calls
+    assert command[3:5] == ["train", directory + ".config.json"] and kwargs["env"]["FEWSHOT_SPLIT"] == "3"
+    expected = render_config(spec.config, {"FEWSHOT_SPLIT": "3", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})
+    assert json.load(open(directory + ".config.json")) == expected
+    assert expected["test_data_path"] == "geo/lemma_data/shuffle_3_shot_1/query.txt"
+    assert expected["model"]["attention_regularization"] == 0
+    grid_tasks.train_subprocess(spec, None, PROJECT_ROOT, open(os.devnull, "w"))  # pre-training: the module renders it
+    assert calls[-1][0][-1] == spec.config

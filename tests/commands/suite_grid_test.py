@@ -257,6 +257,9 @@ def test_the_suite_table_marks_a_stale_draw_and_says_why(tmp_path, monkeypatch):
                 max_share=0.2, known=5)
     monkeypatch.setenv("FEWSHOT_DATA_DIR", str(tmp_path))  # the suite "splits" is $FEWSHOT_DATA_DIR/splits
     monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
+    # ours-random is a probe row: the grid and the suite report read lab/systems.jsonnet too.
+    monkeypatch.setenv("FEWSHOT_SYSTEMS_TABLES", "lab/systems.jsonnet")
+    monkeypatch.setattr(run_grid, "SYSTEMS", run_grid.read_systems())
     environment = dict(os.environ, FEWSHOT_SEED="13")
     jobs = run_grid.plan_draws(["ours", "ours-random"], ["geo"], [1], str(root), str(tmp_path / "grid"),
                                str(tmp_path / "pretrain" / "splits"))

@@ -6,8 +6,9 @@ import os
 
 import pytest
 
-from fewshot_parser.commands.run_grid import SYSTEMS
+from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.provenance import config_hash, experiment_hash
+from tests import SYSTEMS_TABLES
 from tests import FIXTURES_ROOT
 
 SCRIPT = os.path.join(FIXTURES_ROOT, "config_hashes", "make_config_hashes.py")
@@ -46,7 +47,7 @@ def test_every_grid_config_keeps_the_hash_of_the_base_commit(rendering):
     script = hashes_script()
     with open(os.path.join(FIXTURES_ROOT, "config_hashes", "base.json"), encoding="utf-8") as handle:
         base = {key: value for key, value in json.load(handle).items() if key.endswith(f"| {rendering}")}
-    kept = {name: spec for name, spec in SYSTEMS.items()
+    kept = {name: spec for name, spec in read_systems(SYSTEMS_TABLES).items()
             if any(key.startswith(f"{name} |") for key in base) and name not in CHANGED_ON_PURPOSE}
     assert {"ours", "augmented", "reshaped40-ens5", "subtrees-ens5"} <= set(kept)
     now = script.rendered_hashes(kept, rendering)

@@ -77,12 +77,7 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     assert "how high is r0".split() in [p.utterance for p in reader.synthetic_pairs()]
 
     monkeypatch.chdir(PROJECT_ROOT)
-    adjectives = fixtures.rendered_reader("reshaped/adjectives_ens5_geo_1shot.jsonnet")
-    reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    adjectives = fixtures.rendered_reader("adjectives-ens5", "geo", 1)
+    reshaped = fixtures.rendered_reader("reshaped40-ens5", "geo", 1)
     assert adjectives.pop("generators")[1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}]]
     assert reshaped.pop("generators")[1:] == [[{"type": "reshaped", "pairs_per_predicate": 40}]] and adjectives == reshaped
-    source = ("(import 'experiments/common/fewshot.libsonnet').experiment('geo', 1, "
-              "(import 'experiments/ensemble/slot_types_ens5.libsonnet') + { augmentation+: { adjectives: true } })")
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
-    with pytest.raises(RuntimeError, match="adjectives needs reshaped_pairs"):
-        _jsonnet.evaluate_snippet(os.path.join(PROJECT_ROOT, "snippet.jsonnet"), source, ext_vars=ext_vars)

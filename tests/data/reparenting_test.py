@@ -83,6 +83,6 @@ def test_the_reader_feeds_reparented_pairs_to_fine_tuning(tmp_path):
 def test_the_jsonnet_switch_adds_only_the_reparented_reader(monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     reader = fixtures.rendered_reader
-    reparented, reshaped = reader("reshaped/reparented_ens5_geo_1shot.jsonnet"), reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    reparented, reshaped = reader("reparented-ens5", "geo", 1), reader("reshaped40-ens5", "geo", 1)
     assert reparented.pop("generators") == reshaped.pop("generators") + [[{"type": "reparented", "pairs_per_predicate": 10}]]
     assert reparented == reshaped

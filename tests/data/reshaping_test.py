@@ -122,16 +122,17 @@ def test_the_reader_feeds_reshaped_pairs_to_fine_tuning(tmp_path):
     assert not is_augmented_reader("fewshot_geoquery") and not is_augmented_reader("no_such_reader")
 
 
-def rendered_reader(path: str) -> dict:
-    """The fine-tuning reader of `experiments/<path>` for split 1 (run from the project root)."""
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
-    return json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", path), ext_vars=ext_vars))["dataset_reader"]
+def rendered_reader(row: str, dataset: str, shot: int) -> dict:
+    """The fine-tuning reader of grid row `row` of the systems tables for a cell, split 1."""
+    from tests import rendered_row
+
+    return rendered_row(row, dataset, shot)["dataset_reader"]
 
 
 def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypatch):
     monkeypatch.chdir(PROJECT_ROOT)
     reader = rendered_reader
-    reshaped, plain = reader("reshaped/reshaped_ens5_geo_1shot.jsonnet"), reader("ensemble/slot_types_ens5_geo_1shot.jsonnet")
+    reshaped, plain = reader("reshaped-ens5", "geo", 1), reader("coverage-evidence-types-ens5", "geo", 1)
     assert reshaped.pop("type") == plain.pop("type") == "fewshot_augmented"
     assert reshaped.pop("generators") == plain.pop("generators") + [[{"type": "reshaped", "pairs_per_predicate": 10}]]
     assert reshaped == plain

@@ -92,8 +92,8 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
         reader(-1)
 
     monkeypatch.chdir(PROJECT_ROOT)
-    new_subtrees = fixtures.rendered_reader("reshaped/adjectives_subtrees_ens5_geo_1shot.jsonnet")
-    new_reshaped = fixtures.rendered_reader("reshaped/reshaped40_ens5_geo_1shot.jsonnet")
+    new_subtrees = fixtures.rendered_reader("adjectives-subtrees-ens5", "geo", 1)
+    new_reshaped = fixtures.rendered_reader("reshaped40-ens5", "geo", 1)
     assert new_subtrees["generators"][1:] == [[{"type": "adjectives", "pairs_per_predicate": 40}],
                                               [{"type": "subtrees", "pairs_per_example": 10}]]
     assert new_subtrees.pop("generators")[1:2] == [[{"type": "adjectives", "pairs_per_predicate": 40}]]

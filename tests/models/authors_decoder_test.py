@@ -16,7 +16,7 @@ from allennlp.modules.seq2seq_encoders import LstmSeq2SeqEncoder
 import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.modules.reduce_input_decoder import ReduceInputStackDecoder, encode_with_last_cells
-from tests import FIXTURES_ROOT, fixture_split, indexed_tensors, rendered_experiment, train_fixture_experiment
+from tests import FIXTURES_ROOT, fixture_split, indexed_tensors, rendered_experiment, rendered_row, train_fixture_experiment
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 DECODER = {"type": "authors", "input_dim": 6, "reduce_input": "inputs", "initial_state": "last_cells", "bias": False}
@@ -178,8 +178,8 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
 
 
 def test_the_faithful_config_is_the_switch_system_with_only_the_three_details_added():
-    faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/our_decoder_details_geo_2shot.jsonnet")
+    faithful = rendered_row("ours", "geo", 2)
+    switched = rendered_row("our-decoder-details", "geo", 2)
     assert switched.pop("pretrained_archive") == "p/geo-our-decoder-details/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
@@ -190,7 +190,7 @@ def test_the_faithful_config_is_the_switch_system_with_only_the_three_details_ad
 
 
 def test_our_stack_decoder_switch_also_takes_back_the_details():
-    config = rendered_experiment("experiments/switches/stack_decoder_geo_2shot.jsonnet")["model"]
+    config = rendered_row("stack-decoder", "geo", 2)["model"]
     assert config["type"] == "proto_parser" and "decoder" not in config and config["action_dim"] != 256
     assert config["slot_variant"]["type"] == "classified_entities"
 

@@ -18,7 +18,7 @@ from fewshot_parser.modules.decoding.dead_ends import first_inapplicable_choice
 from fewshot_parser.modules.alignment import string_similarity_matrix
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
 from fewshot_parser.modules.predicate_parts import part_similarity_matrix, predicate_parts
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split, indexed_tensors
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_loader, fixture_split, indexed_tensors, rendered_row
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 AUTHORS_DECODER = {"type": "authors", "input_dim": 6, "reduce_input": "states", "initial_state": "mean", "bias": True}
@@ -189,13 +189,12 @@ def test_the_authors_walk_runs_on_across_epochs_and_ours_starts_a_new_pass(loade
 
 
 def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
-    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_1shot.jsonnet", ext_vars=ext))
+    faithful = rendered_row("ours", "geo", 1)
     model = faithful["pretraining"]["model"]
     assert model["type"] == "proto_parser" and model["slot_variant"] == {"type": "authors"} and model["action_dim"] == 256
     assert (model["decoder"]["type"], model["similarity"], model["predicate_dropout_unit"]) == ("authors", "parts", "action")
     assert faithful["pretraining"]["data_loader"]["type"] == "fewshot_continuing_template_walk"
-    best = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/words/contextual_geo_1shot.jsonnet", ext_vars=ext))
+    best = rendered_row("contextual", "geo", 1)
     assert best["pretraining"]["model"]["type"] == "proto_parser" and "decoder" not in best["pretraining"]["model"]
     assert best["pretraining"]["data_loader"]["type"] == "fewshot_episodes"
 
@@ -208,12 +207,10 @@ def test_faithful_configs_use_the_authors_behaviours_and_other_configs_do_not():
     ("restarting_walk", {}),
 ])
 def test_each_switch_system_changes_only_its_behaviour(system, changed):
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/jobs_2shot.jsonnet", ext_vars=ext))
-    switched = json.loads(_jsonnet.evaluate_file(f"{PROJECT_ROOT}/experiments/switches/{system}_jobs_2shot.jsonnet", ext_vars=ext))
+    faithful = rendered_row("ours", "jobs", 2)
+    switched = rendered_row(system.replace("_", "-"), "jobs", 2)
     assert switched.pop("pretrained_archive") == f"p/jobs-{system.replace('_', '-')}/model.tar.gz"
     faithful.pop("pretrained_archive")
-    assert faithful.pop("teaching_recipe")  # the faithful run's fine-tuning is its archive's recipe
     # Our stack decoder cannot carry the authors' slot states, so that switch has ours too.
     slots = {"type": "classified_entities", "readout": "own"} if system == "stack_decoder" else None
     for config in (faithful["model"], faithful["pretraining"]["model"]):

@@ -18,7 +18,7 @@ from allennlp.models import Model
 import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.modules.authors_slot_states import AuthorsSlotStates
-from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment, rendered_row
 
 READER = {"type": "fewshot_entity_values",
           "reader": {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}}
@@ -188,8 +188,8 @@ def test_the_switch_refuses_settings_it_is_not_built_for():
 
 
 def test_the_faithful_config_has_the_authors_slot_states_and_our_slot_states_is_the_same_but_the_slot_variant():
-    faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/our_slot_states_geo_2shot.jsonnet")
+    faithful = rendered_row("ours", "geo", 2)
+    switched = rendered_row("our-slot-states", "geo", 2)
     assert switched.pop("pretrained_archive") == "p/geo-our-slot-states/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
@@ -219,17 +219,3 @@ def test_a_tiny_experiment_pretrains_with_meta_batches_and_finetunes_with_grown_
     states = model._slot_variant._slot_states
     assert states.variable_readout.out_features == states.variable_embedding.num_embeddings == size
     assert not model._slot_filler.variable_output.weight.requires_grad
-
-
-@pytest.mark.parametrize("setting,message", [
-    ("entity_readout: 'own'", "needs classified entity slots reading out through the decoder"),
-    ("slot_states: 'theirs'", "slot_states must be 'ours' or 'authors'"),
-])
-def test_the_jsonnet_switch_names_what_it_needs(setting, message):
-    snippet = (
-        "local f = import 'experiments/common/fewshot.libsonnet';\n"
-        f"f.experiment('geo', 1, f.authors + {{ slot_states: 'authors' }} + {{ {setting} }})"
-    )
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    with pytest.raises(RuntimeError, match=message):
-        _jsonnet.evaluate_snippet(os.path.join(PROJECT_ROOT, "snippet.jsonnet"), snippet, ext_vars=ext)

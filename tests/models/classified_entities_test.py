@@ -20,7 +20,7 @@ import fewshot_parser  # noqa: F401
 from fewshot_parser.common.provenance import PROJECT_ROOT
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.modules.entity_classifier import EntityClassifier
-from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment
+from tests import FIXTURES_ROOT, fixture_model_config, fixture_split, indexed_tensors, rendered_experiment, rendered_row
 
 GEO_READER = {"type": "fewshot_geoquery", "idiom_source": fixture_split("geo", "train"), "min_support": 2}
 AUTHORS_SCORING = {"restrict_training": False, "rerankers": [{"type": "dead_ends"}]}
@@ -215,8 +215,8 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
 
 
 def test_the_faithful_config_is_the_copy_switch_with_only_the_slot_variant_and_reader_wrapper_added():
-    faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
-    copied = rendered_experiment("experiments/switches/copy_entities_geo_1shot.jsonnet")
+    faithful = rendered_row("ours", "geo", 1)
+    copied = rendered_row("copy-entities", "geo", 1)
     assert copied.pop("pretrained_archive") == "p/geo-copy-entities/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful, faithful["pretraining"]):
@@ -230,8 +230,8 @@ def test_the_faithful_config_is_the_copy_switch_with_only_the_slot_variant_and_r
 
 
 def test_the_faithful_config_is_the_own_readout_switch_with_only_the_readout_added():
-    faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
-    own = rendered_experiment("experiments/switches/own_entity_readout_geo_1shot.jsonnet")
+    faithful = rendered_row("ours", "geo", 1)
+    own = rendered_row("own-entity-readout", "geo", 1)
     assert own.pop("pretrained_archive") == "p/geo-own-entity-readout/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["model"], faithful["pretraining"]["model"]):
@@ -247,22 +247,7 @@ def test_the_faithful_config_is_the_own_readout_switch_with_only_the_readout_add
     ("own_entity_readout", {"type": "classified_entities", "readout": "own"}),
 ])
 def test_switch_systems_of_the_faithful_row_keep_classified_slots(system, slot_variant):
-    config = rendered_experiment(f"experiments/switches/{system}_jobs_2shot.jsonnet")
+    config = rendered_row(system.replace("_", "-"), "jobs", 2)
     for part in (config, config["pretraining"]):
         assert part["model"]["type"] == "proto_parser" and part["model"]["slot_variant"] == slot_variant
         assert part["dataset_reader"]["type"] == "fewshot_entity_values"
-
-
-def test_classified_slots_refuse_settings_they_are_not_built_for():
-    fewshot = os.path.join(PROJECT_ROOT, "experiments/common/fewshot.libsonnet")
-    ext_vars = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-    # Unified slots are refused; the paper's plain model takes the slot variant as any other.
-    snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ unify_slots: true }})"
-    with pytest.raises(RuntimeError, match="entity_slots 'classified' needs typed or untyped slots"):
-        _jsonnet.evaluate_snippet("t", snippet, ext_vars=ext_vars)
-    plain = json.loads(_jsonnet.evaluate_snippet("t", f"local f = import '{fewshot}'; f.experiment('geo', 1, {{ entity_slots: 'classified' }})",
-                                                 ext_vars=ext_vars))
-    assert plain["model"]["slot_variant"] == {"type": "classified_entities", "readout": "own"} and "loss_reduction" not in plain["model"]
-    snippet = f"local f = import '{fewshot}'; f.experiment('geo', 1, f.authors + {{ entity_slots: 'typed' }})"
-    with pytest.raises(RuntimeError, match="entity_slots must be"):
-        _jsonnet.evaluate_snippet("t", snippet, ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"})

@@ -12,7 +12,7 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.models.proto_parser import per_example
-from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split
+from tests import FIXTURES_ROOT, PROJECT_ROOT, fixture_split, rendered_row
 
 CONFIG = FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"
 
@@ -82,12 +82,10 @@ class TestPerExampleLoss(ModelTestCase):
         assert per_example(torch.tensor([0, 0]), over_examples_with_steps=True).item() == 0.0
 
     def test_faithful_config_sums_per_example_and_the_switch_system_only_changes_that_and_the_slot_states(self):
-        ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
-        faithful = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/geo_2shot.jsonnet", ext_vars=ext))
-        switched = json.loads(_jsonnet.evaluate_file(PROJECT_ROOT + "/experiments/switches/step_loss_geo_2shot.jsonnet", ext_vars=ext))
+        faithful = rendered_row("ours", "geo", 2)
+        switched = rendered_row("step-loss", "geo", 2)
         assert switched.pop("pretrained_archive") == "p/geo-step-loss/model.tar.gz"
         faithful.pop("pretrained_archive")
-        assert faithful.pop("teaching_recipe")  # the faithful run's fine-tuning is its archive's recipe
         # Both keep the authors' classified entity slots (the switch with our slot states).
         for config in (faithful["model"], faithful["pretraining"]["model"]):
             assert config.pop("loss_reduction") == "example" and config.pop("slot_variant") == {"type": "authors"}

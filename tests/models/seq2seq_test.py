@@ -1,7 +1,7 @@
 from allennlp.common.testing import ModelTestCase
 
 import fewshot_parser  # noqa: F401
-from tests import FIXTURES_ROOT, fixture_split
+from tests import FIXTURES_ROOT, fixture_split, rendered_row
 
 
 class TestFewShotSeq2Seq(ModelTestCase):
@@ -73,8 +73,7 @@ def test_os_and_cb_data_are_train_plus_support(monkeypatch):
         base = f"geo/lemma_data/shuffle_1_shot_{shot}/"
         train, support = pairs(base + "train.txt"), pairs(base + "support.txt")
         for setting, repeat in (("cb", 1), ("os", factor)):
-            config = json.loads(_jsonnet.evaluate_file(
-                os.path.join(PROJECT_ROOT, f"experiments/baselines/seq2seq_{setting}_geo_{shot}shot.jsonnet"), ext_vars=ext))
+            config = rendered_row(f"seq2seq-{setting}", "geo", shot)
             reader = DatasetReader.from_params(Params(config["dataset_reader"]))
             read = Counter(
                 (" ".join(t.text for t in i["source_tokens"].tokens[1:-1]), i["metadata"].metadata["logical_form"])

@@ -108,15 +108,9 @@ class TestTheAuthorsActionScoring(ModelTestCase):
 
 
 def test_the_faithful_configs_score_every_action_and_applicable_only_changes_only_that():
-    def render(name):
-        config = json.loads(_jsonnet.evaluate_file(
-            f"{PROJECT_ROOT}/experiments/{name}",
-            ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_DATA_DIR": "data", "FEWSHOT_PRETRAIN_DIR": "p"},
-        ))
-        config.pop("teaching_recipe", None)  # which run's fine-tuning the archive keeps for `teach`
-        return config
+    from tests import rendered_row
 
-    faithful, switched = render("geo_1shot.jsonnet"), render("switches/applicable_only_geo_1shot.jsonnet")
+    faithful, switched = rendered_row("ours", "geo", 1), rendered_row("applicable-only", "geo", 1)
     for config in (faithful["model"], faithful["pretraining"]["model"]):
         assert config["type"] == "proto_parser" and config["slot_variant"] == {"type": "authors"}  # the faithful model
         assert config.pop("restrict_training") is False and config.pop("rerankers") == [{"type": "dead_ends"}]

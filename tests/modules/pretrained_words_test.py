@@ -125,10 +125,9 @@ def test_encoder_learning_rate_group_of_the_configs_selects_exactly_the_transfor
 
     from tests import PROJECT_ROOT
 
-    config = json.loads(_jsonnet.evaluate_file(
-        f"{PROJECT_ROOT}/experiments/words/contextual_tuned_geo_1shot.jsonnet",
-        ext_vars={"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"},
-    ))
+    from tests import rendered_row
+
+    config = rendered_row("contextual-tuned", "geo", 1)
     groups = config["trainer"]["optimizer"]["parameter_groups"]
     assert groups == config["pretraining"]["trainer"]["optimizer"]["parameter_groups"]
     fixture = json.loads(_jsonnet.evaluate_file(f"{FIXTURES_ROOT}/proto_parser/experiment_contextual.jsonnet"))

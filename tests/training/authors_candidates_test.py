@@ -15,7 +15,7 @@ from fewshot_parser.modules.alignment import attention_candidate_matrix
 from fewshot_parser.training.callbacks.authors_candidates import (
     AuthorsAttentionCandidatesCallback, authors_candidate_matrix, authors_symbols,
 )
-from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, rendered_row, train_fixture_experiment
 
 
 def test_a_reduce_attends_to_its_head_only_and_other_actions_to_every_label():
@@ -66,8 +66,8 @@ def test_a_tiny_experiment_trains_with_the_authors_candidates_and_its_archive_lo
 
 
 def test_faithful_config_has_the_callback_and_the_switch_system_only_removes_it():
-    faithful = rendered_experiment("experiments/geo_1shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/label_candidates_geo_1shot.jsonnet")
+    faithful = rendered_row("ours", "geo", 1)
+    switched = rendered_row("label-candidates", "geo", 1)
     assert switched.pop("pretrained_archive") == "p/geo-label-candidates/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["trainer"], faithful["pretraining"]["trainer"]):
@@ -76,7 +76,7 @@ def test_faithful_config_has_the_callback_and_the_switch_system_only_removes_it(
 
 
 def test_the_faithful_config_combines_the_four_authors_behaviours():
-    config = rendered_experiment("experiments/geo_2shot.jsonnet")
+    config = rendered_row("ours", "geo", 2)
     assert config["pretrained_archive"] == "p/geo-ours/model.tar.gz"
     assert config["model"]["slot_variant"] == config["pretraining"]["model"]["slot_variant"] == {"type": "authors"}
     pretraining = [c["type"] for c in config["pretraining"]["trainer"]["callbacks"]]

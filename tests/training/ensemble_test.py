@@ -128,19 +128,15 @@ def test_the_same_ensemble_config_gives_the_same_ensemble(tmp_path, pretrained):
     assert all(torch.equal(value, other[name]) for name, value in one.items())
 
 
-def test_ensemble_size_one_renders_the_config_without_it():
-    def render(settings: str) -> str:
-        snippet = f"(import 'common/fewshot.libsonnet').experiment('geo', 1, {settings})"
-        return _jsonnet.evaluate_snippet(os.path.join(PROJECT_ROOT, "experiments", "s.jsonnet"), snippet, ext_vars={
-            "FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"})
+def test_an_ensemble_row_is_its_single_rows_fine_tuned_model_five_times():
+    """ours-ens5: the faithful row's pre-training and archive, its fine-tuned model five times, by vote."""
+    from tests import rendered_row
 
-    assert render("{ ensemble: { size: 1, combine: 'vote' } }") == render("{}")
-    five = json.loads(render("{ ensemble: { size: 5 } }"))
+    five, one = rendered_row("ours-ens5", "geo", 1), rendered_row("ours", "geo", 1)
     assert five["model"]["type"] == "fewshot_ensemble" and five["model"]["combine"] == "vote"
-    assert five["type"] == "fewshot_ensemble_finetune" and json.loads(render("{}"))["type"] == "fewshot_pretrain_finetune"
-    assert five["model"]["members"] == [json.loads(render("{}"))["model"]] * 5
-    with pytest.raises(RuntimeError, match="ensemble.size must be a whole number of at least 1, not 0"):
-        render("{ ensemble: { size: 0 } }")
+    assert five["type"] == "fewshot_ensemble_finetune" and one["type"] == "fewshot_pretrain_finetune"
+    assert five["model"]["members"] == [one["model"]] * 5
+    assert five["pretraining"] == one["pretraining"] and five["pretrained_archive"] == one["pretrained_archive"]
 
 
 @pytest.mark.parametrize("config, message", [

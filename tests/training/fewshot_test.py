@@ -292,16 +292,11 @@ def test_the_pipeline_runs_with_irnet_schema_encoding(tmp_path, monkeypatch):
 
 
 def test_finetune_frozen_parameters_keep_their_pretrained_values(tmp_path, monkeypatch):
-    """`finetune_frozen` (experiments/common/fewshot.libsonnet), here with the BiLSTM encoder and the
-    template decoder frozen: they leave fine-tuning exactly as pre-trained, while the action rows and
-    the slot filler still learn."""
+    """Parameters frozen in fine-tuning (a `requires_grad: false` parameter group of the fine-tuning
+    optimizer), here the BiLSTM encoder and the template decoder: they leave fine-tuning exactly as
+    pre-trained, while the action rows and the slot filler still learn."""
     monkeypatch.chdir(PROJECT_ROOT)
-    variant = json.loads(_jsonnet.evaluate_snippet(
-        os.path.join(PROJECT_ROOT, "experiments", "snippet.jsonnet"),
-        "(import 'common/fewshot.libsonnet').experiment('geo', 1, (import 'words/contextual_schema.libsonnet') + "
-        "{ finetune_frozen: ['^_encoder\\\\.', '^_decoder\\\\.'] })",
-        ext_vars={"FEWSHOT_SPLIT": "0", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "unused"}))
-    groups = variant["trainer"]["optimizer"]["parameter_groups"]
+    groups = [[["^_encoder\\.", "^_decoder\\."], {"requires_grad": False}]]
     pretrained = str(tmp_path / "pretrain" / "model.tar.gz")
     config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
                                                ext_vars={"PRETRAINED": pretrained}))

@@ -17,7 +17,7 @@ from fewshot_parser.modules.alignment import conditional_matrix
 from fewshot_parser.training.callbacks.occurrence_statistics import (
     OccurrenceStatisticsCallback, occurrence_conditional_matrix,
 )
-from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, rendered_row, train_fixture_experiment
 
 
 def authors_counts(examples, num_actions, num_tokens):
@@ -82,8 +82,8 @@ def test_a_tiny_experiment_pretrains_and_finetunes_with_the_switch_and_its_archi
 
 
 def test_faithful_config_counts_occurrences_and_the_switch_system_only_changes_the_statistics_callback():
-    faithful = rendered_experiment("experiments/geo_2shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/presence_counts_geo_2shot.jsonnet")
+    faithful = rendered_row("ours", "geo", 2)
+    switched = rendered_row("presence-counts", "geo", 2)
     assert switched.pop("pretrained_archive") == "p/geo-presence-counts/model.tar.gz"
     faithful.pop("pretrained_archive")
     for config in (faithful["trainer"], faithful["pretraining"]["trainer"]):

@@ -19,7 +19,6 @@ from allennlp.predictors import Predictor
 from allennlp.training import GradientDescentTrainer
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.commands.run_grid import SYSTEMS
 from fewshot_parser.models.known_fallback import EXCLUDED, KnownFallback
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.retention import Distillation, Replay, RetentionContext, RetentionMethod
@@ -439,16 +438,12 @@ RETENTION_SYSTEMS = {"ours-replay": "replay", "ours-distill": "distill", "ours-a
 
 @pytest.mark.parametrize("system", sorted(RETENTION_SYSTEMS))
 def test_retention_systems_are_the_faithful_row_plus_their_switch(system):
-    ext = {"FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p"}
+    from tests import rendered_row
+
     for dataset in ("jobs", "geo", "atis"):
         for shot in (1, 2):
-            path = SYSTEMS[system][2].format(dataset=dataset, shot=shot)
-            assert path == f"experiments/retention/{RETENTION_SYSTEMS[system]}_{dataset}_{shot}shot.jsonnet"
-            variant = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, path), ext_vars=ext))
-            faithful = json.loads(_jsonnet.evaluate_file(
-                os.path.join(PROJECT_ROOT, "experiments", f"{dataset}_{shot}shot.jsonnet"), ext_vars=ext))
+            variant, faithful = rendered_row(system, dataset, shot), rendered_row("ours", dataset, shot)
             methods = variant.pop("retention")
-            assert faithful.pop("teaching_recipe")  # the faithful run's fine-tuning is its archive's recipe
             assert methods and variant == faithful  # same pre-trained archive and fine-tuning, plus the switch
             for method in methods:
                 assert RetentionMethod.resolve_class_name(method["type"])

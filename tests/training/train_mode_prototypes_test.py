@@ -10,7 +10,7 @@ from allennlp.models.archival import load_archive
 import fewshot_parser  # noqa: F401
 from fewshot_parser.training.callbacks.prototypes import PrototypeInitCallback
 from fewshot_parser.training.callbacks.train_mode_prototypes import TrainModePrototypeInitCallback
-from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, train_fixture_experiment
+from tests import FIXTURES_ROOT, fixture_split, rendered_experiment, rendered_row, train_fixture_experiment
 
 
 class TestTrainModePrototypes(ModelTestCase):
@@ -73,8 +73,8 @@ def test_a_tiny_experiment_finetunes_with_train_mode_prototypes_and_its_archive_
 
 
 def test_faithful_config_uses_train_mode_prototypes_and_the_switch_system_only_changes_that_callback():
-    faithful = rendered_experiment("experiments/jobs_1shot.jsonnet")
-    switched = rendered_experiment("experiments/switches/eval_prototypes_jobs_1shot.jsonnet")
+    faithful = rendered_row("ours", "jobs", 1)
+    switched = rendered_row("eval-prototypes", "jobs", 1)
     assert switched["pretrained_archive"] == faithful["pretrained_archive"]  # fine-tuning only: the faithful archive
     assert faithful["trainer"]["callbacks"][1] == {"type": "fewshot_prototype_init_train_mode"}
     assert switched["trainer"]["callbacks"][1] == {"type": "fewshot_prototype_init"}

@@ -32,7 +32,7 @@ from allennlp.commands.subcommand import Subcommand
 from fewshot_lab import fingerprint
 from fewshot_parser.commands.arguments import int_in, one_of, positive_int
 from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
-from fewshot_parser.commands.run_grid import SYSTEMS
+from fewshot_lab.systems import SYSTEMS
 from fewshot_lab.staleness import CERTIFICATIONS, read_certifications
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, numerics
@@ -152,6 +152,7 @@ def run_fingerprint(
     environment = {
         **os.environ,
         "PYTHONPATH": tree,
+        "FEWSHOT_SYSTEMS_TABLES": "lab/systems.jsonnet",  # the probe rows, for trees that read systems tables
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
         "PYTHONWARNINGS": os.environ.get("PYTHONWARNINGS", "ignore"),

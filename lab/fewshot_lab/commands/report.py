@@ -21,7 +21,8 @@ from allennlp.commands.subcommand import Subcommand
 
 from fewshot_lab.commands.figures import bar_chart, panel_chart, tsne_figure
 from fewshot_parser.commands.paper_results import paper_numbers
-from fewshot_parser.commands.run_grid import SYSTEMS, read_rows
+from fewshot_lab.systems import SYSTEMS
+from fewshot_parser.commands.run_grid import read_rows
 from fewshot_lab.staleness import stale_reason
 from fewshot_lab.commands.suite_report import retention, stale_draw_cells, suite_lines, write_suite_report
 from fewshot_parser.common.errors import UserError
@@ -34,12 +35,15 @@ OURS = ("ProtoParser", "")
 ABLATIONS = ("-sup", "-proto", "-reg", "-strsim", "-cond", "-smooth")
 # The authors' code run here (benchmarks/reference_runs.py -> results/reference_runs.csv).
 REFERENCE = ("ProtoParser (authors' code, GloVe 50d)", "")
-# Settings of our faithful row with one behaviour of ours instead of the authors' (the run-grid
-# systems whose configs are in experiments/switches/: `typed`, `no-glorot`, `applicable-only`, ...).
+# Settings of our faithful row with one behaviour of ours instead of the authors' (these run-grid
+# systems, probe rows of lab/systems.jsonnet: `typed`, `no-glorot`, `applicable-only`, ...).
+SWITCH_ROWS = (
+    "typed no-ft-decay no-glorot applicable-only stack-decoder name-strsim predicate-dropout random-meta step-loss "
+    "presence-counts eval-prototypes label-candidates copy-entities our-decoder-details own-entity-readout "
+    "restarting-walk our-slot-states authors-literals"
+).split()
 FAITHFUL_SWITCHES = tuple(
-    setting
-    for system, setting, path in SYSTEMS.values()
-    if system == OURS[0] and path.startswith("experiments/switches/")
+    setting for name, (system, setting, _) in SYSTEMS.items() if system == OURS[0] and name in SWITCH_ROWS
 )
 STALE_MARK = "†"
 
@@ -443,9 +447,10 @@ def headline_best_key() -> Optional[Tuple[str, str]]:
     table).
     """
     from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
+    from fewshot_lab.systems import TABLES
     from fewshot_parser.commands.systems import read_systems
 
-    systems = read_systems()
+    systems = read_systems(TABLES)
     name = HEADLINE_SYSTEMS[1]
     return (systems[name][0], systems[name][1]) if name in systems else None
 

@@ -15,6 +15,7 @@ from collections import defaultdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from fewshot_lab.staleness import draw_stale_reason
+from fewshot_lab.systems import TABLES
 from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
@@ -87,7 +88,7 @@ def stale_draw_cells(rows: Sequence[Dict[str, str]], data_root: str) -> Stale:
     """
     name = os.path.basename(os.path.normpath(data_root))
     pretrain_root = os.path.join(os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), name)
-    systems = read_systems()
+    systems = read_systems(TABLES)
     found: Dict[Tuple[str, str, str, int], Dict[str, List[str]]] = defaultdict(lambda: defaultdict(list))
     for row in rows:
         reason = draw_stale_reason(row, systems, data_root, pretrain_root)

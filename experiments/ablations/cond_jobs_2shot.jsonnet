@@ -1,3 +1,0 @@
-// ProtoParser -cond, jobs 2-shot (split from $FEWSHOT_SPLIT).
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 2, fewshot.authors + import 'cond.libsonnet')

@@ -1,3 +1,0 @@
-// ProtoParser -proto, geo 1-shot (split from $FEWSHOT_SPLIT).
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 1, fewshot.authors + import 'proto.libsonnet')

@@ -1,3 +1,0 @@
-// ProtoParser -proto, geo 2-shot (split from $FEWSHOT_SPLIT).
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 2, fewshot.authors + import 'proto.libsonnet')

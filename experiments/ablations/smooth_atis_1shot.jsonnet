@@ -1,3 +1,0 @@
-// ProtoParser -smooth, atis 1-shot (split from $FEWSHOT_SPLIT).
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('atis', 1, fewshot.authors + import 'smooth.libsonnet')

@@ -1,3 +1,0 @@
-// ProtoParser -sup, jobs 1-shot (split from $FEWSHOT_SPLIT).
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 1, fewshot.authors + import 'sup.libsonnet')

@@ -1,3 +1,0 @@
-// ProtoParser -sup, jobs 2-shot (split from $FEWSHOT_SPLIT).
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 2, fewshot.authors + import 'sup.libsonnet')

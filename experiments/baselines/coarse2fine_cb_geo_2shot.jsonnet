@@ -1,2 +1,0 @@
-// Coarse2Fine, cb setting, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/coarse2fine.libsonnet').experiment('geo', 2, 'cb')

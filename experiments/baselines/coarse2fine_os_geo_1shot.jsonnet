@@ -1,2 +1,0 @@
-// Coarse2Fine, os setting, geo 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/coarse2fine.libsonnet').experiment('geo', 1, 'os')

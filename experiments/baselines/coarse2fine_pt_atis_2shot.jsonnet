@@ -1,2 +1,0 @@
-// Coarse2Fine, pt setting, atis 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/coarse2fine.libsonnet').experiment('atis', 2, 'pt')

@@ -1,2 +1,0 @@
-// IRNet, cb setting, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/irnet.libsonnet').experiment('jobs', 1, 'cb')

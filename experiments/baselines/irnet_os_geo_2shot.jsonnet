@@ -1,2 +1,0 @@
-// IRNet, os setting, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/irnet.libsonnet').experiment('geo', 2, 'os')

@@ -1,2 +1,0 @@
-// Coarse2Fine with MiniLM words, pt setting, atis 2-shot (split from $FEWSHOT_SPLIT).
-(import 'minilm.libsonnet').coarse2fine.experiment('atis', 2, 'pt')

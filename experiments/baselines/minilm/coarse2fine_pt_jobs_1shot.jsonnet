@@ -1,2 +1,0 @@
-// Coarse2Fine with MiniLM words, pt setting, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import 'minilm.libsonnet').coarse2fine.experiment('jobs', 1, 'pt')

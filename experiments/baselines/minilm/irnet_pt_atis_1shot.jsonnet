@@ -1,2 +1,0 @@
-// IRNet with MiniLM words, pt setting, atis 1-shot (split from $FEWSHOT_SPLIT).
-(import 'minilm.libsonnet').irnet.experiment('atis', 1, 'pt')

@@ -1,2 +1,0 @@
-// IRNet with MiniLM words, pt setting, geo 1-shot (split from $FEWSHOT_SPLIT).
-(import 'minilm.libsonnet').irnet.experiment('geo', 1, 'pt')

@@ -1,2 +1,0 @@
-// IRNet with MiniLM words, pt setting, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import 'minilm.libsonnet').irnet.experiment('geo', 2, 'pt')

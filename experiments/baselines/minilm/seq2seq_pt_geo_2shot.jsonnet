@@ -1,2 +1,0 @@
-// Seq2Seq with MiniLM words, pt setting, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import 'minilm.libsonnet').seq2seq.experiment('geo', 2, 'pt')

@@ -1,2 +1,0 @@
-// Seq2Seq, os setting, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/seq2seq.libsonnet').experiment('geo', 2, 'os')

@@ -1,2 +1,0 @@
-// Seq2Seq, os setting, jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/seq2seq.libsonnet').experiment('jobs', 2, 'os')

@@ -1,2 +1,0 @@
-// Seq2Seq, pt setting, atis 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/seq2seq.libsonnet').experiment('atis', 2, 'pt')

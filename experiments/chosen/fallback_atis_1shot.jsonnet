@@ -1,2 +1,0 @@
-// The best row before stop 66 (grid system `chosen-fallback`): chosen with routing to the pre-trained parser, atis 1-shot.
-(import '../common/fewshot.libsonnet').experiment('atis', 1, (import 'chosen.libsonnet') + import '../retention/fallback.libsonnet')

@@ -1,2 +1,0 @@
-// The best row before stop 66 (grid system `chosen-fallback`): chosen with routing to the pre-trained parser, jobs 1-shot.
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, (import 'chosen.libsonnet') + import '../retention/fallback.libsonnet')

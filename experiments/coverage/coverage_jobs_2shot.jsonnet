@@ -1,2 +1,0 @@
-// ProtoParser with coverage/coverage.libsonnet, jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'coverage.libsonnet')

@@ -1,2 +1,0 @@
-// ProtoParser with coverage/coverage_sup.libsonnet, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'coverage_sup.libsonnet')

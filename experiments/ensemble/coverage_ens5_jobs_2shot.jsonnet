@@ -1,2 +1,0 @@
-// ProtoParser with ensemble/coverage_ens5.libsonnet (coverage, ensemble of 5 by vote), jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'coverage_ens5.libsonnet')

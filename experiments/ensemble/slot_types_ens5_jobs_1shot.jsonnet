@@ -1,2 +1,0 @@
-// ProtoParser with ensemble/slot_types_ens5.libsonnet, jobs 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 1, import 'slot_types_ens5.libsonnet')

@@ -1,2 +1,0 @@
-// ProtoParser with reshaped/adjectives_subtrees_ens5.libsonnet, geo 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('geo', 2, import 'adjectives_subtrees_ens5.libsonnet')

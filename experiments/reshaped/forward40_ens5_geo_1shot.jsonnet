@@ -1,2 +1,0 @@
-// ProtoParser with reshaped/forward40_ens5.libsonnet, geo 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('geo', 1, import 'forward40_ens5.libsonnet')

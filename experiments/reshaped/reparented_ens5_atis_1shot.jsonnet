@@ -1,2 +1,0 @@
-// ProtoParser with reshaped/reparented_ens5.libsonnet, atis 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('atis', 1, import 'reparented_ens5.libsonnet')

@@ -1,2 +1,0 @@
-// ProtoParser with reshaped/reparented_ens5.libsonnet, jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'reparented_ens5.libsonnet')

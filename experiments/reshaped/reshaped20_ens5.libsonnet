@@ -1,5 +1,0 @@
-// reshaped_ens5.libsonnet with up to 20 reshaped pairs per new predicate instead of 10; everything
-// else (forward and reverse pairs, decoding, the shared pre-trained archives) is the same.
-(import 'reshaped_ens5.libsonnet') + {
-  augmentation+: { reshaped_pairs: 20 },
-}

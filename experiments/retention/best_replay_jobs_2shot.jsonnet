@@ -1,2 +1,0 @@
-// The former best row (reshaped/reshaped40_ens5.libsonnet) with retention in fine-tuning: replay of 50 training examples (replay.libsonnet) in every member, jobs 2-shot.
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, (import '../reshaped/reshaped40_ens5.libsonnet') + import 'replay.libsonnet')

@@ -1,3 +1,0 @@
-// The faithful ProtoParser (experiments/geo_2shot.jsonnet) with retention in fine-tuning: replay and distillation (distill.libsonnet), geo 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 2, fewshot.authors + import 'distill.libsonnet')

@@ -1,3 +1,0 @@
-// The faithful ProtoParser (experiments/jobs_1shot.jsonnet) with retention in fine-tuning: replay and distillation (distill.libsonnet), jobs 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 1, fewshot.authors + import 'distill.libsonnet')

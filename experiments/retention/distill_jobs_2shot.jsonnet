@@ -1,3 +1,0 @@
-// The faithful ProtoParser (experiments/jobs_2shot.jsonnet) with retention in fine-tuning: replay and distillation (distill.libsonnet), jobs 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 2, fewshot.authors + import 'distill.libsonnet')

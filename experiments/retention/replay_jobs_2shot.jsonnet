@@ -1,3 +1,0 @@
-// The faithful ProtoParser (experiments/jobs_2shot.jsonnet) with retention in fine-tuning: replay of 50 training examples (replay.libsonnet), jobs 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 2, fewshot.authors + import 'replay.libsonnet')

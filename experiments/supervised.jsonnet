@@ -1,0 +1,47 @@
+// Supervised ProtoParser on a dataset's training set (shuffle 0), evaluated on its query set; no
+// shot (benchmarks/supervised_sanity.py overrides the data paths with a held-out split).
+// Dataset and shot: arguments, by default $FEWSHOT_DATASET and $FEWSHOT_SHOT (common.libsonnet).
+function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FEWSHOT_SHOT')))
+  local c = (import 'common.libsonnet').cell(dataset, shot);
+  // Per dataset: [jobs, geo, atis]; c.shots(1-shot, 2-shot) where the shots differ.
+  local s = {
+    dataset_reader_type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
+  };
+  {
+    data_loader: { batch_size: 64, shuffle: true },
+    dataset_reader: {
+      type: s.dataset_reader_type,
+      completeness: 1,
+      idiom_source: c.path(0, 1) + '/train.txt',
+      min_support: 5,
+      token_indexers: { tokens: { type: 'single_id' } },
+      unify_slots: false,
+    },
+    datasets_for_vocab_creation: ['train'],
+    model: {
+      type: 'proto_parser',
+      action_dim: 128,
+      decoder_dim: 256,
+      dropout: 0.5,
+      encoder: { type: 'lstm', bidirectional: true, hidden_size: 128, input_size: 200 },
+      label_smoothing: 0.1,
+      max_decoding_steps: 50,
+      smoothing_k: 0,
+      source_embedder: { token_embedders: { tokens: { type: 'embedding', embedding_dim: 200 } } },
+    },
+    numpy_seed: c.seed,
+    pytorch_seed: c.seed,
+    random_seed: c.seed,
+    train_data_path: c.path(0, 1) + '/train.txt',
+    trainer: {
+      checkpointer: { keep_most_recent_by_count: 1 },
+      cuda_device: -1,
+      grad_norm: 5,
+      learning_rate_scheduler: { type: 'fewshot_delayed_exponential', gamma: 0.985, start_epoch: 20 },
+      num_epochs: 60,
+      optimizer: { type: 'adam', lr: 0.0025 },
+      validation_metric: '+exact_match',
+    },
+    validation_data_loader: { batch_size: 128, shuffle: false },
+    validation_data_path: c.path(0, 1) + '/query.txt',
+  }

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with one of our behaviours instead of the authors' (actions scored among the applicable ones), atis 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('atis', 1, fewshot.authors + import 'applicable_only.libsonnet')

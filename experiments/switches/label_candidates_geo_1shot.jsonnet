@@ -1,3 +1,0 @@
-// Faithful ProtoParser with one of our behaviours instead of the authors' (every label of an action as supervised-attention candidates instead of the authors' head words and lexicon), geo 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 1, fewshot.authors + import 'label_candidates.libsonnet')

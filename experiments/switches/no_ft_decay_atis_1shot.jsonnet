@@ -1,3 +1,0 @@
-// Faithful ProtoParser with one of our behaviours instead of the authors' (no fine-tuning learning-rate decay), atis 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('atis', 1, fewshot.authors + import 'no_ft_decay.libsonnet')

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with one of our behaviours instead of the authors' (no fine-tuning learning-rate decay), geo 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 1, fewshot.authors + import 'no_ft_decay.libsonnet')

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with one of our behaviours instead of the authors' (no Glorot initialisation), atis 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('atis', 2, fewshot.authors + import 'no_glorot.libsonnet')

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with our slot LSTMs instead of the authors' slot states, geo 2-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 2, fewshot.authors + import 'our_slot_states.libsonnet')

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with our slot LSTMs instead of the authors' slot states, jobs 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('jobs', 1, fewshot.authors + import 'our_slot_states.libsonnet')

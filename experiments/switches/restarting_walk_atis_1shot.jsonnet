@@ -1,3 +1,0 @@
-// Faithful ProtoParser with a new meta-batch walk each epoch instead of the authors' walk across epochs, atis 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('atis', 1, fewshot.authors + import 'restarting_walk.libsonnet')

@@ -1,3 +1,0 @@
-// Faithful ProtoParser with one of our behaviours instead of the authors' (our per-step loss means instead of the authors' per-example sums), geo 1-shot.
-local fewshot = import '../common/fewshot.libsonnet';
-fewshot.experiment('geo', 1, fewshot.authors + import 'step_loss.libsonnet')

@@ -1,0 +1,203 @@
+// The grid's rows a user measures (README's tables; the paper's Tables 1 and 2): `allennlp run-grid
+// --systems NAME`. A row is {name, system, setting, about, base, overrides}: `system` and `setting` are
+// the row it fills in the results, `base` a config beside this file (a function of dataset and shot),
+// and `overrides` a JSON Merge Patch (RFC 7386: objects merge key by key, null removes a key, lists and
+// other values replace) applied to the base rendered for the cell. This file is rendered with the
+// cell's variables, so overrides may depend on the cell through `c` (common.libsonnet). Print a row's
+// config: python -m fewshot_parser.commands.systems ROW DATASET SHOT (fewshot_parser/commands/systems.py).
+local c = (import 'common.libsonnet').cell();
+[
+  {
+    name: 'ours',
+    system: 'ProtoParser',
+    setting: '',
+    about: "The faithful row: the paper's method with the behaviours of the authors' scripts (docs/reproduction.md).",
+    base: 'faithful.jsonnet',
+    overrides: { teaching_recipe: true },
+  },
+  {
+    name: 'no-sup',
+    system: 'ProtoParser',
+    setting: '-sup',
+    about: "Table 2's ablation: the faithful row without sup (named no-<part> because argparse reads -sup as an option).",
+    base: 'faithful.jsonnet',
+    overrides: {
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-no-sup/model.tar.gz',
+      pretraining: { data_loader: { supervised_batches: false } },
+    },
+  },
+  {
+    name: 'no-proto',
+    system: 'ProtoParser',
+    setting: '-proto',
+    about: "Table 2's ablation: the faithful row without proto (named no-<part> because argparse reads -proto as an option).",
+    base: 'faithful.jsonnet',
+    overrides: { initialize_new_actions: false },
+  },
+  {
+    name: 'no-reg',
+    system: 'ProtoParser',
+    setting: '-reg',
+    about: "Table 2's ablation: the faithful row without reg (named no-<part> because argparse reads -reg as an option).",
+    base: 'faithful.jsonnet',
+    overrides: {
+      model: { attention_regularization: 0 },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-no-reg/model.tar.gz',
+      pretraining: { model: { attention_regularization: 0 } },
+    },
+  },
+  {
+    name: 'no-strsim',
+    system: 'ProtoParser',
+    setting: '-strsim',
+    about: "Table 2's ablation: the faithful row without strsim (named no-<part> because argparse reads -strsim as an option).",
+    base: 'faithful.jsonnet',
+    overrides: {
+      model: { similarity_feature: false },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-no-strsim/model.tar.gz',
+      pretraining: { model: { similarity_feature: false } },
+    },
+  },
+  {
+    name: 'no-cond',
+    system: 'ProtoParser',
+    setting: '-cond',
+    about: "Table 2's ablation: the faithful row without cond (named no-<part> because argparse reads -cond as an option).",
+    base: 'faithful.jsonnet',
+    overrides: {
+      model: { conditional_feature: false },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-no-cond/model.tar.gz',
+      pretraining: { model: { conditional_feature: false } },
+    },
+  },
+  {
+    name: 'no-smooth',
+    system: 'ProtoParser',
+    setting: '-smooth',
+    about: "Table 2's ablation: the faithful row without smooth (named no-<part> because argparse reads -smooth as an option).",
+    base: 'faithful.jsonnet',
+    overrides: {
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-no-smooth/model.tar.gz',
+      pretraining: { model: { smoothing_k: 0 } },
+    },
+  },
+  {
+    name: 'seq2seq-pt',
+    system: 'Seq2Seq',
+    setting: 'pt',
+    about: "Baseline in the paper's data setting pt (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'seq2seq_pt.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'seq2seq-cb',
+    system: 'Seq2Seq',
+    setting: 'cb',
+    about: "Baseline in the paper's data setting cb (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'seq2seq_cb.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'seq2seq-os',
+    system: 'Seq2Seq',
+    setting: 'os',
+    about: "Baseline in the paper's data setting os (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'seq2seq_cb.jsonnet',
+    overrides: {
+      train_data_path: c.pick([c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5'), c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5'), c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5')]),
+    },
+  },
+  {
+    name: 'coarse2fine-pt',
+    system: 'Coarse2Fine',
+    setting: 'pt',
+    about: "Baseline in the paper's data setting pt (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'coarse2fine_pt.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'coarse2fine-cb',
+    system: 'Coarse2Fine',
+    setting: 'cb',
+    about: "Baseline in the paper's data setting cb (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'coarse2fine_cb.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'coarse2fine-os',
+    system: 'Coarse2Fine',
+    setting: 'os',
+    about: "Baseline in the paper's data setting os (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'coarse2fine_cb.jsonnet',
+    overrides: {
+      train_data_path: c.pick([c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5'), c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5'), c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5')]),
+    },
+  },
+  {
+    name: 'irnet-pt',
+    system: 'IRNet',
+    setting: 'pt',
+    about: "Baseline in the paper's data setting pt (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'irnet_pt.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'irnet-cb',
+    system: 'IRNet',
+    setting: 'cb',
+    about: "Baseline in the paper's data setting cb (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'irnet_cb.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'irnet-os',
+    system: 'IRNet',
+    setting: 'os',
+    about: "Baseline in the paper's data setting os (pt: train then support; cb: train + support; os: support oversampled).",
+    base: 'irnet_cb.jsonnet',
+    overrides: {
+      train_data_path: c.pick([c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5'), c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5'), c.shots(c.train + '+' + c.support + '*10', c.train + '+' + c.support + '*5')]),
+    },
+  },
+  {
+    name: 'da',
+    system: 'DA',
+    setting: '',
+    about: "Ablations are named no-<part> on the command line (argparse reads \"-sup\" as an option). Baselines in the paper's data settings (experiments/baselines/).",
+    base: 'da.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'pt-maml',
+    system: 'PT-MAML',
+    setting: '',
+    about: "Ablations are named no-<part> on the command line (argparse reads \"-sup\" as an option). Baselines in the paper's data settings (experiments/baselines/).",
+    base: 'ptmaml.jsonnet',
+    overrides: {},
+  },
+  {
+    name: 'plus',
+    system: 'ProtoParser',
+    setting: '+ lexicon, lexical linking (best on shuffle 0)',
+    about: "Table 1's 'ours + pretrained': the best offline word knowledge on shuffle 0 (lexicon and lexical linking).",
+    base: 'proto_parser.jsonnet',
+    overrides: {
+      model: {
+        lexical_linking: true,
+        lexicon: c.dataset,
+        lexicon_support_data: c.support,
+        lexicon_training_data: c.train,
+      },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-linking/model.tar.gz',
+      pretraining: { model: { lexical_linking: true, lexicon: c.dataset } },
+    },
+  },
+  {
+    name: 'chosen-fallback-roles',
+    system: 'ProtoParser',
+    setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
+    about: "The best row (README) since stop 66: chosen-fallback whose forward pairs replace only a known predicate playing the new predicate's roles (experiments/chosen/roles.libsonnet); from an error analysis of the development suite.",
+    base: 'best.jsonnet',
+    overrides: { teaching_recipe: true },
+  },
+]

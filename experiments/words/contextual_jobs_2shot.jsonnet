@@ -1,2 +1,0 @@
-// ProtoParser with words/contextual.libsonnet, jobs 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('jobs', 2, import 'contextual.libsonnet')

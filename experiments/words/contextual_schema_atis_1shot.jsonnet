@@ -1,2 +1,0 @@
-// ProtoParser with words/contextual_schema.libsonnet, atis 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('atis', 1, import 'contextual_schema.libsonnet')

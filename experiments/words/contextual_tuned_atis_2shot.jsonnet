@@ -1,2 +1,0 @@
-// ProtoParser with words/contextual_tuned.libsonnet, atis 2-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('atis', 2, import 'contextual_tuned.libsonnet')

@@ -1,2 +1,0 @@
-// ProtoParser with words/contextual_tuned.libsonnet, geo 1-shot (split from $FEWSHOT_SPLIT).
-(import '../common/fewshot.libsonnet').experiment('geo', 1, import 'contextual_tuned.libsonnet')
