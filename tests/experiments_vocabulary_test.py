@@ -1,18 +1,17 @@
 """No experiment lets a word or LF symbol that only the query file shows into a vocabulary (issue 52, leak b)."""
-import json
 import os
 import shutil
 from typing import Any, Iterator, List, Tuple
 
-import _jsonnet
 import pytest
 from allennlp.commands.train import TrainModel
 from allennlp.common import Params
 from allennlp.common.util import prepare_environment
 
 import fewshot_parser  # noqa: F401
+from fewshot_parser.commands.systems import render_config
 from tests import FIXTURE_DATA, PROJECT_ROOT
-from tests.experiments_test import CONFIGS, EXT
+from tests.experiments_test import BASES, CELLS, EXT, ROWS, base
 
 # TrainModel types that build the vocabulary of the pre-trained archive and extend it with what they
 # read from `train_data_path` alone (training/pretrain_finetune.py); the others are handled below.
@@ -64,10 +63,17 @@ def vocabulary_leaks(config: dict, where: str = "") -> List[str]:
     return problems
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=[os.path.relpath(p, PROJECT_ROOT) for p in CONFIGS])
-def test_no_config_builds_a_vocabulary_from_evaluation_data(path):
-    config = json.loads(_jsonnet.evaluate_file(path, ext_vars=EXT))
-    assert vocabulary_leaks(config) == []
+@pytest.mark.parametrize("name", list(ROWS))
+def test_no_row_builds_a_vocabulary_from_evaluation_data(name):
+    for dataset, shot in CELLS:
+        config = render_config(ROWS[name][2].format(dataset=dataset, shot=shot), EXT)
+        assert vocabulary_leaks(config) == [], (dataset, shot)
+
+
+@pytest.mark.parametrize("name", BASES)
+def test_no_base_builds_a_vocabulary_from_evaluation_data(name):
+    for dataset, shot in CELLS:
+        assert vocabulary_leaks(base(name, dataset, shot)) == [], (dataset, shot)
 
 
 def test_the_check_sees_allennlps_default():
@@ -93,15 +99,14 @@ def query_only_data(root) -> str:
     return str(root)
 
 
-@pytest.mark.parametrize("name", ["seq2seq_cb", "coarse2fine_os", "irnet_cb", "da"])
+@pytest.mark.parametrize("name", ["seq2seq-cb", "coarse2fine-os", "irnet-cb", "da"])
 def test_a_baseline_trained_as_allennlp_train_would_has_no_query_only_token(name, tmp_path, monkeypatch):
     """Builds the cb / os / DA baseline (`TrainModel.from_params`, as `allennlp train` does, without
     training) on a split whose query file has a word and an LF symbol of its own; neither is in any
     namespace of the vocabulary, and the query set is still indexed for the evaluation."""
     monkeypatch.chdir(PROJECT_ROOT)
     monkeypatch.setenv("FEWSHOT_DATA_DIR", query_only_data(tmp_path / "data"))
-    config = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", "baselines",
-                                                            f"{name}_geo_1shot.jsonnet"), ext_vars=EXT))
+    config = render_config(ROWS[name][2].format(dataset="geo", shot=1), EXT)
     params = Params(config)
     prepare_environment(params)  # takes the seeds, as `allennlp train` does
     built = TrainModel.from_params(params, serialization_dir=str(tmp_path / "run"), local_rank=0)
