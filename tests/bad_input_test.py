@@ -283,7 +283,6 @@ def test_inspect_data_on_a_directory_without_the_layout_is_an_error(tmp_path):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["--systems", "nonexistent"], "argument --systems: unknown system 'nonexistent'; choose from ours,"),
     (["--datasets", "geoquery"], "argument --datasets: unknown dataset 'geoquery'; choose from jobs, geo, atis"),
     (["--shots", "3"], "argument --shots: no shot 3; choose from 1, 2"),
     (["--shots", "one"], "argument --shots: shot must be an integer, not 'one'"),
@@ -297,6 +296,14 @@ def test_run_grid_rejects_bad_arguments_with_an_argparse_error(capsys, arguments
         parser.parse_args(["run-grid", "--dry-run"] + arguments)
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def test_run_grid_names_an_unknown_system_in_one_line(tmp_path):
+    result = cli(["run-grid", "--systems", "nonexistent", "--dry-run", "--results", str(tmp_path / "runs.csv")],
+                 PROJECT_ROOT)
+    assert result.returncode == 1
+    assert last_line(result.stderr).startswith("unknown system 'nonexistent'; known: ours,")
+    assert "Traceback" not in result.stderr
 
 
 def test_predict_exits_non_zero_when_no_line_could_be_parsed(tmp_path, archive):

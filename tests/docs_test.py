@@ -66,7 +66,9 @@ def makefile_targets() -> Set[str]:
 
 def plugin_subcommands() -> Set[str]:
     names: Set[str] = set()
-    for path in glob.glob(os.path.join(PROJECT_ROOT, "fewshot_parser", "commands", "*.py")):
+    # The product's subcommands and the checkout's lab package's (`report`, `certify`).
+    paths = glob.glob(os.path.join(PROJECT_ROOT, "fewshot_parser", "commands", "*.py"))
+    for path in paths + glob.glob(os.path.join(PROJECT_ROOT, "lab", "fewshot_lab", "commands", "*.py")):
         with open(path, encoding="utf-8") as handle:
             names.update(re.findall(r"@Subcommand\.register\(\s*[\"']([^\"']+)[\"']", handle.read()))
     return names

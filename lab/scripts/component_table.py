@@ -44,7 +44,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from component_pairs import exact_matches, settings  # noqa: E402  (the same rows, read the same way)
+from component_pairs import exact_matches  # noqa: E402  (the same rows, read the same way)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 COLUMNS = [("jobs", "1"), ("geo", "1"), ("jobs", "2"), ("geo", "2")]
@@ -83,7 +83,9 @@ def pairs(with_name: str, without_name: str, dev: str, official: str,
     """
 
     def gains() -> Gains:
-        systems = settings(path("experiments", "systems.csv"))
+        from fewshot_lab.systems import SYSTEMS
+
+        systems = {name: spec[:2] for name, spec in SYSTEMS.items()}
         found = empty()
         for suite, file, other, shuffles in (("d", dev, without_files[0], None),
                                              ("s", official, without_files[1], ["1", "2", "3", "4", "5"])):

@@ -180,15 +180,17 @@ def test_the_first_run_of_a_shot_writes_its_recipe_and_a_marked_run_replaces_it(
 
 
 @pytest.mark.parametrize("dataset", ["geo", "jobs"])
-@pytest.mark.parametrize("config", ["{dataset}_1shot.jsonnet", "{dataset}_1shot_best.jsonnet"])
+@pytest.mark.parametrize("config", ["ours", "chosen-fallback-roles"])
 def test_the_faithful_and_the_best_recipe_read_only_placeholders_and_bundled_files(dataset, config):
     """Every data file the faithful and the best row read is the support set, the query set, the
     pre-training data or a bundled file: a teaching needs no data directory."""
-    path = os.path.join(PROJECT_ROOT, "experiments", config.format(dataset=dataset))
+    from fewshot_parser.commands.systems import read_systems, render_config
+
+    path = read_systems()[config][2].format(dataset=dataset, shot=1)
     with pushd(PROJECT_ROOT):
-        experiment = json.loads(_jsonnet.evaluate_file(path, ext_vars={
+        experiment = render_config(path, {
             "FEWSHOT_SPLIT": "1", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "p",
-            "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data")}))
+            "FEWSHOT_DATA_DIR": os.environ.get("FEWSHOT_DATA_DIR", "data")})
         if not os.path.isfile(teaching_recipe._data_file(experiment["train_data_path"]) or ""):
             pytest.skip("the benchmark data is not set up (make data)")
         recipe, bundled = teaching_recipe.make_recipe(experiment)

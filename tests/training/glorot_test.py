@@ -82,12 +82,16 @@ def test_an_interrupted_pretraining_with_glorot_init_resumes_exactly(tmp_path, m
 def test_the_faithful_configs_start_pretraining_with_glorot_init_and_no_glorot_drops_only_that():
     ext = {"FEWSHOT_SPLIT": "2", "FEWSHOT_SEED": "13", "FEWSHOT_PRETRAIN_DIR": "runs/pretrain"}
 
+    from fewshot_parser.commands.systems import read_systems, render_config
+
+    rows = read_systems(["experiments/systems.jsonnet", "lab/systems.jsonnet"])
+
     def render(name):
-        config = json.loads(_jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "experiments", name), ext_vars=ext))
+        config = render_config(rows[name][2].format(dataset="jobs", shot=1), ext)
         config.pop("teaching_recipe", None)  # which run's fine-tuning the archive keeps for `teach`
         return config
 
-    faithful, switched = render("jobs_1shot.jsonnet"), render("switches/no_glorot_jobs_1shot.jsonnet")
+    faithful, switched = render("ours"), render("no-glorot")
     assert faithful["pretraining"]["trainer"]["callbacks"][0] == {"type": "fewshot_glorot_init"}
     assert {"type": "fewshot_glorot_init"} not in switched["pretraining"]["trainer"]["callbacks"]
     assert {"type": "fewshot_glorot_init"} not in faithful["trainer"]["callbacks"]  # pre-training only
