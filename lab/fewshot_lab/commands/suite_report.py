@@ -5,6 +5,17 @@ so their spread is what a user's own predicates may see), and retention: exact m
 held-out `known.txt` with the pre-trained archive, after fine-tuning, and the drop between them,
 over all of a row's runs and per dataset. A cell holding a run the current code would not reproduce
 (`staleness.draw_stale_reason`) is marked †, as Table 1 marks official cells.
+
+Then, to decide between rows, the paired difference of each row against the faithful row
+(`FAITHFUL`: ProtoParser, no setting) per column. Runs are paired by (dataset, shot, draw, sample):
+`sample` is an optional runs.csv column for several support samples per draw (absent or empty:
+sample 0); where a row has several runs of one key (reruns), the last in file order counts, as
+`report.collect` picks among the official rows' duplicates. Only pairs both rows have count. The
+samples of one draw are not independent (they share the draw's pre-training and its new
+predicates), so the draw is the unit: the differences are averaged within each draw first, and the
+cell gives the mean of those draw means ± their standard error, stdev / sqrt(draws) (a cluster,
+draw-level standard error; "n/a" with a single draw), then (draws/pairs). A difference with
+|mean| >= 2 x SE (and not zero) is marked `*`.
 """
 
 import csv
@@ -17,6 +28,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from fewshot_lab.staleness import draw_stale_reason
 from fewshot_lab.systems import TABLES
 from fewshot_parser.commands.systems import read_systems
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
 
@@ -25,6 +37,10 @@ Key = Tuple[str, str]
 # (system, setting, dataset, shot) -> why a run of that cell is stale
 Stale = Dict[Tuple[str, str, str, int], str]
 STALE_MARK = "†"
+FAITHFUL: Key = ("ProtoParser", "")
+SIGNIFICANT_MARK = "*"
+# (draw, sample) -> exact match of one row in one column
+Runs = Dict[Tuple[int, int], float]
 
 
 def _label(key: Key) -> str:
@@ -151,12 +167,100 @@ def suite_lines(
     return lines
 
 
+def sample_of(row: Dict[str, str]) -> int:
+    """The support sample of a run: the optional `sample` column, 0 when absent or empty."""
+    value = (row.get("sample") or "").strip()
+    try:
+        return int(value) if value else 0
+    except ValueError:
+        raise UserError(
+            f"sample must be an integer, got {value!r} (run {_label((row['system'], row['setting']))}, "
+            f"{row['dataset']} {row['shot']}-shot, draw {row['shuffle']})"
+        ) from None
+
+
+def latest_runs(rows: Sequence[Dict[str, str]]) -> Dict[Key, Dict[Tuple[str, int], Runs]]:
+    """(system, setting) -> (dataset, shot) -> (draw, sample) -> exact match; of reruns the last in file order."""
+    table: Dict[Key, Dict[Tuple[str, int], Runs]] = defaultdict(lambda: defaultdict(dict))
+    for row in rows:
+        runs = table[(row["system"], row["setting"])][(row["dataset"], int(row["shot"]))]
+        runs[(int(row["shuffle"]), sample_of(row))] = float(row["exact_match"])
+    return table
+
+
+def paired_difference(runs: Runs, faithful: Runs) -> Optional[Tuple[float, Optional[float], int, int]]:
+    """
+    (mean, cluster standard error, draws, pairs) of `runs` - `faithful` over the (draw, sample) keys both
+    have: the differences averaged within each draw, then the mean and stdev / sqrt(draws) of those draw
+    means (None for the error with a single draw); None without any pair.
+    """
+    shared = sorted(set(runs) & set(faithful))
+    if not shared:
+        return None
+    by_draw: Dict[int, List[float]] = defaultdict(list)
+    for key in shared:
+        by_draw[key[0]].append(runs[key] - faithful[key])
+    mean, error = mean_and_error([statistics.mean(differences) for differences in by_draw.values()])
+    return mean, error, len(by_draw), len(shared)
+
+
+def significant(mean: float, error: Optional[float]) -> bool:
+    """|mean| >= 2 x SE (never with a single draw, nor for a difference of zero)."""
+    return error is not None and mean != 0 and abs(mean) >= 2 * error
+
+
+def paired_text(paired: Optional[Tuple[float, Optional[float], int, int]]) -> str:
+    if paired is None:
+        return "–"
+    mean, error, draws, pairs = paired
+    return (
+        f"{mean:+.2f} ± {'n/a' if error is None else f'{error:.2f}'}"
+        + (SIGNIFICANT_MARK if significant(mean, error) else "")
+        + f" ({draws}/{pairs})"
+    )
+
+
+def paired_lines(
+    rows: Sequence[Dict[str, str]],
+    keys: Optional[Sequence[Key]] = None,
+    labels: Optional[Dict[Key, str]] = None,
+    faithful: Key = FAITHFUL,
+) -> List[str]:
+    """
+    The paired-difference section: a title, one Markdown line per row key other than `faithful` with its
+    difference against `faithful` in each of the six columns (`paired_text`), and a legend.
+    """
+    table = latest_runs(rows)
+    title = "## Paired difference against the faithful row (mean ± SE over draws, draws/pairs)"
+    if faithful not in table:
+        return [title, "", f"No run of the faithful row ({_label(faithful)}): nothing to pair with."]
+    keys = [key for key in (list(keys) if keys is not None else sorted(table)) if key in table and key != faithful]
+    lines = [
+        title,
+        "",
+        "| row | " + " | ".join(f"{d} {k}" for d, k in COLUMNS) + " |",
+        "|---" * (len(COLUMNS) + 1) + "|",
+    ]
+    for key in keys:
+        cells = [paired_text(paired_difference(table[key].get(c, {}), table[faithful].get(c, {}))) for c in COLUMNS]
+        lines.append(f"| {(labels or {}).get(key, _label(key))} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"Row − faithful row ({_label(faithful)}) in exact-match points, over the runs both have, paired "
+        "by (draw, support sample; of reruns the last in file order): the differences are averaged within "
+        "each draw, then mean ± standard error over the draws' means (a draw's samples share its pre-training "
+        f"and new predicates), n/a with a single draw; (draws/pairs). {SIGNIFICANT_MARK}: |mean| >= 2 × SE.",
+    ]
+    return lines
+
+
 def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
     """Writes `<out>/table.md` and `<out>/table.csv` from the suite's results files; returns the table."""
     rows = [row for path in files for row in read_result_rows(path)]
     require_rows(rows, files, f"the {suite} suite")
     stale = stale_draw_cells(rows, suite_data_root(files, suite))
     lines = suite_lines(rows, stale=stale)
+    paired = paired_lines(rows)
     notes = (
         ""
         if not stale
@@ -175,7 +279,13 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
             "predicates of the official train.txt new (fewshot_parser/data/dev_suite.py) and has its own "
             "pre-training. known: exact match on the draws' held-out known.txt (examples of known predicates that "
             "no training saw) with the pre-trained archive and after fine-tuning, averaged over every run of the "
-            "row; drop = after - before, also per dataset.\n\n" + "\n".join(lines) + "\n" + notes
+            "row; drop = after - before, also per dataset.\n\n"
+            + "\n".join(lines)
+            + "\n"
+            + notes
+            + "\n"
+            + "\n".join(paired)
+            + "\n"
         )
     table = collect(rows)
     with atomic_open(os.path.join(out, "table.csv"), "w", newline="") as handle:
@@ -209,4 +319,5 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
                         *(["", "", ""] if kept is None else [f"{kept[0]:.2f}", f"{kept[1]:.2f}", f"{kept[2]:.2f}"]),
                     ]
                 )
-    return "\n".join(lines) + f"\nwrote {os.path.join(out, 'table.md')}, {os.path.join(out, 'table.csv')}"
+    wrote = f"wrote {os.path.join(out, 'table.md')}, {os.path.join(out, 'table.csv')}"
+    return "\n".join(lines + [""] + paired + [wrote])

@@ -1,0 +1,136 @@
+"""The development suite's paired differences against the faithful row (`suite_report.paired_lines`): runs
+paired by (dataset, shot, draw, sample), reruns resolved to the last in file order, and a draw-level
+(cluster) standard error."""
+
+import csv
+import math
+
+import pytest
+from fewshot_lab.commands.suite_report import latest_runs, paired_difference, paired_lines, write_suite_report
+
+from fewshot_parser.common.results_io import read_result_rows
+
+HEADER = [
+    "system",
+    "setting",
+    "dataset",
+    "shot",
+    "shuffle",
+    "exact_match",
+    "seconds",
+    "code_version",
+    "config_hash",
+    "pretrain_code_version",
+    "pretrain_config_hash",
+    "threads",
+    "torch",
+    "machine",
+    "known_pretrained",
+    "known_finetuned",
+]
+FAITHFUL = ("ProtoParser", "")
+OTHER = ("ProtoParser", "+ lexicon")
+
+
+def write_runs(path, runs, sample_column=True):
+    """`runs`: (key, dataset, shot, draw, sample, exact match); sample None leaves the cell empty."""
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=HEADER + (["sample"] if sample_column else []))
+        writer.writeheader()
+        for (system, setting), dataset, shot, draw, sample, em in runs:
+            row = {
+                "system": system,
+                "setting": setting,
+                "dataset": dataset,
+                "shot": shot,
+                "shuffle": draw,
+                "exact_match": em,
+                "seconds": 1.0,
+            }
+            if sample_column:
+                row["sample"] = "" if sample is None else sample
+            writer.writerow(row)
+    return str(path)
+
+
+# geo 1-shot, two support samples per draw. Differences OTHER - FAITHFUL: draw 1: +2, +4 (mean 3);
+# draw 2: +6, +8 (mean 7); draw 3: 0, +4 (mean 2). Over the draws' means: mean 4, stdev sqrt(7), SE
+# sqrt(7/3) = 1.53 (the naive SE over the six pairs would be sqrt(8/6) = 1.15). Draw 4 only OTHER has,
+# draw 5 only FAITHFUL: neither counts. OTHER's draw 1 sample 0 is rerun: the first value (0.0) is replaced.
+HAND_COMPUTED = [
+    (OTHER, "geo", 1, 1, 0, 0.0),
+    (FAITHFUL, "geo", 1, 1, 0, 10.0),
+    (FAITHFUL, "geo", 1, 1, 1, 20.0),
+    (FAITHFUL, "geo", 1, 2, 0, 30.0),
+    (FAITHFUL, "geo", 1, 2, 1, 40.0),
+    (FAITHFUL, "geo", 1, 3, 0, 50.0),
+    (FAITHFUL, "geo", 1, 3, 1, 60.0),
+    (FAITHFUL, "geo", 1, 5, 0, 0.0),
+    (OTHER, "geo", 1, 1, 0, 12.0),
+    (OTHER, "geo", 1, 1, 1, 24.0),
+    (OTHER, "geo", 1, 2, 0, 36.0),
+    (OTHER, "geo", 1, 2, 1, 48.0),
+    (OTHER, "geo", 1, 3, 0, 50.0),
+    (OTHER, "geo", 1, 3, 1, 64.0),
+    (OTHER, "geo", 1, 4, 0, 99.0),
+]
+
+
+def test_the_paired_difference_is_a_mean_over_draws_with_a_cluster_standard_error(tmp_path):
+    rows = read_result_rows(write_runs(tmp_path / "runs.csv", HAND_COMPUTED))
+    table = latest_runs(rows)
+    assert table[OTHER][("geo", 1)][(1, 0)] == 12.0  # the rerun, last in file order
+    mean, error, draws, pairs = paired_difference(table[OTHER][("geo", 1)], table[FAITHFUL][("geo", 1)])
+    assert mean == pytest.approx(4.0) and error == pytest.approx(math.sqrt(7 / 3))
+    assert (draws, pairs) == (3, 6)  # draws 4 and 5 have one row only
+    line = next(line for line in paired_lines(rows) if line.startswith("| ProtoParser (+ lexicon) |"))
+    # columns jobs 1, geo 1, atis 1, jobs 2, geo 2, atis 2; 4 >= 2 x 1.53 is marked
+    assert line == "| ProtoParser (+ lexicon) | – | +4.00 ± 1.53* (3/6) | – | – | – | – |"
+    assert not any(line.startswith("| ProtoParser |") for line in paired_lines(rows))  # no faithful - faithful
+
+
+def test_the_sample_column_is_optional_and_an_empty_sample_is_sample_0(tmp_path):
+    # geo 2-shot, one run per draw: differences +5 and -1, mean 2, SE sqrt(18) / sqrt(2) = 3: not marked.
+    runs = [
+        (FAITHFUL, "geo", 2, 1, None, 40.0),
+        (FAITHFUL, "geo", 2, 2, 0, 50.0),
+        (OTHER, "geo", 2, 1, 0, 45.0),
+        (OTHER, "geo", 2, 2, None, 49.0),
+    ]
+    expected = "| ProtoParser (+ lexicon) | – | – | – | – | +2.00 ± 3.00 (2/2) | – |"
+    for sample_column in (True, False):
+        path = write_runs(tmp_path / f"runs_{sample_column}.csv", runs, sample_column=sample_column)
+        lines = paired_lines(read_result_rows(path))
+        assert expected in lines
+
+
+def test_a_single_draw_gives_no_standard_error(tmp_path):
+    # atis 1-shot, draw 1 only, two samples: differences +5 and +3, mean 4, no SE and no mark.
+    runs = [
+        (FAITHFUL, "atis", 1, 1, 0, 10.0),
+        (FAITHFUL, "atis", 1, 1, 1, 20.0),
+        (OTHER, "atis", 1, 1, 0, 15.0),
+        (OTHER, "atis", 1, 1, 1, 23.0),
+    ]
+    rows = read_result_rows(write_runs(tmp_path / "runs.csv", runs))
+    assert "| ProtoParser (+ lexicon) | – | – | +4.00 ± n/a (1/2) | – | – | – |" in paired_lines(rows)
+    assert paired_difference({(1, 0): 1.0}, {(2, 0): 1.0}) is None  # no shared draw
+
+
+def test_without_the_faithful_row_nothing_is_paired(tmp_path):
+    rows = read_result_rows(write_runs(tmp_path / "runs.csv", [(OTHER, "geo", 1, 1, 0, 15.0)]))
+    assert paired_lines(rows)[-1] == "No run of the faithful row (ProtoParser): nothing to pair with."
+
+
+def test_the_suite_report_prints_and_writes_the_paired_section_after_the_means(tmp_path):
+    path = write_runs(tmp_path / "runs.csv", HAND_COMPUTED)
+    text = write_suite_report([path], str(tmp_path / "out"), "dev")
+    table = (tmp_path / "out" / "table.md").read_text()
+    for shown in (text, table):
+        assert "## Paired difference against the faithful row (mean ± SE over draws, draws/pairs)" in shown
+        assert "| ProtoParser (+ lexicon) | – | +4.00 ± 1.53* (3/6) | – | – | – | – |" in shown
+        assert "*: |mean| >= 2 × SE." in shown
+        # the means table stays as it was, every run counted and † marked
+        # (faithful geo 1: 7 runs, mean 30, SE sqrt(2800 / 6 / 7) = 8.16)
+        assert "| ProtoParser | – | 30.00 ± 8.16 (n=7) † |" in shown
+        assert shown.index("| ProtoParser | – | 30.00") < shown.index("## Paired difference")
