@@ -1,6 +1,5 @@
 from fewshot_parser.models.coarse2fine import Coarse2Fine
 from fewshot_parser.models.domain_adaptation import DomainAdaptiveCoarse2Fine
-from fewshot_parser.models.ensemble import FewShotEnsemble
 from fewshot_parser.models.known_fallback import KnownFallback
 from fewshot_parser.models.metrics import LogicalFormExactMatch
 from fewshot_parser.models.proto_parser import ProtoParser

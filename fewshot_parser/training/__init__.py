@@ -3,9 +3,7 @@ from fewshot_parser.training.callbacks import (
     DomainStatisticsCallback,
     PrototypeInitCallback,
 )
-from fewshot_parser.training.ensemble_finetune import EnsembleFinetune
 from fewshot_parser.training.maml import MamlTrainer
 from fewshot_parser.training.pretrain_finetune import PretrainFinetune
-from fewshot_parser.training.pretrainings_ensemble import PretrainingsEnsemble
 from fewshot_parser.training.retention import RetentionMethod
 from fewshot_parser.training.schedulers import DelayedExponentialScheduler

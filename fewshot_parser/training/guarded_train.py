@@ -45,6 +45,19 @@ def worth_keeping(serialization_dir: str) -> bool:
     return any(glob.glob(os.path.join(serialization_dir, pattern)) for pattern in KEPT)
 
 
+def close_logs_in(directory: str) -> None:
+    """Closes and detaches every file handler writing into `directory` (AllenNLP's `out.log` handlers: the
+    root logger's and the `tqdm` logger's), so that nothing logs into a removed directory later."""
+    inside = os.path.abspath(directory) + os.sep
+    loggers = [logging.getLogger()]
+    loggers += [known for known in logging.Logger.manager.loggerDict.values() if isinstance(known, logging.Logger)]
+    for logger_ in loggers:
+        for handler in list(logger_.handlers):
+            if isinstance(handler, logging.FileHandler) and handler.baseFilename.startswith(inside):
+                handler.close()
+                logger_.removeHandler(handler)
+
+
 def guard_train_model(train_model: Callable[..., Any]) -> Callable[..., Any]:
     """`train_model` that removes the serialization directory it created when training fails early."""
     if getattr(train_model, "_fewshot_guarded", False):
@@ -60,12 +73,7 @@ def guard_train_model(train_model: Callable[..., Any]) -> Callable[..., Any]:
             return train_model(params, serialization_dir, recover, force, *args, **kwargs)
         except Exception:
             if fresh and not recover and os.path.isdir(directory) and not worth_keeping(directory):
-                root = logging.getLogger()
-                inside = os.path.abspath(directory) + os.sep
-                for handler in list(root.handlers):  # AllenNLP's out.log handler, into the directory
-                    if isinstance(handler, logging.FileHandler) and handler.baseFilename.startswith(inside):
-                        handler.close()
-                        root.removeHandler(handler)
+                close_logs_in(directory)
                 shutil.rmtree(directory, ignore_errors=True)
                 logger.info("Removed %s: the run failed before saving anything to resume from", directory)
             raise

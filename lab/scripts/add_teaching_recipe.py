@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 import fewshot_parser  # noqa: E402,F401  (registers the readers the recipe's shot check builds)
-from fewshot_parser.commands.recipes import experiment_path, render  # noqa: E402
+from fewshot_lab.recipes import experiment_path, render  # noqa: E402
 from fewshot_parser.common.archives import check_archive, read_members  # noqa: E402
 from fewshot_parser.common.errors import UserError  # noqa: E402
 from fewshot_parser.training import teaching_recipe  # noqa: E402

@@ -115,7 +115,7 @@ def best_row_settings(train: str) -> Dict[str, Callable[[Any], None]]:
     changes act on the fine-tuned parser; the pre-trained one has no decoding components. The
     fallback's removal is not a setting: it is the full model's `finetuned_exact_match`.
     """
-    from fewshot_parser.modules.decoding.missing_evidence import MissingEvidence
+    from fewshot_lab.modules.decoding.missing_evidence import MissingEvidence
 
     def without(kind: str) -> Callable[[Any], None]:
         def apply(model: Any) -> None:

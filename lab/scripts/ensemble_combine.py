@@ -22,7 +22,7 @@ from allennlp.models.archival import load_archive  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.data.paths import resolve_data_path  # noqa: E402
-from fewshot_parser.models.ensemble import COMBINE_RULES, FewShotEnsemble  # noqa: E402
+from fewshot_lab.models.ensemble import COMBINE_RULES, FewShotEnsemble  # noqa: E402
 
 
 def evaluate(model, instances, batch_size: int) -> Dict[str, float]:

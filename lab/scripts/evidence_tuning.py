@@ -23,7 +23,7 @@ from allennlp.models.archival import load_archive  # noqa: E402
 
 import fewshot_parser  # noqa: E402,F401
 from fewshot_parser.logical_forms.namespaces import ACTION_NAMESPACE  # noqa: E402
-from fewshot_parser.modules.decoding.missing_evidence import MissingEvidence  # noqa: E402
+from fewshot_lab.modules.decoding.missing_evidence import MissingEvidence  # noqa: E402
 from new_action_bias import add_column_arguments, emit_sweep, exact_match_per_setting, sweep_columns  # noqa: E402  (lab/scripts/, the script's own folder)
 
 EVIDENCE_TYPES = {

@@ -30,7 +30,7 @@ from fewshot_parser.data.recombination.trees import atom_calls, call_labels  # n
 from fewshot_parser.data.examples import Example, read_training_examples  # noqa: E402
 from fewshot_parser.data.recombination.trees import argument_shape  # noqa: E402
 from fewshot_parser.logical_forms.tree import parse  # noqa: E402
-from fewshot_parser.modules.decoding.variable_scoping import scoping_errors  # noqa: E402
+from fewshot_lab.modules.decoding.variable_scoping import scoping_errors  # noqa: E402
 
 FORMALISM = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 _VARIABLE = re.compile(r"^\$\d+$")

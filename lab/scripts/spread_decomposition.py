@@ -45,7 +45,7 @@ from compare_predictions import predictions  # noqa: E402
 from new_predicates import logical_forms  # noqa: E402
 from split_ceiling import sampling_floor  # noqa: E402
 
-from fewshot_parser.models.ensemble import vote  # noqa: E402
+from fewshot_lab.models.ensemble import vote  # noqa: E402
 from fewshot_parser.models.metrics import exact_match  # noqa: E402
 
 COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]

@@ -42,7 +42,7 @@ def describe(values: List[float]) -> Tuple[str, str, str]:
 
 def pretrained_variant(system: str, dataset: str) -> str:
     """The folder name of the row's pre-trained archive (`<dataset>-<variant>`)."""
-    from fewshot_parser.commands.recipes import experiment_path, render
+    from fewshot_lab.recipes import experiment_path, render
 
     return os.path.basename(os.path.dirname(render(experiment_path(system, dataset, 1), 13)["pretrained_archive"]))
 

@@ -63,21 +63,6 @@ def test_an_unknown_type_fails_before_pre_training_with_allennlps_message(tmp_pa
     assert not (tmp_path / "run").exists() and not no_archive.exists()
 
 
-def test_an_ensemble_over_pretrainings_checks_every_part_before_the_first_pre_trains(tmp_path, no_archive):
-    from tests.training.pretrainings_ensemble_test import ensemble, part
-
-    parts = [part(str(tmp_path / f"pretrain{seed}" / "model.tar.gz"), seed, 1) for seed in (1, 11)]
-    parts[1]["pretraining"]["trainer"]["num_epochz"] = 3
-    config = ensemble(parts)
-    with pytest.raises(UserError, match=r"unknown key experiments\.1\.pretraining\.trainer\.num_epochz\)$"):
-        check_experiment(config)
-    path = tmp_path / "ensemble.json"
-    path.write_text(json.dumps(config))
-    with pytest.raises(UserError, match=r"unknown key experiments\.1\.pretraining\.trainer\.num_epochz\)$"):
-        train_model_from_file(str(path), str(tmp_path / "run"))
-    assert not (tmp_path / "run").exists() and not any((tmp_path / f"pretrain{seed}").exists() for seed in (1, 11))
-
-
 def rendered(path: str) -> dict:
     return json.loads(_jsonnet.evaluate_file(path, ext_vars={**os.environ, "PRETRAINED": "/nowhere/model.tar.gz",
                                                              "FEWSHOT_DATA_DIR": "data", "FEWSHOT_DATASET": "geo",

@@ -5,5 +5,4 @@ from fewshot_parser.data.dataset_readers.entity_values import EntityValuesReader
 from fewshot_parser.data.dataset_readers.fewshot_reader import FewShotReader
 from fewshot_parser.data.dataset_readers.geoquery import GeoQueryReader
 from fewshot_parser.data.dataset_readers.jobs import JobsReader
-from fewshot_parser.data.dataset_readers.literal_slots import LiteralSlotsReader
 from fewshot_parser.data.dataset_readers.seq2seq import FewShotSeq2SeqReader

@@ -1,7 +1,6 @@
 from fewshot_parser.training.callbacks.alignment_statistics import AlignmentStatisticsCallback
 from fewshot_parser.training.callbacks.authors_candidates import AuthorsAttentionCandidatesCallback
 from fewshot_parser.training.callbacks.domain_statistics import DomainStatisticsCallback
-from fewshot_parser.training.callbacks.evidence_statistics import EvidenceStatisticsCallback
 from fewshot_parser.training.callbacks.glorot import GlorotInitCallback
 from fewshot_parser.training.callbacks.occurrence_statistics import OccurrenceStatisticsCallback
 from fewshot_parser.training.callbacks.progress import ProgressCallback

@@ -9,7 +9,7 @@ from allennlp.training.callbacks.callback import TrainerCallback
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
 
-# The serialization directory of an ensemble's member (training/ensemble_finetune.py): `member_<i>`.
+# The serialization directory of one of several models a run trains in turn (an ensemble's member): `member_<i>`.
 _MEMBER_DIRECTORY = re.compile(r"^member_(\d+)$")
 
 
@@ -18,8 +18,8 @@ class ProgressCallback(TrainerCallback):
     """
     Short progress lines on stdout while a model trains: when it starts (epochs, batches per epoch),
     one line per epoch (epoch, training loss, seconds) and when it ends; AllenNLP's batch progress
-    bars stay on stderr. An ensemble member (trained in `member_<i>/`, see
-    `fewshot_parser.training.ensemble_finetune`) is named as "member i+1 of `members`".
+    bars stay on stderr. A run that trains several models in turn, each in
+    `member_<i>/` (an ensemble), names each as "member i+1 of `members`".
 
     The callback only writes text: it draws no random numbers and changes no state, so adding it
     to a trainer's callbacks changes none of its numbers (`allennlp teach` adds it to the recipe it

@@ -4,10 +4,6 @@ predicates while the support set teaches it new ones, each a `RetentionMethod` t
 `fewshot_pretrain_finetune` config lists under `retention` (none by default).
 """
 
-from fewshot_parser.training.retention.anchoring import WeightAnchoring
 from fewshot_parser.training.retention.attach import attach_retention, check_optimizer
-from fewshot_parser.training.retention.distillation import Distillation
 from fewshot_parser.training.retention.fallback import PretrainedFallback
-from fewshot_parser.training.retention.freezing import Freezing
 from fewshot_parser.training.retention.method import RetentionContext, RetentionMethod
-from fewshot_parser.training.retention.replay import Replay

@@ -31,7 +31,7 @@ from allennlp.commands.subcommand import Subcommand
 
 from fewshot_lab import fingerprint
 from fewshot_parser.commands.arguments import int_in, one_of, positive_int
-from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
+from fewshot_lab.recipes import HEADLINE_SYSTEMS
 from fewshot_lab.systems import SYSTEMS
 from fewshot_lab.staleness import CERTIFICATIONS, read_certifications
 from fewshot_parser.common.errors import UserError

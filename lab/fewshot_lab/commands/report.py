@@ -446,7 +446,7 @@ def headline_best_key() -> Optional[Tuple[str, str]]:
     The (system, setting) row of the project's best row, `recipes.HEADLINE_SYSTEMS[1]` (None without the grid
     table).
     """
-    from fewshot_parser.commands.recipes import HEADLINE_SYSTEMS
+    from fewshot_lab.recipes import HEADLINE_SYSTEMS
     from fewshot_lab.systems import TABLES
     from fewshot_parser.commands.systems import read_systems
 

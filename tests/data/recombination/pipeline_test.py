@@ -8,7 +8,7 @@ from fewshot_parser.data.examples import Example
 from fewshot_parser.data.recombination import PairGenerator, RecombinationContext, Support, SyntheticPair, recombine
 from fewshot_parser.data.recombination.pipeline import Candidate, in_turns, round_robin, take
 from fewshot_parser.logical_forms.tree import parse
-from tests.data import reshaping_test as fixtures
+from tests.data.recombination import fixtures
 
 
 def pair(utterance: str, lf: str = "( a:t $0 )", predicate: str = "p", direction: str = "test") -> SyntheticPair:

@@ -1,0 +1,3 @@
+"""The probes' ensemble of fine-tuned parsers."""
+
+from fewshot_lab.models.ensemble import FewShotEnsemble

@@ -1,0 +1,92 @@
+"""Reshaped recombination: new predicates in argument shapes their support set does not show."""
+
+import pytest
+from allennlp.common import Params
+from allennlp.common.checks import ConfigurationError
+from allennlp.data import DatasetReader
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.commands.augment_data import is_augmented_reader
+from fewshot_parser.data.recombination import RecombinationContext
+from fewshot_lab.data import ReshapedPairs
+from fewshot_parser.data.recombination.trees import argument_shape, atom_calls
+from fewshot_parser.logical_forms.tree import parse
+from tests import PROJECT_ROOT
+from tests.data.recombination.fixtures import SUPPORT, TRAINING, examples, forward_reverse, synthesize, untyped, write
+
+def test_argument_shapes_tell_variables_entities_and_constants_apart():
+    calls = {c.label: c for c in atom_calls(parse("( and ( loc:t $0 s0 ) ( next_to:t usa:co c12 ) )", "lambda"), "lambda")}
+    assert argument_shape(calls["loc:t"], 2, "lambda") == ("v", "e:s")
+    assert argument_shape(calls["next_to:t"], 2, "lambda") == ("usa:co", "e:c")
+
+
+def test_reshaped_pairs_show_the_new_predicate_in_the_shapes_its_support_lacks():
+    training, support = examples(TRAINING), examples(SUPPORT, source="support.txt")
+    pairs = synthesize(training, support, ReshapedPairs(pairs_per_predicate=10))
+    reshaped = [pair for pair in pairs if pair.direction == "reshaped"]
+    assert reshaped
+    shapes = set()
+    for pair in reshaped:
+        calls = [c for c in atom_calls(parse(pair.logical_form, "lambda"), "lambda") if c.label == "area:i"]
+        assert len(calls) == 1 and pair.predicate == "area:i" and pair.replaced in ("population:i", "len:i")
+        shapes.add(argument_shape(calls[0], 1, "lambda"))
+        assert "area" in pair.utterance  # the support's word for the new predicate ...
+        assert "smallest" not in pair.utterance  # ... without the word of its support operator (argmin)
+    # Every shape the training set gives a `:i` predicate of arity 1, none the support already shows.
+    assert shapes == {("e:s",), ("e:c",), ("e:r",)}
+    assert ["what", "is", "the", "area", "s0"] in [pair.utterance for pair in reshaped]
+    # The forward and reverse pairs are the plain recombination's, first and unchanged.
+    plain = synthesize(training, support)
+    assert pairs[: len(plain)] == plain and len(pairs) == len(plain) + len(reshaped)
+
+
+def test_the_limit_takes_turns_over_shapes_and_zero_is_the_plain_recombination():
+    training, support = examples(TRAINING), examples(SUPPORT, source="support.txt")
+    two = [p for p in synthesize(training, support, ReshapedPairs(pairs_per_predicate=2)) if p.direction == "reshaped"]
+    assert len(two) == 2 and len({p.logical_form.split()[2][:-1] for p in two}) == 2
+    assert synthesize(training, support, ReshapedPairs(pairs_per_predicate=0)) == synthesize(training, support)
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
+        ReshapedPairs(pairs_per_predicate=-1)
+
+
+def test_predicates_without_a_type_suffix_get_no_reshaped_pairs():
+    training, support = examples(untyped(TRAINING)), examples(untyped(SUPPORT), source="support.txt")
+    assert RecombinationContext(training, "lambda").new_predicates(support) == ["area"]
+    assert not [p for p in synthesize(training, support, ReshapedPairs(pairs_per_predicate=10)) if p.direction == "reshaped"]
+
+
+
+def test_the_reader_feeds_reshaped_pairs_to_fine_tuning(tmp_path):
+    train, support = write(tmp_path / "train.txt", TRAINING), write(tmp_path / "support.txt", SUPPORT)
+
+    def reader(reshaped: int) -> DatasetReader:
+        return DatasetReader.from_params(Params({
+            "type": "fewshot_augmented",
+            "reader": {"type": "fewshot_geoquery", "idiom_source": train, "min_support": 2},
+            "support_data_path": support, "training_data_path": train,
+            "generators": [forward_reverse(), [{"type": "reshaped", "pairs_per_predicate": reshaped}]]}))
+
+    pairs = reader(3).synthetic_pairs()
+    assert sum(p.direction == "reshaped" for p in pairs) == 3
+    origins = [i["metadata"].metadata["location"] for i in reader(3).read(support)]
+    assert sum(o.startswith("synthetic reshaped area:i") for o in origins) == 3
+    with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
+        reader(-1)
+    assert is_augmented_reader("fewshot_augmented")
+    assert not is_augmented_reader("fewshot_geoquery") and not is_augmented_reader("no_such_reader")
+
+
+def rendered_reader(row: str, dataset: str, shot: int) -> dict:
+    """The fine-tuning reader of grid row `row` of the systems tables for a cell, split 1."""
+    from tests import rendered_row
+
+    return rendered_row(row, dataset, shot)["dataset_reader"]
+
+
+def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypatch):
+    monkeypatch.chdir(PROJECT_ROOT)
+    reader = rendered_reader
+    reshaped, plain = reader("reshaped-ens5", "geo", 1), reader("coverage-evidence-types-ens5", "geo", 1)
+    assert reshaped.pop("type") == plain.pop("type") == "fewshot_augmented"
+    assert reshaped.pop("generators") == plain.pop("generators") + [[{"type": "reshaped", "pairs_per_predicate": 10}]]
+    assert reshaped == plain
