@@ -42,7 +42,7 @@ MATCH_LINE = re.compile(r"^teach: exact match on .*: ([0-9.]+)%")
 
 def pretrained_archive(system: str, dataset: str, shot: int) -> str:
     """Where the row's recipe for `dataset` and `shot` keeps its pre-trained archive."""
-    from fewshot_parser.commands.recipes import experiment_path, render
+    from fewshot_lab.recipes import experiment_path, render
 
     return render(experiment_path(system, dataset, shot), 13)["pretrained_archive"]
 
