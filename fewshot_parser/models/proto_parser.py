@@ -139,7 +139,9 @@ class ProtoParser(Model):
             input_dropout=dropout_placement == "all" and dropout > 0,
         )
         check_encoder(self._decoder, encoder)
-        self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, action_dim, encoder_dim, decoder_dim)
+        self._slot_variant: SlotVariant = slot_variant.construct(parser=self) if slot_variant else CopySlots(self)
+        layers, dims = self._slot_variant.slot_layers(self), (action_dim, encoder_dim, decoder_dim)
+        self._slot_filler = SlotFiller.for_vocabulary(vocab, self.action_space, *dims, layers=layers)
         scope = (lexicon, lexicon_descriptions, lexicon_training_data, lexicon_support_data)
         self.lexicon_scope = LexiconScope(*scope, handwritten_new_predicate_entries)
         self.lexical_linking = LexicalLinking(link_pooling, link_threshold) if lexical_linking else None
@@ -163,12 +165,10 @@ class ProtoParser(Model):
         self._exact_match = LogicalFormExactMatch()
         self._template_accuracy = Average()
         self._slot_accuracy = Average()
-        # The scorers and the slot variant read the parser's parts (embedder, action rows, decoder): built last.
         self.action_scorers = cast(List[ActionScorer], torch.nn.ModuleList(action_scorers or []))
         for scorer in self.action_scorers:
-            scorer.attach(self)
+            scorer.attach(self)  # it reads the parser's parts (embedder, action rows, decoder): built last
         self.restrict_training = restrict_training
-        self._slot_variant: SlotVariant = slot_variant.construct(parser=self) if slot_variant else CopySlots(self)
 
     # -- the parts components read ----------------------------------------------------------------------
 
@@ -426,7 +426,7 @@ class ProtoParser(Model):
         )
         loss = loss + slot_loss
         for term in self.loss_terms():
-            if term.weight > 0 and (term.in_meta_batches if meta else self.training):
+            if term.active and (term.in_meta_batches if meta else self.training):
                 loss = loss + term.weight * term.loss(self, decoded, actions, source_tokens, source_mask)
         return loss, slot_correct
 

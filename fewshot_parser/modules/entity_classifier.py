@@ -5,9 +5,11 @@ vector `tanh(W [state; context])` scores every known value (a bias-free output l
 prediction is the best value other than padding and unknown. A value missing from that vocabulary (an
 entity seen neither in training nor in the support set) can never be predicted.
 
-`share(output, dropout)` makes the classifier read out through the template decoder's own map to the
-attentional vector and its dropout, as the authors' entity steps do (their shared `step`).
+Given `attentional` and `dropout`, the classifier reads out through them: the template decoder's own map
+to the attentional vector and its dropout, as the authors' entity steps do (their shared `step`).
 """
+
+from typing import Optional
 
 import torch
 from torch import nn
@@ -26,23 +28,30 @@ class EntityClassifier(nn.Module):
         Size of the encoder states the attention reads.
     num_values : `int`
         Size of the `entity_values` namespace (padding and unknown included).
+    attentional : `nn.Linear`, optional
+        A map `(state_dim + encoder_dim) -> state_dim` to share (the decoder's) instead of one of its own.
+    dropout : `nn.Module`, optional
+        The dropout applied to the attentional vector (with a shared map: the decoder's); none by default.
     """
 
-    def __init__(self, state_dim: int, encoder_dim: int, num_values: int) -> None:
+    def __init__(
+        self,
+        state_dim: int,
+        encoder_dim: int,
+        num_values: int,
+        attentional: Optional[nn.Linear] = None,
+        dropout: Optional[nn.Module] = None,
+    ) -> None:
         super().__init__()
-        self.attentional = nn.Linear(state_dim + encoder_dim, state_dim, bias=False)
-        self.readout = nn.Linear(state_dim, max(num_values, _RESERVED), bias=False)
-        self.dropout: nn.Module = nn.Identity()
-
-    def share(self, output: nn.Linear, dropout: nn.Module) -> None:
-        """Reads out through `output` (the decoder's attentional map, shared) and applies `dropout` to the vector."""
-        if (output.in_features, output.out_features) != (self.attentional.in_features, self.attentional.out_features):
+        shape = (state_dim + encoder_dim, state_dim)
+        if attentional is not None and (attentional.in_features, attentional.out_features) != shape:
             raise ValueError(
-                f"the decoder's attentional map is {output.in_features} -> {output.out_features}; entity slots need "
-                f"{self.attentional.in_features} -> {self.attentional.out_features}"
+                f"the decoder's attentional map is {attentional.in_features} -> {attentional.out_features}; "
+                f"entity slots need {shape[0]} -> {shape[1]}"
             )
-        self.attentional = output
-        self.dropout = dropout
+        self.attentional = attentional if attentional is not None else nn.Linear(*shape, bias=False)
+        self.readout = nn.Linear(state_dim, max(num_values, _RESERVED), bias=False)
+        self.dropout: nn.Module = dropout if dropout is not None else nn.Identity()
 
     def forward(self, states: torch.Tensor, attention: torch.Tensor, encoded: torch.Tensor) -> torch.Tensor:
         """

@@ -118,6 +118,36 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
 PROVENANCE = "provenance.json"
 
 
+def _loss_term_prefixes(model: Model) -> List[str]:
+    """The state-dict prefixes of `model`'s loss terms (`ProtoParser.loss_terms`): training-only modules."""
+    loss_terms = getattr(model, "loss_terms", None)
+    terms = {id(term) for term in loss_terms()} if callable(loss_terms) else set()
+    return [name + "." for name, module in model.named_modules() if name and id(module) in terms]
+
+
+def load_pretrained_weights(final_model: Model, pretrained: Model) -> None:
+    """
+    Loads the pre-trained weights into the fine-tuning model, strictly but for loss terms, whose layers a model
+    builds only when the term is active: the stored layers of a pre-training's term that the fine-tuning model
+    does not build (the attention regularizer's gate when its weight is now 0) are left out by the term
+    (`OptionalLayers`), and the layers of a fine-tuning term that the pre-training did not build start from
+    their initialisation; both are logged. Any other missing or unexpected weight is a `ConfigurationError`.
+    Weights only: the fine-tuning model scopes its own lexicon (the pre-trained state holds the
+    pre-training's, `ProtoParser.LEXICON_KEY`).
+    """
+    weights = {k: v for k, v in pretrained.state_dict().items() if not k.endswith("_scoped_lexicon")}
+    missing, unexpected = final_model.load_state_dict(weights, strict=False)
+    fresh = sorted(k for k in missing if k.startswith(tuple(_loss_term_prefixes(final_model))))
+    missing = sorted(set(missing) - set(fresh))
+    if missing or unexpected:
+        raise ConfigurationError(
+            "the fine-tuning model does not match the pre-trained one: "
+            f"missing {missing}, unexpected {sorted(unexpected)}"
+        )
+    if fresh:
+        logger.info("Loss-term parameters the pre-trained model did not build start fresh: %s", ", ".join(fresh))
+
+
 def write_provenance(directory: str, config: Optional[Dict[str, Any]], **extra: Any) -> Dict[str, Any]:
     """
     Writes `<directory>/provenance.json`: the code version (and config hash) that made its contents,
@@ -315,15 +345,7 @@ class PretrainFinetune(TrainModel):
         )
         with phase("building the model"):
             final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
-            # Weights only: the fine-tuning model scopes its own lexicon (the pre-trained state holds
-            # the pre-training's, `ProtoParser.LEXICON_KEY`).
-            weights = {k: v for k, v in pretrained.state_dict().items() if not k.endswith("_scoped_lexicon")}
-            missing, unexpected = final_model.load_state_dict(weights, strict=False)
-        if missing or unexpected:
-            raise ConfigurationError(
-                "the fine-tuning model does not match the pre-trained one: "
-                f"missing {sorted(missing)}, unexpected {sorted(unexpected)}"
-            )
+            load_pretrained_weights(final_model, pretrained)
         if hasattr(final_model, "new_actions"):  # ProtoParser: new actions, initialised from prototypes
             new_actions = cast(List[int], getattr(pretrained, "new_actions"))
             setattr(final_model, "new_actions", list(new_actions) if initialize_new_actions else [])

@@ -59,7 +59,6 @@ class TestAuthorsDecoderProtoParser(ModelTestCase):
         overrides = {f"model.{key}": value for key, value in SWITCHES.items()}
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps(overrides),
-            gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"},
         )
 
     @pytest.mark.parametrize("reduce_input,initial_state", [("inputs", "last_cells"), ("states", "last_cells"), ("inputs", "mean")])

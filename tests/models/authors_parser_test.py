@@ -42,7 +42,6 @@ class TestTheAuthorsOptions(ModelTestCase):
     def test_model_can_train_save_and_load_with_every_switch_on(self):
         self.ensure_model_can_train_save_and_load(
             self.param_file, tolerance=1e-3, overrides=json.dumps({"model." + k: v for k, v in ALL_ON.items()}),
-            gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"},
         )
 
     def test_with_every_option_at_the_papers_reading_it_is_proto_parser(self):

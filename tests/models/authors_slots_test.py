@@ -44,17 +44,23 @@ class TestAuthorsSlots(ModelTestCase):
         return indexed_tensors(self.instances, self.vocab)
 
     def test_model_can_train_save_and_load(self):
-        # The attention regularizer, whose gate this is, is off in this config.
         # The variable embeddings feed only the second and later variable slots of an action, which the
         # fixture's validation file (the gradient check's batch) does not have.
         self.ensure_model_can_train_save_and_load(self.config_path, tolerance=1e-3, gradients_to_ignore={
-            "regularizer.gate.weight", "regularizer.gate.bias", "_slot_variant._slot_states.variable_embedding.weight"})
+            "_slot_variant._slot_states.variable_embedding.weight"})
 
-    def test_our_slot_decoders_are_kept_but_not_trained(self):
-        names = {name for name, p in self.model.named_parameters() if not p.requires_grad}
-        assert "_slot_filler.entity_decoder.lstm.weight_ih_l0" in names
-        assert "_slot_filler.variable_output.weight" in names
-        assert any(name.startswith("_slot_variant._slot_states.variable_lstm") for name, _ in self.model.named_parameters())
+    def test_our_slot_layers_are_not_built(self):
+        names = [name for name, _ in self.model.named_parameters()]
+        # The parser builds none of its copy-and-name slot layers: the slots have states of their own.
+        assert not any(name.startswith("_slot_filler.") for name in names)
+        assert not any(name.startswith("_slot_filler.") for name in self.model.state_dict())
+        filler = self.model.slot_filler
+        assert filler.entity_decoder is filler.variable_decoder is filler.type_embedding is None
+        assert filler.variable_position is filler.variable_output is filler.copy_key is None
+        assert all(p.requires_grad for _, p in self.model.named_parameters())
+        assert any(name.startswith("_slot_variant._slot_states.variable_lstm") for name in names)
+        # The regularizer is off in this config: it has no gate.
+        assert not any(name.startswith("regularizer.") for name in names)
 
     def test_entity_states_start_from_the_decoder_state_of_their_step(self):
         model = self.model.eval()
@@ -218,4 +224,4 @@ def test_a_tiny_experiment_pretrains_with_meta_batches_and_finetunes_with_grown_
     size = model.vocab.get_vocab_size("variables")
     states = model._slot_variant._slot_states
     assert states.variable_readout.out_features == states.variable_embedding.num_embeddings == size
-    assert not model._slot_filler.variable_output.weight.requires_grad
+    assert model.slot_filler.variable_output is None and not list(model.slot_filler.parameters())

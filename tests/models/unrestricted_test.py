@@ -37,7 +37,7 @@ class TestTheAuthorsActionScoring(ModelTestCase):
     def test_model_can_train_save_and_load(self):
         overrides = json.dumps({"model.restrict_training": False, "model.rerankers": [{"type": "dead_ends"}]})
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, overrides=overrides, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
+            self.param_file, tolerance=1e-3, overrides=overrides
         )
 
     def test_the_training_loss_normalises_over_every_action_and_the_restricted_one_matches_proto_parser(self):

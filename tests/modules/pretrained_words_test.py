@@ -99,7 +99,7 @@ class TestProtoParserWithStaticSubwords(ModelTestCase):
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
+            self.param_file, tolerance=1e-3
         )
 
 
@@ -110,7 +110,7 @@ class TestProtoParserWithContextualWords(ModelTestCase):
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
+            self.param_file, tolerance=1e-3
         )
 
 
@@ -164,7 +164,7 @@ class TestProtoParserWithGloveFormatVectors(ModelTestCase):
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
+            self.param_file, tolerance=1e-3
         )
 
 
@@ -199,7 +199,7 @@ class TestProtoParserWithPackagedGlove(ModelTestCase):
 
     def test_model_can_train_save_and_load(self):
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
+            self.param_file, tolerance=1e-3
         )
 
     def test_a_missing_package_is_named(self, monkeypatch):

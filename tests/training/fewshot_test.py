@@ -12,6 +12,7 @@ from allennlp.common import Params, cached_transformers
 from allennlp.common.testing import ModelTestCase
 from allennlp.data import Batch, DataLoader, DatasetReader
 from allennlp.commands.train import train_model_from_file
+from allennlp.models import Model
 from allennlp.models.archival import load_archive
 
 import fewshot_parser  # noqa: F401
@@ -67,9 +68,11 @@ class TestFewShotPieces(ModelTestCase):
         assert present.any()
 
     def test_meta_regularization_adds_the_attention_regularizer_to_meta_batches(self):
+        # Built with the regularizer on: an inactive one has no gate to mix its two features.
+        params = Params.from_file(self.param_file, json.dumps({"model.attention_regularization": 1.0}))
+        self.model = Model.from_params(vocab=self.vocab, params=params["model"])
         model, support, query = self.meta_batch()
         model.predicate_dropout.share = 0.0
-        model.regularizer.weight = 1.0
         model.set_alignment_statistics([
             ([t.text for t in i["source_tokens"].tokens], i["metadata"].metadata["actions"]) for i in self.instances
         ])

@@ -63,7 +63,7 @@ class TestMetaTrainedParser(ModelTestCase):
     def test_meta_trains_saves_and_loads(self):
         # Gradients are checked on the model's own (supervised) batches by ModelTestCase.
         self.ensure_model_can_train_save_and_load(
-            self.param_file, tolerance=1e-3, gradients_to_ignore={"regularizer.gate.weight", "regularizer.gate.bias"}
+            self.param_file, tolerance=1e-3
         )
 
     def test_rejects_a_useless_inner_loop(self, tmp_path):

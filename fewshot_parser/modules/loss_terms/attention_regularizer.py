@@ -25,7 +25,8 @@ class AttentionRegularizer(LossTerm):
     # Parameters
 
     decoder_dim : `int`
-        Size of the decoder states, from which a learned gate mixes the two features.
+        Size of the decoder states, from which a learned gate mixes the two features (built only when the term
+        is `active` and both features are on: the only case it is used).
     weight, in_meta_batches, reduction
         As `LossTerm`: Omega's weight (`attention_regularization`), in meta batches too
         (`meta_regularization`, the authors'), and the loss reduction.
@@ -37,6 +38,7 @@ class AttentionRegularizer(LossTerm):
     """
 
     SIMILARITIES = ("name", "parts")
+    OPTIONAL_LAYERS = ("gate",)
 
     def __init__(
         self,
@@ -51,7 +53,9 @@ class AttentionRegularizer(LossTerm):
         super().__init__(weight, in_meta_batches, reduction)
         if similarity not in self.SIMILARITIES:
             raise ConfigurationError(f"similarity must be one of {list(self.SIMILARITIES)}, not {similarity!r}")
-        self.gate = torch.nn.Linear(decoder_dim, 1)
+        self.gate: Optional[torch.nn.Linear] = None
+        if self.active and conditional_feature and similarity_feature:
+            self.gate = torch.nn.Linear(decoder_dim, 1)
         self.conditional_feature = conditional_feature
         self.similarity_feature = similarity_feature
         self.similarity = similarity
@@ -116,6 +120,8 @@ class AttentionRegularizer(LossTerm):
         conditional = prior(self.conditional_table, self.conditional_feature)
         similarity = prior(self.similarity_table(parser) if self.similarity_feature else None, self.similarity_feature)
         if self.conditional_feature and self.similarity_feature:
+            if self.gate is None:
+                raise ConfigurationError("the attention regularizer was built inactive (weight 0): it has no gate")
             gate = torch.sigmoid(self.gate(decoded.states)).squeeze(-1)
         else:
             gate = torch.full((batch_size, num_steps), 1.0 if self.conditional_feature else 0.0, device=device)

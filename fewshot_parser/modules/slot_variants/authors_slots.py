@@ -17,6 +17,7 @@ from allennlp.common.checks import ConfigurationError
 from fewshot_parser.logical_forms.namespaces import VARIABLE_NAMESPACE
 from fewshot_parser.modules.authors_slot_states import AuthorsSlotStates, RecordingCell
 from fewshot_parser.modules.feeding_decoder import InputFeedingStackDecoder
+from fewshot_parser.modules.slot_filler import SlotLayers
 from fewshot_parser.modules.slot_variants.classified_entities import ClassifiedEntities
 from fewshot_parser.modules.slot_variants.slot_variant import Choices, SlotVariant
 
@@ -52,27 +53,14 @@ class AuthorsSlots(ClassifiedEntities):
             decoder.input_dim, decoder.action_dim, decoder.hidden_dim, parser.vocab.get_vocab_size(VARIABLE_NAMESPACE)
         )
         decoder.cell = RecordingCell(decoder.cell)
-        self._freeze_unused_slot_layers(parser)
 
-    @staticmethod
-    def _freeze_unused_slot_layers(parser: Any) -> None:
-        """
-        The parser's slot decoders stay in the model but are not trained.
-        """
-        filler = parser.slot_filler
-        for layer in (
-            filler.entity_decoder,
-            filler.variable_decoder,
-            filler.type_embedding,
-            filler.variable_position,
-            filler.variable_output,
-        ):
-            layer.requires_grad_(False)
+    def slot_layers(self, parser: Any) -> SlotLayers:
+        """None: the slots have states of their own (`AuthorsSlotStates`) and read out through the decoder."""
+        return SlotLayers(entities=False, variables=False)
 
     def extend(self, parser: Any) -> None:
         super().extend(parser)
         self._slot_states.extend(parser.vocab.get_vocab_size(VARIABLE_NAMESPACE))
-        self._freeze_unused_slot_layers(parser)
 
     # -- the decoder states of the last run ------------------------------------------------------------
 

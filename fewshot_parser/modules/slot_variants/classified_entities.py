@@ -22,6 +22,7 @@ from allennlp.common.checks import ConfigurationError
 
 from fewshot_parser.data.dataset_readers.entity_values import ENTITY_VALUE_NAMESPACE
 from fewshot_parser.modules.entity_classifier import EntityClassifier
+from fewshot_parser.modules.slot_filler import SlotLayers
 from fewshot_parser.modules.slot_variants.copy_slots import CopySlots
 from fewshot_parser.modules.slot_variants.slot_variant import Choices, SlotVariant
 
@@ -52,27 +53,27 @@ class ClassifiedEntities(CopySlots):
             raise ConfigurationError(
                 "slot_variant: classified entity slots are for typed or untyped slots, not unified ones"
             )
-        copy_key = parser.slot_filler.copy_key
-        self._entity_classifier = EntityClassifier(
-            copy_key.out_features, copy_key.in_features, parser.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
-        )
+        decoder = parser.decoder
+        # The entity slots' states are the size of the decoder's; they attend over the encoder states.
+        state_dim, encoder_dim = decoder.attention_key.out_features, decoder.attention_key.in_features
+        num_values = parser.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE)
         if readout == "decoder":
-            # Built first and then shared, so that every other parameter draws from the random
-            # generator as with layers of their own.
-            decoder = parser.decoder
-            if decoder.attention_key.weight.shape != copy_key.weight.shape:
-                key_shape = tuple(decoder.attention_key.weight.shape)
-                raise ConfigurationError(
-                    f"slot_variant readout 'decoder': the decoder's attention key is {key_shape}, "
-                    f"the entity slots need {tuple(copy_key.weight.shape)} (decoder and action sizes must agree)"
-                )
             try:
-                self._entity_classifier.share(decoder.output, decoder.dropout)
+                self._entity_classifier = EntityClassifier(
+                    state_dim, encoder_dim, num_values, attentional=decoder.output, dropout=decoder.dropout
+                )
             except ValueError as error:
-                raise ConfigurationError(f"slot_variant readout 'decoder': {error}") from None
-            parser.slot_filler.copy_key = decoder.attention_key
+                raise ConfigurationError(
+                    f"slot_variant readout 'decoder': {error} (decoder and action sizes must agree)"
+                ) from None
+        else:
+            self._entity_classifier = EntityClassifier(state_dim, encoder_dim, num_values)
         self.readout = readout
         self._value_tokens: Optional[List[str]] = None
+
+    def slot_layers(self, parser: Any) -> SlotLayers:
+        """Every copy-and-name layer; with the decoder's readout, the decoder's attention key as the copy key."""
+        return SlotLayers(copy_key=parser.decoder.attention_key if self.readout == "decoder" else None)
 
     def extend(self, parser: Any) -> None:
         self._entity_classifier.extend(parser.vocab.get_vocab_size(ENTITY_VALUE_NAMESPACE))
@@ -93,8 +94,7 @@ class ClassifiedEntities(CopySlots):
         b, t = keys // num_steps, keys % num_steps
         types = parser.space()["entity_types"][actions[b, t]]
         width = max(int((types != 0).sum(-1).max().item()) if types.numel() else 1, 1)
-        filler = parser.slot_filler
-        states = filler.entity_decoder(projections[b, t], filler.type_embedding(types[:, :width]))
+        states = parser.slot_filler.entity_states(projections[b, t], types[:, :width])
         attention = self.entity_rows(
             parser, keys, num_steps, actions, projections, encoded, source_mask, source_types
         ).exp()

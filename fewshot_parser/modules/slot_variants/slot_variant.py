@@ -7,6 +7,7 @@ from fewshot_parser.logical_forms.actions import STOP_ACTION
 from fewshot_parser.logical_forms.namespaces import VARIABLE_NAMESPACE
 from fewshot_parser.logical_forms.template import UNIFIED_SLOT, VARIABLE_SLOT, SlotValue
 from fewshot_parser.logical_forms.transition_system import Step
+from fewshot_parser.modules.slot_filler import SlotLayers
 
 # What a slot prediction is: per `(row, step)` of the decoded actions, one choice per slot of the action.
 Choices = Dict[Tuple[int, int], List[int]]
@@ -15,13 +16,17 @@ Choices = Dict[Tuple[int, int], List[int]]
 class SlotVariant(torch.nn.Module, Registrable):
     """
     How `proto_parser` fills the slots of its templates: the paper's copying and naming (`copy`, the
-    default, `copy_slots.py`) or another way. The parser builds it last (it reads the parser's decoder
-    and slot layers), handing it the parser; it keeps no
-    reference to the parser: every hook is given it again, and reads only its public interface.
+    default, `copy_slots.py`) or another way. The parser builds it right after its decoder, handing it the
+    parser (whose vocabulary, action space and decoder it may read then); it keeps no reference to the
+    parser: every hook is given it again, and reads only its public interface.
 
-    The parser's copy-and-name slot layers (`parser.slot_filler`, `modules/slot_filler.py`) stay in the
-    model; a variant decides which of them are used.
+    The parser then builds the copy-and-name slot layers (`parser.slot_filler`, `modules/slot_filler.py`)
+    that the variant asks for (`slot_layers`).
     """
+
+    def slot_layers(self, parser: Any) -> SlotLayers:
+        """Which of the parser's copy-and-name slot layers this variant uses (the parser builds only those)."""
+        return SlotLayers()
 
     def start_run(self, parser: Any) -> None:
         """Called before each encoding and each decoding of a batch."""
