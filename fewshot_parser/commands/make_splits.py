@@ -57,6 +57,12 @@ class MakeSplits(Subcommand):
         sub.add_argument(
             "--max-share", type=float, default=0.15, help="and by at most this share of the file (default 0.15)"
         )
+        sub.add_argument(
+            "--min-share",
+            type=float,
+            default=0.0,
+            help="and by more than this share of the file (default 0: any; a stratum of frequent predicates)",
+        )
         sub.add_argument("--draws", nargs="+", type=int, default=[1], help="seeds of the draws (default 1)")
         sub.add_argument("--shots", nargs="+", type=int_in([1, 2, 3, 4, 5], "shot"), default=[1, 2])
         sub.add_argument(
@@ -71,9 +77,10 @@ class MakeSplits(Subcommand):
         )
         sub.add_argument(
             "--suite",
-            choices=["dev"],
+            choices=list(dev_suite.SUITES),
             default=None,
-            help="make the development suite from the official train.txt files ($FEWSHOT_DATA_DIR)",
+            help="make a development suite from the official train.txt files ($FEWSHOT_DATA_DIR): dev, or "
+            "dev-frequent (frequent predicates made new)",
         )
         sub.add_argument("--force", action="store_true", help="overwrite split folders that hold other contents")
         sub.set_defaults(func=make_splits_from_args)
@@ -82,9 +89,9 @@ class MakeSplits(Subcommand):
 
 def make_splits_from_args(args: argparse.Namespace) -> None:
     if args.suite:
-        out = args.out or os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), "dev")
-        datasets = [args.dataset] if args.dataset else list(dev_suite.RECIPE)
-        summaries = dev_suite.build_dev_suite(os.environ.get("FEWSHOT_DATA_DIR", "data"), out, datasets)
+        out = args.out or os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), args.suite)
+        datasets = [args.dataset] if args.dataset else list(dev_suite.suite_recipe(args.suite))
+        summaries = dev_suite.build_dev_suite(os.environ.get("FEWSHOT_DATA_DIR", "data"), out, datasets, args.suite)
     else:
         missing = [
             flag
@@ -95,6 +102,8 @@ def make_splits_from_args(args: argparse.Namespace) -> None:
             raise UserError(f"make-splits needs {', '.join(missing)} (or --suite dev)")
         if not 0 < args.max_share <= 1:
             raise UserError(f"--max-share must be in (0, 1], not {args.max_share}")
+        if not 0 <= args.min_share < args.max_share:
+            raise UserError(f"--min-share must be in [0, --max-share), not {args.min_share}")
         if args.known < 0:
             raise UserError(f"--known must be at least 0, not {args.known}")
         summaries = [
@@ -112,6 +121,7 @@ def make_splits_from_args(args: argparse.Namespace) -> None:
                 args.max_share,
                 args.known,
                 args.force,
+                args.min_share,
             )
         ]
         out = args.out

@@ -58,8 +58,8 @@ from fewshot_parser.common.errors import UserError, user_message
 from fewshot_parser.common.provenance import NUMERICS, code_version, experiment_hash
 from fewshot_parser.common.results_io import read_result_rows
 from fewshot_parser.data import paths
-from fewshot_parser.data.dev_suite import build_dev_suite
-from fewshot_parser.data.splits import find_draws
+from fewshot_parser.data.dev_suite import SUITES, build_dev_suite
+from fewshot_parser.data.splits import find_draws, find_samples
 from fewshot_parser.training.pretrain_finetune import _made_from, read_provenance
 
 # system name -> (system, setting, config reference template): the rows of experiments/systems.jsonnet
@@ -101,7 +101,11 @@ FIELDS = [
     "machine",
     "known_pretrained",
     "known_finetuned",
+    "sample",
 ]
+# What identifies a run: a row's system, setting, dataset, shot, shuffle (official) or draw (suite), and
+# the draw's support sample (empty on official rows, read as 0).
+KEY_FIELDS = [*FIELDS[:5], "sample"]
 
 
 # Retention on an official split reads a seeded sample of this many of its training examples
@@ -118,6 +122,11 @@ class Job(NamedTuple):
     serialization_dir: str
     split: Optional[int] = None  # the FEWSHOT_SPLIT it runs, when not `shuffle` (a suite's draws run shuffle 0)
     environment: Tuple[Tuple[str, str], ...] = ()  # its own variables: a suite draw's data root and pre-training dir
+
+    @property
+    def sample(self) -> int:
+        """The support sample of a suite draw (the shuffle it runs); 0 on an official split."""
+        return self.split or 0
 
     @property
     def run_split(self) -> int:
@@ -150,7 +159,10 @@ class Job(NamedTuple):
 
     @property
     def name(self) -> str:
-        return f"{self.system} {self.dataset} {self.shot}-shot {'s' if self.split is None else 'd'}{self.shuffle}"
+        if self.split is None:
+            return f"{self.system} {self.dataset} {self.shot}-shot s{self.shuffle}"
+        sample = f" sample {self.split}" if self.split else ""
+        return f"{self.system} {self.dataset} {self.shot}-shot d{self.shuffle}{sample}"
 
 
 @Subcommand.register("run-grid")
@@ -202,11 +214,12 @@ class RunGrid(Subcommand):
         )
         sub.add_argument(
             "--suite",
-            choices=["dev"],
+            choices=list(SUITES),
             default=None,
-            help="run on the development suite (new predicates drawn from the official train.txt alone, "
-            "fewshot_parser/data/dev_suite.py; made under $FEWSHOT_DATA_DIR/dev when missing) instead "
-            "of the official shuffles; results go to results/dev/runs.csv, with retention on known.txt",
+            help="run on a development suite (new predicates drawn from the official train.txt alone, "
+            "fewshot_parser/data/dev_suite.py: dev, or dev-frequent for frequent new predicates; made under "
+            "$FEWSHOT_DATA_DIR/<suite> when missing) instead of the official shuffles; results go to "
+            "results/<suite>/runs.csv, with retention on known.txt",
         )
         sub.add_argument(
             "--data-root",
@@ -220,6 +233,14 @@ class RunGrid(Subcommand):
             type=int,
             default=None,
             help="with --suite or --data-root: the draws to run (default: every draw found)",
+        )
+        sub.add_argument(
+            "--samples",
+            nargs="*",
+            type=int,
+            default=None,
+            help="with --suite or --data-root: the support samples (shuffles) of each draw to run "
+            "(default: every one found; they share the draw's pre-training)",
         )
         sub.add_argument("--runs-dir", default=None, help="default runs/grid (runs/<suite> with --suite)")
         sub.add_argument(
@@ -305,11 +326,13 @@ def plan_draws(
     runs_dir: str,
     pretrain_root: str,
     draws: Optional[List[int]] = None,
+    samples: Optional[List[int]] = None,
 ) -> List[Job]:
     """
-    The runs of a grid on the draws of a `make-splits` root: one run per system, dataset, shot and draw,
-    each on shuffle 0 of its draw, with the draw's folder as data root and a pre-training directory of
-    its own (a draw's training set differs from every other's). The row's shuffle column is the draw.
+    The runs of a grid on the draws of a `make-splits` root: one run per system, dataset, shot, draw and
+    support sample (each shuffle of the draw, or those of `samples`), with the draw's folder as data root
+    and a pre-training directory of its own (a draw's training set differs from every other's; its
+    samples share it). The row's shuffle column is the draw, its sample column the shuffle.
     """
     jobs = []
     for system in systems:
@@ -330,8 +353,17 @@ def plan_draws(
                         ("FEWSHOT_DATA_DIR", os.path.join(data_root, f"draw_{draw}")),
                         ("FEWSHOT_PRETRAIN_DIR", os.path.join(pretrain_root, f"draw_{draw}")),
                     )
-                    directory = os.path.join(runs_dir, system, f"{dataset}_{shot}shot_d{draw}")
-                    jobs.append(Job(system, dataset, shot, draw, config, directory, 0, environment))
+                    found_samples = find_samples(data_root, draw, dataset, shot)
+                    wanted = found_samples if samples is None else [s for s in samples if s in found_samples]
+                    if samples is not None and len(wanted) < len(set(samples)):
+                        raise UserError(
+                            f"{data_root}: draw {draw} of {dataset} has {shot}-shot samples "
+                            f"{', '.join(map(str, found_samples)) or 'none'}, not all of {', '.join(map(str, samples))}"
+                        )
+                    for sample in wanted:
+                        name = f"{dataset}_{shot}shot_d{draw}" + (f"s{sample}" if sample else "")
+                        directory = os.path.join(runs_dir, system, name)
+                        jobs.append(Job(system, dataset, shot, draw, config, directory, sample, environment))
     return jobs
 
 
@@ -343,7 +375,7 @@ def suite_defaults(args: argparse.Namespace, environment: Dict[str, str]) -> Tup
         raise UserError("give --suite or --data-root, not both")
     if suite:
         root = os.path.join(environment.get("FEWSHOT_DATA_DIR", "data"), args.suite)
-        build_dev_suite(environment.get("FEWSHOT_DATA_DIR", "data"), root, args.datasets)  # idempotent
+        build_dev_suite(environment.get("FEWSHOT_DATA_DIR", "data"), root, args.datasets, args.suite)  # idempotent
         pretrain = os.path.join(environment.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"), args.suite)
         return (
             root,
@@ -426,13 +458,13 @@ def archive_is_current(job: Job, environment: Dict[str, str]) -> bool:
 
 
 def row_key(row: Dict) -> tuple:
-    """What identifies a run in a results file: system, setting, dataset, shot, shuffle."""
-    return tuple(str(row[field]) for field in FIELDS[:5])
+    """What identifies a run in a results file (`KEY_FIELDS`); a row without a sample is sample 0."""
+    return (*(str(row[field]) for field in FIELDS[:5]), str(row.get("sample") or 0))
 
 
 def job_key(job: Job) -> tuple:
     system, setting, _ = SYSTEMS[job.system]
-    return (system, setting, job.dataset, str(job.shot), str(job.shuffle))
+    return (system, setting, job.dataset, str(job.shot), str(job.shuffle), str(job.sample))
 
 
 @contextlib.contextmanager
@@ -507,6 +539,7 @@ def record(job: Job, seconds: float, results: str) -> float:
         "dataset": job.dataset,
         "shot": job.shot,
         "shuffle": job.shuffle,
+        "sample": "" if job.split is None else job.split,
         "exact_match": round(exact_match, 2),
         "seconds": round(seconds, 1),
         **run_provenance(job.serialization_dir),
@@ -604,7 +637,14 @@ def write_rows(path: str, rows: List[Dict]) -> None:
     with open(temporary, "w", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=FIELDS)
         writer.writeheader()
-        order = lambda r: (r["system"], r["setting"], r["dataset"], int(r["shot"]), int(r["shuffle"]))  # noqa: E731
+        order = lambda r: (  # noqa: E731
+            r["system"],
+            r["setting"],
+            r["dataset"],
+            int(r["shot"]),
+            int(r["shuffle"]),
+            int(r.get("sample") or 0),
+        )
         writer.writerows(sorted(rows, key=order))
     os.replace(temporary, path)
 
@@ -651,7 +691,7 @@ def archive_outdated(archive: str, users: Sequence[Job], environment: Dict[str, 
         return False
     version = read_provenance(directory).get("code_version", "")
     found = [
-        ArchiveUser(dict(zip(FIELDS[:5], job_key(job))), json.dumps(evaluated_config(job, environment), sort_keys=True))
+        ArchiveUser(dict(zip(KEY_FIELDS, job_key(job))), json.dumps(evaluated_config(job, environment), sort_keys=True))
         for job in users
     ]
     return freshness.archive_outdated(directory, version, found)
@@ -702,7 +742,14 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
         jobs = plan(systems, args.datasets, args.shots, args.shuffles, args.runs_dir)
     else:
         jobs = plan_draws(
-            systems, args.datasets, args.shots, data_root, args.runs_dir, pretrain_root, getattr(args, "draws", None)
+            systems,
+            args.datasets,
+            args.shots,
+            data_root,
+            args.runs_dir,
+            pretrain_root,
+            getattr(args, "draws", None),
+            getattr(args, "samples", None),
         )
     local = args.address is None
     threads = args.threads or (max(1, (os.cpu_count() or 2) // max(1, args.jobs)) if local else 1)

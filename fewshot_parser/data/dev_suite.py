@@ -1,27 +1,72 @@
 """
-The development suite: few-shot splits made from each dataset's official `train.txt` alone, with
+The development suites: few-shot splits made from each dataset's official `train.txt` alone, with
 other predicates made new by seeded draws, so that choices are made on predicates nobody tuned on.
 
-It never opens an official support or query file: the official training set lacks the official new
-predicates, so every predicate a draw makes new is one the official splits keep as known, and the
-draws' queries are training examples of the official splits. The files are not committed; the
-recipe below is, and `allennlp make-splits --suite dev` (or `run-grid --suite dev`, which makes them
-when missing) rebuilds them byte for byte.
+Two strata, each a suite of its own (`allennlp run-grid --suite NAME`, results in
+`results/NAME/runs.csv`):
+
+* `dev`: three new predicates per draw among those of moderate frequency (at most `max_share` of the
+  examples), as a new product feature usually is;
+* `dev-frequent`: one new predicate per draw among the frequent ones (more than the `dev` limit), the
+  case of a flight assistant's new `ground_fare` that users ask about often; it takes much of the
+  training set with it, so retention (`known.txt`) matters most here.
+
+Each draw has several support samples (`samples`: shuffles 0..n-1 of the draw, seeded by draw, shot and
+shuffle); they share the draw's training set and so its pre-training, and cost fine-tunings only.
+Shuffle 0 is the same file whatever the number of samples, so adding samples keeps every recorded run.
+
+A suite never opens an official support or query file: the official training set lacks the official
+new predicates, so every predicate a draw makes new is one the official splits keep as known, and the
+draws' queries are training examples of the official splits. The files are not committed; the recipe
+below is, and `allennlp make-splits --suite NAME` (or `run-grid --suite NAME`, which makes them when
+missing) rebuilds them byte for byte.
 """
 
 import os
 from typing import Dict, List
 
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.data.splits import make_splits
 
-# Per dataset: the draws (seeds), new predicates per draw, the eligibility of a predicate, and the
-# size of the held-out known set. Each draw needs its own pre-training; ATIS pre-trainings cost
-# over an hour on 2 cores, so ATIS has fewer draws.
-RECIPE: Dict[str, Dict] = {
-    "jobs": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
-    "geo": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
-    "atis": {"draws": [1, 2], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
+# Per suite and dataset: the draws (seeds), new predicates per draw, the eligibility of a predicate
+# (at least `min_examples` examples, a share of the file above `min_share` and at most `max_share`),
+# the size of the held-out known set and the support samples per draw. Each draw needs its own
+# pre-training; ATIS pre-trainings cost over an hour on 2 cores, so ATIS has fewer draws.
+SUITES: Dict[str, Dict[str, Dict]] = {
+    "dev": {
+        "jobs": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
+        "geo": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
+        "atis": {"draws": [1, 2], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
+    },
+    "dev-frequent": {
+        "jobs": {
+            "draws": [1, 2, 3, 4, 5],
+            "new": 1,
+            "min_examples": 8,
+            "min_share": 0.15,
+            "max_share": 0.45,
+            "known": 40,
+        },
+        "geo": {
+            "draws": [1, 2, 3, 4, 5],
+            "new": 1,
+            "min_examples": 8,
+            "min_share": 0.15,
+            "max_share": 0.45,
+            "known": 50,
+        },
+        "atis": {
+            "draws": [1, 2, 3, 4, 5],
+            "new": 1,
+            "min_examples": 10,
+            "min_share": 0.05,
+            "max_share": 0.45,
+            "known": 200,
+        },
+    },
 }
+SAMPLES = 3  # support samples per draw in every suite
+RECIPE = SUITES["dev"]
 SHOTS = (1, 2)
 SOURCE = "{dataset}/lemma_data/shuffle_0_shot_1/train.txt"  # byte-identical in every official folder
 
@@ -30,21 +75,31 @@ def official_training_file(data_dir: str, dataset: str) -> str:
     return os.path.join(data_dir, SOURCE.format(dataset=dataset))
 
 
-def build_dev_suite(data_dir: str, out: str, datasets: List[str]) -> List[Dict]:
-    """Makes the suite's splits of `datasets` under `out` (idempotent); returns the summaries."""
+def suite_recipe(suite: str) -> Dict[str, Dict]:
+    """The recipe of a suite by name; an unknown name is a `UserError` listing the known ones."""
+    if suite not in SUITES:
+        raise UserError(f"unknown suite {suite!r}; known: {', '.join(SUITES)}")
+    return SUITES[suite]
+
+
+def build_dev_suite(data_dir: str, out: str, datasets: List[str], suite: str = "dev") -> List[Dict]:
+    """Makes the splits of suite `suite` for `datasets` under `out` (idempotent); returns the summaries."""
+    recipes = suite_recipe(suite)
     summaries = []
     for dataset in datasets:
-        recipe = RECIPE[dataset]
+        recipe = recipes[dataset]
         for summary in make_splits(
             official_training_file(data_dir, dataset),
             dataset,
             out,
             recipe["draws"],
             SHOTS,
+            shuffles=range(recipe.get("samples", SAMPLES)),
             new=recipe["new"],
             min_examples=recipe["min_examples"],
             max_share=recipe["max_share"],
             known=recipe["known"],
+            min_share=recipe.get("min_share", 0.0),
         ):
             summaries.append({"dataset": dataset, **summary})
     return summaries

@@ -99,27 +99,31 @@ def predicate_counts(examples: Sequence[Line]) -> Counter:
     return counts
 
 
-def eligible_predicates(examples: Sequence[Line], min_examples: int, max_share: float) -> List[str]:
-    """The predicates a seeded draw may make new: used by at least `min_examples` examples and by at
-    most `max_share` of them (a predicate in most examples would leave nothing to train on)."""
-    limit = max_share * len(examples)
-    return sorted(p for p, n in predicate_counts(examples).items() if min_examples <= n <= limit)
+def eligible_predicates(
+    examples: Sequence[Line], min_examples: int, max_share: float, min_share: float = 0.0
+) -> List[str]:
+    """The predicates a seeded draw may make new: used by at least `min_examples` examples, by more than
+    `min_share` of them (a stratum of frequent predicates) and by at most `max_share` (a predicate in
+    most examples would leave nothing to train on)."""
+    low, high = min_share * len(examples), max_share * len(examples)
+    return sorted(p for p, n in predicate_counts(examples).items() if min_examples <= n <= high and n > low)
 
 
 def choose_predicates(
-    examples: Sequence[Line], count: int, min_examples: int, max_share: float, seed: int
+    examples: Sequence[Line], count: int, min_examples: int, max_share: float, seed: int, min_share: float = 0.0
 ) -> List[str]:
     """
     `count` of the eligible predicates, sorted. The combinations of `count` eligible predicates are put
     in one seeded order and draw `seed` takes the `seed`-th (cycling), so draws 1..N are N different
     combinations whenever there are that many; past `MAX_COMBINATIONS` a draw is a seeded sample.
     """
-    candidates = eligible_predicates(examples, min_examples, max_share)
+    candidates = eligible_predicates(examples, min_examples, max_share, min_share)
     if len(candidates) < count:
+        above = f"more than {min_share:.0%} of the file, " if min_share else ""
         raise UserError(
-            f"only {len(candidates)} predicate(s) have between {min_examples} examples and "
+            f"only {len(candidates)} predicate(s) have {above}at least {min_examples} examples and at most "
             f"{max_share:.0%} of the file ({', '.join(candidates) or 'none'}); cannot draw {count}: "
-            "lower --new or --min-examples, or raise --max-share"
+            "lower --new, --min-examples or --min-share, or raise --max-share"
         )
     if math.comb(len(candidates), count) > MAX_COMBINATIONS:
         return sorted(random.Random(f"predicates-{seed}").sample(candidates, count))
@@ -237,6 +241,7 @@ def make_splits(
     max_share: float = 0.15,
     known: int = 50,
     force: bool = False,
+    min_share: float = 0.0,
 ) -> List[Dict]:
     """
     Makes every (draw, shot, shuffle) split of `source` under `out` and returns one summary per draw.
@@ -254,7 +259,11 @@ def make_splits(
     digest = file_digest(source)
     planned = []
     for seed in draws:
-        chosen = list(predicates) if predicates else choose_predicates(examples, new, min_examples, max_share, seed)
+        chosen = (
+            list(predicates)
+            if predicates
+            else choose_predicates(examples, new, min_examples, max_share, seed, min_share)
+        )
         draw = make_draw(examples, chosen, known, seed)
         splits = {}
         for shot in shots:
@@ -292,6 +301,20 @@ def make_splits(
             }
         )
     return summaries
+
+
+def find_samples(root: str, draw: int, dataset: str, shot: int) -> List[int]:
+    """The shuffles (support samples) of a draw's `shot`-shot splits of `dataset` under a `make-splits` root."""
+    folder = os.path.join(root, f"draw_{draw}", dataset, "lemma_data")
+    if not os.path.isdir(folder):
+        return []
+    found = []
+    for name in os.listdir(folder):
+        parts = name.split("_")  # shuffle_<s>_shot_<k>
+        if len(parts) == 4 and parts[0] == "shuffle" and parts[2] == "shot" and parts[1].isdigit():
+            if parts[3] == str(shot):
+                found.append(int(parts[1]))
+    return sorted(found)
 
 
 def find_draws(root: str, dataset: str) -> List[int]:

@@ -28,6 +28,7 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.common.from_params import infer_method_params, remove_optional
 from allennlp.models import Model
 
+from fewshot_parser.common.allennlp_internals import lazy_config, registered_names
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.overrides import accepted_keys, extra_keys_message
 
@@ -63,8 +64,7 @@ def check_sections(pretraining: Optional[Mapping[str, Any]] = None, **sections: 
 
 def check_lazy(lazy: Lazy, history: str) -> None:
     """Checks the config of a `Lazy` component (one AllenNLP will build later, with extras given then)."""
-    params = getattr(lazy, "_params", None)
-    constructor = getattr(lazy, "_constructor", None)
+    params, constructor = lazy_config(lazy)
     if not isinstance(params, Params) or not inspect.isclass(constructor):
         return
     _check_object(constructor, params.as_dict(quiet=True), params.history or history)
@@ -94,8 +94,7 @@ def _resolve(cls: type, config: Dict[str, Any], history: str) -> Optional[Tuple[
     The class and constructor name a registrable `cls` builds for `config` (its `type`, or the default
     implementation), popping `type`; AllenNLP's error for an unknown one. None when it cannot be told.
     """
-    registry = Registrable._registry.get(cls)  # type: ignore[attr-defined]
-    if registry is None:
+    if registered_names(cls) is None:
         return cls, None
     registrable = typing.cast(typing.Type[Registrable], cls)
     params = Params({"type": config.pop("type")} if "type" in config else {}, history=history)

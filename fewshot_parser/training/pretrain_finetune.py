@@ -23,6 +23,7 @@ from allennlp.models import Model
 from allennlp.models.archival import load_archive
 from allennlp.training import Trainer
 
+from fewshot_parser.common.allennlp_internals import lazy_config_dict
 from fewshot_parser.common.archives import check_archive, extracted_archive_dir
 from fewshot_parser.common.phases import phase
 from fewshot_parser.common.provenance import NUMERICS, code_version, config_hash, numerics
@@ -338,11 +339,7 @@ class PretrainFinetune(TrainModel):
             support = list(dataset_reader.read(train_data_path))
         vocab.extend_from_instances(support)
         pretrained.extend_embedder_vocab()
-        model_config = (
-            copy.deepcopy(model._params.as_dict(quiet=True))
-            if isinstance(getattr(model, "_params", None), Params)
-            else {}
-        )
+        model_config = copy.deepcopy(lazy_config_dict(model))
         with phase("building the model"):
             final_model = model.construct(vocab=vocab, serialization_dir=serialization_dir)
             load_pretrained_weights(final_model, pretrained)

@@ -290,12 +290,14 @@ def draw_stale_reason(
 ) -> Optional[str]:
     """
     `stale_reason` of a row made on a draw of a `make-splits` root (a suite: its `shuffle` column is the
-    draw), its config rendered as `run-grid` runs the draw: shuffle 0 of `data_root/draw_<d>`,
-    pre-trained under `pretrain_root/draw_<d>`.
+    draw, its `sample` column the support sample), its config rendered as `run-grid` runs it: that shuffle
+    of `data_root/draw_<d>` (0 for a row without a sample), pre-trained under `pretrain_root/draw_<d>`.
     """
-    draw = f"draw_{int(row['shuffle'])}"
+    draw, sample = f"draw_{int(row['shuffle'])}", int(row.get("sample") or 0)
     return _stale_reason_rendered(
-        row, systems, lambda path: _rendered(path, 0, os.path.join(data_root, draw), os.path.join(pretrain_root, draw))
+        row,
+        systems,
+        lambda path: _rendered(path, sample, os.path.join(data_root, draw), os.path.join(pretrain_root, draw)),
     )
 
 

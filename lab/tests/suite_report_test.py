@@ -130,7 +130,7 @@ def test_the_suite_report_prints_and_writes_the_paired_section_after_the_means(t
         assert "## Paired difference against the faithful row (mean ± SE over draws, draws/pairs)" in shown
         assert "| ProtoParser (+ lexicon) | – | +4.00 ± 1.53* (3/6) | – | – | – | – |" in shown
         assert "*: |mean| >= 2 × SE." in shown
-        # the means table stays as it was, every run counted and † marked
-        # (faithful geo 1: 7 runs, mean 30, SE sqrt(2800 / 6 / 7) = 8.16)
-        assert "| ProtoParser | – | 30.00 ± 8.16 (n=7) † |" in shown
-        assert shown.index("| ProtoParser | – | 30.00") < shown.index("## Paired difference")
+        # the means table averages each draw's samples first, and keeps its † marks (faithful geo 1: draws
+        # 1, 2, 3, 5 with means 15, 35, 55, 0: mean 26.25, SE = stdev / 2 = 11.97)
+        assert "| ProtoParser | – | 26.25 ± 11.97 (4 draws, 7 runs) † |" in shown
+        assert shown.index("| ProtoParser | – | 26.25") < shown.index("## Paired difference")

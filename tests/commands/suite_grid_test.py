@@ -3,8 +3,11 @@ import json
 import os
 import shutil
 
+import pytest
+
 from fewshot_parser.commands import run_grid
 from fewshot_parser.commands.grid_freshness import ConfigFreshness
+from fewshot_parser.common.errors import UserError
 from fewshot_parser.data.splits import make_splits
 from tests.commands.grid_fakes import fake_evaluate, fake_train
 from tests.data.splits_test import LINES, source
@@ -42,6 +45,42 @@ def test_a_grid_on_make_splits_draws_pretrains_once_per_draw_and_records_retenti
         measured = json.load(handle)
     assert measured["data_root"] == str(root / "draw_2")
     assert measured["data"].endswith(os.path.join("draw_2", "geo", "lemma_data", "shuffle_0_shot_2", "known.txt"))
+
+
+def test_the_samples_of_a_draw_share_its_pretraining_and_are_rows_of_their_own(tmp_path, monkeypatch, local_ray):
+    root = tmp_path / "splits"
+    make_splits(source(tmp_path), "geo", str(root), draws=[1, 2], shots=[1], shuffles=[0, 1], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    marks = tmp_path / "marks"
+    monkeypatch.setenv("FEWSHOT_FAKE_MARKS", str(marks))
+    monkeypatch.setenv("FEWSHOT_PRETRAIN_DIR", str(tmp_path / "pretrain"))
+    jobs = run_grid.plan_draws(["ours"], ["geo"], [1], str(root), "g", "p")
+    assert [(job.shuffle, job.run_split, os.path.basename(job.serialization_dir)) for job in jobs] == [
+        (1, 0, "geo_1shot_d1"), (1, 1, "geo_1shot_d1s1"), (2, 0, "geo_1shot_d2"), (2, 1, "geo_1shot_d2s1")]
+    assert jobs[1].name == "ours geo 1-shot d1 sample 1" and len({run_grid.job_key(job) for job in jobs}) == 4
+    assert [job.sample for job in run_grid.plan_draws(["ours"], ["geo"], [1], str(root), "g", "p", samples=[1])] == [1, 1]
+    with pytest.raises(UserError, match="not all of 1, 5"):
+        run_grid.plan_draws(["ours"], ["geo"], [1], str(root), "g", "p", samples=[1, 5])
+    run_grid.run_grid(suite_args(tmp_path, root, ["--shots", "1"]), train=fake_train, evaluate=fake_evaluate)
+    lines = marks.read_text().splitlines()
+    assert sum(line.startswith("pretrain") for line in lines) == 2  # one per draw, shared by its samples
+    assert sum(line.startswith("run") for line in lines) == 4
+    rows = list(csv.DictReader(open(tmp_path / "suite.csv")))
+    assert [(row["shuffle"], row["sample"]) for row in rows] == [("1", "0"), ("1", "1"), ("2", "0"), ("2", "1")]
+    (tmp_path / "suite.csv").write_text("".join(
+        line for line in open(tmp_path / "suite.csv") if not line.startswith("ProtoParser,,geo,1,2,")))
+    run_grid.run_grid(suite_args(tmp_path, root, ["--shots", "1", "--samples", "1"]), train=fake_train,
+                      evaluate=fake_evaluate)
+    rows = list(csv.DictReader(open(tmp_path / "suite.csv")))  # draw 2's sample 1 recorded again from its run
+    assert [(row["shuffle"], row["sample"]) for row in rows] == [("1", "0"), ("1", "1"), ("2", "1")]
+    with open(tmp_path / "grid" / "ours" / "geo_1shot_d2s1" / "known_finetuned_metrics.json") as handle:
+        assert json.load(handle)["data_root"] == str(root / "draw_2")
+
+
+def test_rows_without_a_sample_column_are_sample_zero(tmp_path):
+    row = {"system": "ProtoParser", "setting": "", "dataset": "geo", "shot": "1", "shuffle": "2"}
+    assert run_grid.row_key(row) == run_grid.row_key({**row, "sample": ""}) == run_grid.row_key({**row, "sample": "0"})
+    assert run_grid.row_key({**row, "sample": "1"}) != run_grid.row_key(row)
 
 
 def test_official_rows_measure_retention_on_a_sample_of_their_training_examples(tmp_path, monkeypatch):
@@ -209,7 +248,7 @@ def write_suite_rows(path, jobs, hashes, pretrain_versions=None):
         writer = csv.DictWriter(handle, fieldnames=run_grid.FIELDS)
         writer.writeheader()
         for job, config_hash, pretrained in zip(jobs, hashes, pretrain_versions or ["-"] * len(jobs)):
-            system, setting, dataset, shot, draw = run_grid.job_key(job)
+            system, setting, dataset, shot, draw, _ = run_grid.job_key(job)
             writer.writerow({"system": system, "setting": setting, "dataset": dataset, "shot": shot, "shuffle": draw,
                              "exact_match": "50.0", "seconds": "1.0", "code_version": code_version(),
                              "config_hash": config_hash, "pretrain_code_version": pretrained})

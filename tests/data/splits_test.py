@@ -1,4 +1,5 @@
 import builtins
+import json
 import os
 import subprocess
 import sys
@@ -7,7 +8,10 @@ import pytest
 
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.data import dev_suite
-from fewshot_parser.data.splits import FORMALISMS, find_draws, make_splits, predicates_of, read_source, split_directory
+from fewshot_parser.data.splits import (
+    FORMALISMS, choose_predicates, eligible_predicates, find_draws, find_samples, make_splits, predicate_counts, predicates_of,
+    read_source, split_directory,
+)
 from fewshot_parser.logical_forms.tree import parse
 from tests import PROJECT_ROOT
 
@@ -139,3 +143,40 @@ def test_the_dev_suite_reads_only_the_official_training_files(tmp_path, monkeypa
     read_here = {path for path in opened if path.startswith(str(data))}
     assert read_here == {os.path.abspath(str(data / "geo" / "lemma_data" / "shuffle_0_shot_1" / "train.txt"))}
     assert find_draws(str(tmp_path / "dev"), "geo") == [1, 2]
+
+
+def test_a_minimum_share_draws_frequent_predicates_only(tmp_path):
+    examples = read_source(source(tmp_path), "lambda")  # 51 lines: state:t in 33, next_to:t 12, loc:t 13, ...
+    shares = {p: n / len(examples) for p, n in predicate_counts(examples).items()}
+    frequent = eligible_predicates(examples, 3, 0.7, min_share=0.2)
+    assert frequent == sorted(p for p, share in shares.items() if 0.2 < share <= 0.7 and share * len(examples) >= 3)
+    assert not set(frequent) & set(eligible_predicates(examples, 3, 0.2))  # the strata do not overlap
+    make_splits(source(tmp_path), "geo", str(tmp_path / "f"), draws=[1], shots=[1], new=1, min_examples=3,
+                max_share=0.7, known=5, min_share=0.2)
+    with open(os.path.join(tmp_path, "f", "draw_1", "geo", "lemma_data", "shuffle_0_shot_1", "split.json")) as handle:
+        chosen = json.load(handle)
+    assert chosen["new_predicates"][0] in frequent
+    with pytest.raises(UserError, match="more than 90% of the file"):
+        choose_predicates(examples, 1, 3, 1.0, 1, min_share=0.9)
+
+
+def test_more_samples_leave_shuffle_zero_as_it_was(tmp_path):
+    one = tmp_path / "one"
+    three = tmp_path / "three"
+    make_splits(source(tmp_path), "geo", str(one), draws=[1], shots=[1, 2], new=1, min_examples=3, max_share=0.2, known=5)
+    make_splits(source(tmp_path), "geo", str(three), draws=[1], shots=[1, 2], shuffles=[0, 1, 2], new=1, min_examples=3,
+                max_share=0.2, known=5)
+    for shot in (1, 2):
+        folder = os.path.join("draw_1", "geo", "lemma_data", f"shuffle_0_shot_{shot}")
+        for name in ("train.txt", "support.txt", "query.txt", "known.txt"):
+            assert read(os.path.join(one, folder), name) == read(os.path.join(three, folder), name)
+    assert find_samples(str(three), 1, "geo", 2) == [0, 1, 2] and find_samples(str(one), 1, "geo", 2) == [0]
+    assert find_samples(str(three), 4, "geo", 2) == []
+
+
+def test_the_suites_are_named_and_the_frequent_stratum_starts_where_the_dev_limit_ends():
+    assert set(dev_suite.SUITES) == {"dev", "dev-frequent"}
+    for dataset, recipe in dev_suite.SUITES["dev-frequent"].items():
+        assert recipe["min_share"] == dev_suite.SUITES["dev"][dataset]["max_share"]
+    with pytest.raises(UserError, match="unknown suite 'dev2'; known: dev, dev-frequent"):
+        dev_suite.suite_recipe("dev2")

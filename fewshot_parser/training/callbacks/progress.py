@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Dict, Optional
 
 from allennlp.training.callbacks.callback import TrainerCallback
 
+from fewshot_parser.common.allennlp_internals import loaded_instances, trainer_epochs
+
 if TYPE_CHECKING:
     from allennlp.training.gradient_descent_trainer import GradientDescentTrainer
 
@@ -58,7 +60,7 @@ class ProgressCallback(TrainerCallback):
         if not is_primary:
             return
         self._started = self._epoch_started = time.time()
-        self._write(f"{self.name}: {trainer._num_epochs} epoch(s){_batches(trainer.data_loader)}")
+        self._write(f"{self.name}: {trainer_epochs(trainer) or '?'} epoch(s){_batches(trainer.data_loader)}")
 
     def on_epoch(
         self,
@@ -74,7 +76,8 @@ class ProgressCallback(TrainerCallback):
         loss = metrics.get("training_loss")
         loss_text = f", loss {loss:.4f}" if isinstance(loss, (int, float)) else ""
         self._write(
-            f"{self.name}: epoch {epoch + 1}/{trainer._num_epochs}{loss_text} ({now - self._epoch_started:.1f} s)"
+            f"{self.name}: epoch {epoch + 1}/{trainer_epochs(trainer) or '?'}{loss_text} "
+            f"({now - self._epoch_started:.1f} s)"
         )
         self._epoch_started = now
 
@@ -96,7 +99,7 @@ def _batches(loader: Any) -> str:
     The text ` of N batch(es)` when the loader already holds its instances and batches them by size
     (so that counting reads nothing and draws nothing), else an empty string.
     """
-    instances = getattr(loader, "_instances", None)
+    instances = loaded_instances(loader)
     size = getattr(loader, "batch_size", None)
     if not instances or not size or getattr(loader, "batch_sampler", None) is not None:
         return ""

@@ -119,14 +119,25 @@ def stale_draw_cells(rows: Sequence[Dict[str, str]], data_root: str) -> Stale:
     }
 
 
+def draw_means(rows: Sequence[Dict[str, str]]) -> List[float]:
+    """Each draw's mean exact match over its support samples (the samples of a draw share its pre-training
+    and its new predicates, so the draw is the unit of the standard error)."""
+    by_draw: Dict[int, List[float]] = defaultdict(list)
+    for row in rows:
+        by_draw[int(row["shuffle"])].append(float(row["exact_match"]))
+    return [statistics.mean(values) for _, values in sorted(by_draw.items())]
+
+
 def cell_text(rows: Sequence[Dict[str, str]], stale: bool = False) -> str:
     if not rows:
         return "–"
-    mean, error = mean_and_error([float(r["exact_match"]) for r in rows])
+    means = draw_means(rows)
+    mean, error = mean_and_error(means)
+    runs = f"n={len(means)}" if len(means) == len(rows) else f"{len(means)} draws, {len(rows)} runs"
     return (
         f"{mean:.2f}"
         + (f" ± {error:.2f}" if error is not None else "")
-        + f" (n={len(rows)})"
+        + f" ({runs})"
         + (f" {STALE_MARK}" if stale else "")
     )
 
@@ -306,7 +317,7 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
         )
         for key in sorted(table):
             for (dataset, shot), runs in sorted(table[key].items()):
-                mean, error = mean_and_error([float(r["exact_match"]) for r in runs])
+                mean, error = mean_and_error(draw_means(runs))
                 kept = retention(runs)
                 writer.writerow(
                     [
