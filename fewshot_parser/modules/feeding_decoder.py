@@ -34,6 +34,9 @@ class InputFeedingStackDecoder(StackLSTMDecoder):
         Rows of the input table (grown with `extend`).
     input_dim : `int`, optional (default = `128`)
         Size of the input action embeddings.
+    cell_input_dim, output_bias
+        As for `StackLSTMDecoder` (for the authors' variants; by default the LSTM reads the input row, the
+        mean of the popped states and the previous attentional vector).
     """
 
     def __init__(
@@ -45,12 +48,21 @@ class InputFeedingStackDecoder(StackLSTMDecoder):
         input_dim: int = 128,
         dropout: float = 0.0,
         input_dropout: bool = True,
+        cell_input_dim: Optional[int] = None,
+        output_bias: bool = True,
     ) -> None:
-        super().__init__(encoder_dim, action_dim, hidden_dim, dropout, input_dropout)
-        self.input_dim = input_dim
         # Input: [previous action's input row; mean of popped states; previous attentional vector].
-        self.cell = nn.LSTMCell(input_dim + hidden_dim + action_dim, hidden_dim)
-        self.start = nn.Parameter(torch.zeros(input_dim).normal_(0, 0.1))
+        super().__init__(
+            encoder_dim,
+            action_dim,
+            hidden_dim,
+            dropout,
+            input_dropout,
+            cell_input_dim=cell_input_dim or input_dim + hidden_dim + action_dim,
+            start_dim=input_dim,
+            output_bias=output_bias,
+        )
+        self.input_dim = input_dim
         self.input_embedding = nn.Parameter(torch.empty(num_actions, input_dim).normal_(0, 0.1))
         # The attentional vector of the step before, while `search` runs (None: the first step).
         self._fed: Optional[torch.Tensor] = None

@@ -58,23 +58,30 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         initial_state: str = "last_cells",
         bias: bool = False,
     ) -> None:
-        super().__init__(encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout)
         for name, value, allowed in (
             ("reduce_input", reduce_input, ("inputs", "states")),
             ("initial_state", initial_state, ("last_cells", "mean")),
         ):
             if value not in allowed:
                 raise ConfigurationError(f"decoder 'authors': {name} must be one of {list(allowed)}, not {value!r}")
+        # With reduced inputs the LSTM reads [input row; reduced input of the popped subtrees].
+        width = input_dim + action_dim
+        super().__init__(
+            encoder_dim,
+            action_dim,
+            hidden_dim,
+            num_actions,
+            input_dim,
+            dropout,
+            input_dropout,
+            cell_input_dim=width if reduce_input == "inputs" else None,
+            output_bias=bias,
+        )
         self.reduce_input = reduce_input
         self.initial_kind = initial_state
         self.reads_encoder_cells = initial_state == "last_cells"
         if reduce_input == "inputs":
-            width = input_dim + action_dim
-            self.cell = nn.LSTMCell(width, hidden_dim)
             self.reduce = nn.Linear(2 * width, width, bias=bias)
-        if not bias:
-            # Replaces the parent's layer in place, so the parameters keep their order.
-            self.output = nn.Linear(self.output.in_features, self.output.out_features, bias=False)
         # Set by the model before each decoding: `(batch, encoder_dim)` last encoder cells.
         self.encoder_cells: Optional[torch.Tensor] = None
         # While a batch is decoded: the LSTM input of every decoder state so far (state 0: zeros).
@@ -100,13 +107,10 @@ class ReduceInputStackDecoder(InputFeedingStackDecoder):
         `initial_state` "mean" and `bias` true (ours), this decoder otherwise. Greedy decoding only.
         `__init__` checks `reduce_input` and `initial_state` (any other combination than ours builds this class).
         """
-        feeding = InputFeedingStackDecoder(
-            encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout
-        )
         if (reduce_input, initial_state, bias) == ("states", "mean", True):
-            return feeding
-        # Built after the input-feeding decoder, not instead of it: every parameter then draws from the
-        # random generator in the order the recorded faithful rows were made with.
+            return InputFeedingStackDecoder(
+                encoder_dim, action_dim, hidden_dim, num_actions, input_dim, dropout, input_dropout
+            )
         return cls(
             encoder_dim,
             action_dim,

@@ -13,7 +13,7 @@ Decoding is a beam search (greedy = beam 1) over `StackDecoderState`s (`modules/
 step is the decoder's `take_step`.
 """
 
-from typing import Callable, Dict, NamedTuple, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 import torch
 from allennlp.common import Registrable
@@ -53,20 +53,34 @@ class StackLSTMDecoder(nn.Module, Registrable):
         Dropout on the LSTM input and on `h_t`.
     input_dropout : `bool`, optional (default = `True`)
         False applies `dropout` to `h_t` only (the attentional vector, as the authors' code does).
+    cell_input_dim : `int`, optional (default = `action_dim + hidden_dim`)
+        Width of the LSTM input (the authors' decoders feed more).
+    start_dim : `int`, optional (default = `action_dim`)
+        Size of the learned input of the first step.
+    output_bias : `bool`, optional (default = `True`)
+        Whether the attentional map `output` has a bias term.
     """
 
     def __init__(
-        self, encoder_dim: int, action_dim: int, hidden_dim: int, dropout: float = 0.0, input_dropout: bool = True
+        self,
+        encoder_dim: int,
+        action_dim: int,
+        hidden_dim: int,
+        dropout: float = 0.0,
+        input_dropout: bool = True,
+        cell_input_dim: Optional[int] = None,
+        start_dim: Optional[int] = None,
+        output_bias: bool = True,
     ) -> None:
         super().__init__()
         self.hidden_dim = hidden_dim
         self.action_dim = action_dim
         # Called as an LSTM cell; the authors' slot variant wraps it in a `RecordingCell`.
-        self.cell: nn.Module = nn.LSTMCell(action_dim + hidden_dim, hidden_dim)
+        self.cell: nn.Module = nn.LSTMCell(cell_input_dim or action_dim + hidden_dim, hidden_dim)
         self.initial = nn.Linear(encoder_dim, hidden_dim)
-        self.start = nn.Parameter(torch.zeros(action_dim).normal_(0, 0.1))
+        self.start = nn.Parameter(torch.zeros(start_dim or action_dim).normal_(0, 0.1))
         self.attention_key = nn.Linear(encoder_dim, hidden_dim, bias=False)
-        self.output = nn.Linear(hidden_dim + encoder_dim, action_dim)
+        self.output = nn.Linear(hidden_dim + encoder_dim, action_dim, bias=output_bias)
         self.dropout = nn.Dropout(dropout)
         self.input_dropout = nn.Dropout(dropout if input_dropout else 0.0)
 
