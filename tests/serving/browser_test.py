@@ -61,13 +61,18 @@ def screenshot(driver, tmp_path, name: str) -> None:
 def test_the_page_parses_teaches_a_new_predicate_and_parses_with_the_new_version(chrome, archive, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as shown
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
+
+    # The page re-renders its versions table and status lines while it polls: an element found a moment
+    # ago may be replaced before it is read, so the waits look again instead of failing.
+    stale = [StaleElementReferenceException]
 
     server = Server(archive, str(tmp_path / "state"), str(tmp_path / "server.log"))
     try:
         server.wait()
         chrome.get(server.base + "/")
-        wait = WebDriverWait(chrome, 30)
+        wait = WebDriverWait(chrome, 30, ignored_exceptions=stale)
         wait.until(shown.text_to_be_present_in_element((By.ID, "health"), "version 0 answering"))
 
         def ask(question: str) -> None:
@@ -92,7 +97,7 @@ def test_the_page_parses_teaches_a_new_predicate_and_parses_with_the_new_version
         assert "area:i" in chrome.find_element(By.ID, "pending").text
         chrome.find_element(By.ID, "teach").click()
         live = shown.text_to_be_present_in_element((By.ID, "job-status"), "version 1 is live")
-        WebDriverWait(chrome, 180).until(live)
+        WebDriverWait(chrome, 180, ignored_exceptions=stale).until(live)
         assert chrome.find_element(By.ID, "progress").get_attribute("value") == "1"
 
         ask("how big be s0")
@@ -101,11 +106,11 @@ def test_the_page_parses_teaches_a_new_predicate_and_parses_with_the_new_version
         assert chrome.find_element(By.ID, "lf-text").text == "( area:i s0 )"
         assert [node.text for node in chrome.find_elements(By.CSS_SELECTOR, "#tree .node")] == ["area:i"]
         wait.until(shown.text_to_be_present_in_element((By.ID, "predicates"), "area:i"))
-        assert "active" in chrome.find_element(By.ID, "version-1").get_attribute("class")
+        wait.until(lambda driver: "active" in driver.find_element(By.ID, "version-1").get_attribute("class"))
         screenshot(chrome, tmp_path, "taught")
 
         # Roll back to the pre-trained parser from the versions table.
-        chrome.find_element(By.CSS_SELECTOR, "#version-0 button").click()
+        wait.until(lambda driver: driver.find_element(By.CSS_SELECTOR, "#version-0 button").click() or True)
         wait.until(lambda driver: "active" in driver.find_element(By.ID, "version-0").get_attribute("class"))
         ask("how big be s0")
         wait.until(shown.text_to_be_present_in_element((By.ID, "version"), "version 0"))
