@@ -7186,4 +7186,32 @@ local c = (import '../experiments/common.libsonnet').cell();
       },
     },
   },
+] + [
+  // Shorter pre-trainings of the faithful and best rows, for accuracy against pre-training epochs
+  // (lab/scripts/pretraining_epochs.py): the same rows, pre-trained for `n` epochs. The epoch-n weights
+  // of the full pre-training are these pre-trainings (no callback or schedule depends on the number of
+  // epochs), so the script builds their archives from snapshots of it; without one, the grid pre-trains.
+  {
+    name: row.name + '-pre' + n,
+    system: 'ProtoParser',
+    setting: row.setting + ', pre-trained ' + n + ' epochs',
+    about: 'The ' + row.about + ' with ' + n + ' pre-training epochs instead of its own.',
+    base: row.base,
+    overrides: {
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-' + row.variant + '-e' + n + '/model.tar.gz',
+      pretraining: { trainer: { num_epochs: n } },
+      teaching_recipe: true,
+    },
+  }
+  for row in [
+    { name: 'ours', setting: 'faithful', about: 'faithful row', base: '../experiments/faithful.jsonnet', variant: 'ours' },
+    {
+      name: 'best',
+      setting: 'best',
+      about: 'best row (chosen-fallback-roles)',
+      base: '../experiments/best.jsonnet',
+      variant: 'contextual-schema',
+    },
+  ]
+  for n in [10, 20, 40, 60, 80]
 ]

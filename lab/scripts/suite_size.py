@@ -1,128 +1,159 @@
 """
-How many development-suite draws a standard error of about 2 points needs (issue 52, item 2).
+Where a development suite stands on power: for two rows (the faithful and the best, by default), the
+paired difference of each column with its cluster standard error (`suite_report.paired_difference`),
+how the spread splits between draws and the support samples of a draw, and how many draws a standard
+error of `--target` points needs; then what the suite cost, in process hours at one thread.
 
-For each row and column of `results/dev/runs.csv`: the exact match of each draw, the standard
-deviation over draws, the standard error of the mean now, and the number of draws at which that
-standard deviation would give a standard error of 2 points. The same for the paired difference of
-two rows (same draws), which is what a choice between rows rests on. The cost of one more draw is
-its fine-tuning runs (median seconds) plus the pre-training of its variant on a draw (the archive's
-recorded training time).
+    python lab/scripts/suite_size.py --suites dev dev-frequent --code-versions 62ec330 \\
+        --pretrain-dir runs/pretrain-82 --out lab/results/suite_size.md
 
-    python lab/scripts/suite_size.py --systems ours chosen-fallback [--results results/dev/runs.csv] \\
-        [--out lab/results/suite_size.md]
+Spread: with draw means d_i of the paired differences (each the mean of k samples), the between-draw
+variance is var(d_i) − w / k, where w is the mean within-draw variance of the samples' differences;
+a suite of D draws with k samples each then has SE^2 = (between + w / k) / D. Only rows whose
+`code_version` starts with one of `--code-versions` count (runs on the current code).
 """
+
 import argparse
-import csv
-import json
 import math
 import os
+import re
 import statistics
 import sys
 from collections import defaultdict
-from typing import Dict, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, ROOT)
+sys.path[:0] = [ROOT, os.path.join(ROOT, "lab")]
 
-COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
-TARGET = 2.0
+from fewshot_lab.commands.suite_report import COLUMNS, latest_runs, paired_difference  # noqa: E402
 
+from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
+from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 
-def needed(sd: float) -> int:
-    """Draws at which a spread `sd` gives a standard error of at most TARGET points."""
-    return max(2, math.ceil((sd / TARGET) ** 2))
-
-
-def describe(values: List[float]) -> Tuple[str, str, str]:
-    if len(values) < 2:
-        return "–", "–", "–"
-    sd = statistics.stdev(values)
-    return f"{sd:.1f}", f"{sd / math.sqrt(len(values)):.1f}", str(needed(sd))
+FAITHFUL = ("ProtoParser", "")
+BEST = (
+    "ProtoParser",
+    "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, "
+    "entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+)
+VARIANTS = {FAITHFUL: "ours", BEST: "contextual-schema"}  # the pre-trained archive of each row: <dataset>-<variant>
 
 
-def pretrained_variant(system: str, dataset: str) -> str:
-    """The folder name of the row's pre-trained archive (`<dataset>-<variant>`)."""
-    from fewshot_lab.recipes import experiment_path, render
-
-    return os.path.basename(os.path.dirname(render(experiment_path(system, dataset, 1), 13)["pretrained_archive"]))
-
-
-def pretraining_minutes(pretrain_dir: str, draw: int, variant: str) -> Optional[float]:
-    """Minutes the pre-training of `variant` on dev draw `draw` took (its metrics.json), or None."""
-    path = os.path.join(ROOT, pretrain_dir, "dev", f"draw_{draw}", variant, "metrics.json")
-    if not os.path.isfile(path):
+def spread(
+    runs: Dict[Tuple[int, int], float], faithful: Dict[Tuple[int, int], float]
+) -> Optional[Tuple[float, float, float]]:
+    """(between-draw variance, within-draw variance, mean samples per draw) of the paired differences."""
+    by_draw: Dict[int, List[float]] = defaultdict(list)
+    for key in set(runs) & set(faithful):
+        by_draw[key[0]].append(runs[key] - faithful[key])
+    if len(by_draw) < 2:
         return None
-    with open(path, encoding="utf-8") as handle:
-        hours, minutes, seconds = json.load(handle)["training_duration"].split(":")
-    return int(hours) * 60 + int(minutes) + float(seconds) / 60
+    within = [statistics.variance(v) for v in by_draw.values() if len(v) > 1]
+    w = statistics.mean(within) if within else 0.0
+    k = statistics.mean(len(v) for v in by_draw.values())
+    between = max(0.0, statistics.variance([statistics.mean(v) for v in by_draw.values()]) - w / k)
+    return between, w, k
+
+
+def draws_needed(between: float, within: float, samples: float, target: float) -> int:
+    return max(2, math.ceil((between + within / samples) / target**2))
+
+
+def minutes(log: str) -> Optional[float]:
+    """Minutes a pre-training took: the last `training_duration` in the log the grid keeps beside it."""
+    try:
+        with open(log, encoding="utf-8") as handle:
+            found = re.findall(r'"training_duration": "(\d+):(\d+):([\d.]+)"', handle.read())
+    except OSError:
+        return None
+    if not found:
+        return None
+    hours, mins, seconds = found[-1]
+    return int(hours) * 60 + int(mins) + float(seconds) / 60
+
+
+def suite_lines(suite: str, rows: Sequence[Dict[str, str]], pretrain_dir: str, target: float) -> List[str]:
+    runs = latest_runs(rows)
+    best, faithful = runs.get(BEST, {}), runs.get(FAITHFUL, {})
+    lines = [
+        f"## Suite `{suite}`: best − faithful",
+        "",
+        "| column | draws | pairs | difference (mean ± SE) | between-draw sd | within-draw sd | "
+        f"draws for SE {target:g} (samples per draw as now) | the same with 1 sample |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for column in COLUMNS:
+        paired = paired_difference(best.get(column, {}), faithful.get(column, {}))
+        if paired is None:
+            continue
+        mean, error, draws, pairs = paired
+        parts = spread(best.get(column, {}), faithful.get(column, {}))
+        if parts is None:
+            lines.append(f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – |")
+            continue
+        between, within, k = parts
+        lines.append(
+            f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {math.sqrt(between):.1f} | "
+            f"{math.sqrt(within):.1f} | {draws_needed(between, within, k, target)} | "
+            f"{draws_needed(between, within, 1, target)} |"
+        )
+    lines += ["", "Cost on the current code (process hours at one thread):", ""]
+    total = 0.0
+    for key, label in ((FAITHFUL, "faithful"), (BEST, "best")):
+        for dataset in ("jobs", "geo", "atis"):
+            seconds = [
+                float(r["seconds"]) for r in rows if (r["system"], r["setting"]) == key and r["dataset"] == dataset
+            ]
+            draws = sorted(
+                {int(r["shuffle"]) for r in rows if (r["system"], r["setting"]) == key and r["dataset"] == dataset}
+            )
+            if not seconds:
+                continue
+            pre = [
+                m
+                for m in (
+                    minutes(os.path.join(pretrain_dir, suite, f"draw_{d}", f"{dataset}-{VARIANTS[key]}.log"))
+                    for d in draws
+                )
+                if m is not None
+            ]
+            # The grid pre-trains in a task of its own: a run's seconds are its fine-tuning and evaluations.
+            fine = sum(seconds) / 3600
+            pre_hours = sum(pre) / 60
+            total += fine + pre_hours
+            lines.append(
+                f"- {label}, {dataset}: {len(draws)} draws, {len(seconds)} fine-tunings {fine:.2f} h, "
+                f"{len(pre)} pre-trainings {pre_hours:.2f} h"
+                + (f" (mean {statistics.mean(pre):.1f} min)" if pre else "")
+            )
+    lines += ["", f"Total: {total:.2f} process hours.", ""]
+    return lines
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--systems", nargs=2, default=["ours", "chosen-fallback"])
-    parser.add_argument("--results", default="results/dev/runs.csv")
-    parser.add_argument("--out", default="lab/results/suite_size.md")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--suites", nargs="+", default=["dev", "dev-frequent"])
+    parser.add_argument("--code-versions", nargs="+", required=True, help="prefixes of the code versions that count")
     parser.add_argument("--pretrain-dir", default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"))
+    parser.add_argument("--target", type=float, default=2.5)
+    parser.add_argument("--out", default="lab/results/suite_size.md")
     args = parser.parse_args()
-    from fewshot_parser.commands.run_grid import use_tables
-
-    use_tables(["lab/systems.jsonnet"])  # the probe rows too
-
-    from fewshot_parser.commands.systems import read_systems, tables_with
-
-    systems = read_systems(tables_with(["lab/systems.jsonnet"]))
-    keys = {name: systems[name][:2] for name in args.systems}
-    values: Dict[Tuple[str, str, int], Dict[int, float]] = defaultdict(dict)
-    draws: Dict[Tuple[str, str], Set[int]] = defaultdict(set)
-    runtimes: Dict[Tuple[str, str], List[float]] = defaultdict(list)
-    with open(os.path.join(ROOT, args.results), newline="", encoding="utf-8") as handle:
-        for row in csv.DictReader(handle):
-            for name, key in keys.items():
-                if (row["system"], row["setting"]) == key:
-                    draw = int(row["shuffle"])
-                    values[(name, row["dataset"], int(row["shot"]))][draw] = float(row["exact_match"])
-                    draws[(name, row["dataset"])].add(draw)
-                    runtimes[(name, row["dataset"])].append(float(row["seconds"]))
     lines = [
-        "# Development-suite draws for a standard error of 2 points",
+        "# Where the development suites stand on power",
         "",
-        f"Generated by `python lab/scripts/suite_size.py --systems {' '.join(args.systems)}` from `{args.results}`. "
-        "sd: standard deviation of exact match over the draws run; SE: its standard error now; "
-        "draws for SE 2: (sd / 2)^2, the draws that spread would need.",
+        f"Generated by `python lab/scripts/suite_size.py --suites {' '.join(args.suites)} --code-versions "
+        f"{' '.join(args.code_versions)} --pretrain-dir {args.pretrain_dir} --out {args.out}`; how each figure is "
+        "computed: the script's docstring. Differences in exact-match points, paired by draw and support sample.",
         "",
-        "| row | column | draws run | exact match per draw | sd | SE | draws for SE 2 |",
-        "|---|---|---|---|---|---|---|",
     ]
-    first, second = args.systems
-    for name in args.systems + ["difference"]:
-        for dataset, shot in COLUMNS:
-            if name == "difference":
-                a, b = values.get((second, dataset, shot), {}), values.get((first, dataset, shot), {})
-                per = {d: a[d] - b[d] for d in sorted(set(a) & set(b))}
-                label = f"{second} − {first} (paired)"
-            else:
-                per, label = dict(sorted(values.get((name, dataset, shot), {}).items())), name
-            if not per:
-                continue
-            sd, se, draws = describe(list(per.values()))
-            shown = ", ".join(f"{v:+.2f}" if name == "difference" else f"{v:.2f}" for v in per.values())
-            lines.append(f"| {label} | {dataset} {shot} | {len(per)} | {shown} | {sd} | {se} | {draws} |")
-    lines += ["", "Cost of one more draw and dataset, both shots (process minutes at one thread): fine-tuning, the median "
-              "run's seconds (runs longer than half the pre-training left out) times two; pre-training, the `training_duration` of the "
-              f"row's pre-trained archives under `{args.pretrain_dir}/dev/draw_<d>/`, mean over draws (shared by every "
-              "row of the same variant).", ""]
-    for (name, dataset), per in sorted(draws.items()):
-        variant = pretrained_variant(name, dataset)
-        durations = [d for d in (pretraining_minutes(args.pretrain_dir, draw, variant) for draw in per) if d is not None]
-        # A run that pre-trained lasted at least its pre-training; such runs are left out of the median.
-        limit = 30 * min(durations) if durations else float("inf")
-        runs = [s for s in runtimes[(name, dataset)] if s < limit] or runtimes[(name, dataset)]
-        fine = statistics.median(runs) * 2 / 60
-        pre = f"{statistics.mean(durations):.1f} min ({variant})" if durations else f"not found ({variant})"
-        lines.append(f"- {name}, {dataset}: fine-tuning {fine:.1f} min, pre-training {pre}")
-    os.makedirs(os.path.dirname(os.path.join(ROOT, args.out)), exist_ok=True)
-    with open(os.path.join(ROOT, args.out), "w", encoding="utf-8") as handle:
-        handle.write("\n".join(lines) + "\n")
+    for suite in args.suites:
+        path = os.path.join(ROOT, "results", suite, "runs.csv")
+        if not os.path.isfile(path):
+            continue
+        rows = [r for r in read_result_rows(path) if r["code_version"].startswith(tuple(args.code_versions))]
+        lines += suite_lines(suite, rows, os.path.join(ROOT, args.pretrain_dir), args.target)
+    with atomic_open(os.path.join(ROOT, args.out)) as handle:
+        handle.write("\n".join(lines))
     print("\n".join(lines))
 
 
