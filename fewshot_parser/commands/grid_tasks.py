@@ -140,6 +140,9 @@ def evaluate_known(
     Retention: exact match on the split's known.txt (examples of known predicates that neither
     pre-training nor fine-tuning saw) with the pre-trained archive and with the fine-tuned one, written
     beside the run's metrics (`KNOWN_METRICS`). A failed evaluation is logged and leaves its file out.
+    The pre-trained archive's result is the same for every run that shares the archive and the lines
+    (both shots and every support sample of a draw), so it is kept beside the archive
+    (`known_pretrained_cache`) and evaluated once.
     """
     if not spec.known:
         return
@@ -150,10 +153,38 @@ def evaluate_known(
     for archive, name in zip(archives, KNOWN_METRICS):
         if archive is None:
             continue
+        output = os.path.join(directory, name)
+        cached = known_pretrained_cache(archive, data, spec.use_gpu) if name == KNOWN_METRICS[0] else None
+        if cached and os.path.isfile(cached):
+            shutil.copyfile(cached, output)
+            log.write(f"# run-grid: retention: {archive} on {spec.known}: kept from {cached}\n")
+            continue
         log.write(f"# run-grid: retention: evaluating {archive} on {spec.known}\n")
         log.flush()
-        if evaluate(spec, archive, data, os.path.join(directory, name), project, log) != 0:
+        if evaluate(spec, archive, data, output, project, log) != 0:
             log.write(f"# run-grid: retention: the evaluation of {archive} failed\n")
+        elif cached and os.path.isfile(output):
+            os.makedirs(os.path.dirname(cached), exist_ok=True)
+            staging = f"{cached}.{os.getpid()}.tmp"
+            shutil.copyfile(output, staging)
+            os.replace(staging, cached)
+
+
+def known_pretrained_cache(archive: str, data: str, use_gpu: bool) -> Optional[str]:
+    """
+    Where the pre-trained `archive`'s metrics on the lines of `data` are kept: in the archive's own
+    directory (made anew, and so emptied, when the archive is pre-trained again), named by the
+    digest of the lines and the device; None when the archive or the data cannot be read.
+    """
+    try:
+        with open(data, "rb") as handle:
+            digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+    except OSError:
+        return None
+    if not os.path.isfile(archive):
+        return None
+    device = "gpu" if use_gpu else "cpu"
+    return os.path.join(os.path.dirname(os.path.abspath(archive)), "known_metrics", f"{digest}-{device}.json")
 
 
 def sample_lines(path: str, size: int, output: str, seed: int = 13) -> str:

@@ -198,6 +198,38 @@ def test_retention_with_a_sample_evaluates_both_archives_on_the_sampled_lines(tm
     assert len(open(sample).read().splitlines()) == 5
 
 
+def test_retention_evaluates_a_pretrained_archive_once_per_lines(tmp_path):
+    import io
+
+    from fewshot_parser.commands.grid_tasks import KNOWN_METRICS, RunSpec, evaluate_known
+
+    (tmp_path / "pretrain").mkdir()
+    (tmp_path / "pretrain" / "model.tar.gz").write_bytes(b"archive")
+    known = tmp_path / "known.txt"
+    known.write_text("utterance\t( lf )\n")
+    seen = []
+
+    def evaluate(spec, archive, data, output, project, log):
+        seen.append(os.path.relpath(archive, str(tmp_path)))
+        with open(output, "w") as handle:
+            json.dump({"exact_match": len(seen)}, handle)
+        return 0
+
+    def run(name):
+        spec = RunSpec(name=name, config="c.jsonnet", shuffle=1, environment={}, project=str(tmp_path),
+                       archive="pretrain/model.tar.gz", known=str(known))
+        (tmp_path / name).mkdir()
+        evaluate_known(spec, str(tmp_path / name), str(tmp_path), io.StringIO(), evaluate)
+        return [json.load(open(tmp_path / name / metrics)) for metrics in KNOWN_METRICS]
+
+    first, second = run("one"), run("two")
+    assert seen == ["pretrain/model.tar.gz", os.path.join("one", "model.tar.gz"), os.path.join("two", "model.tar.gz")]
+    assert second[0] == first[0] == {"exact_match": 1} and second[1] == {"exact_match": 3}
+    known.write_text("another utterance\t( lf )\n")  # other lines: the pre-trained archive is evaluated again
+    run("three")
+    assert seen[3:] == ["pretrain/model.tar.gz", os.path.join("three", "model.tar.gz")]
+
+
 def test_at_a_glance_gives_retention_on_training_examples_of_the_official_rows():
     from fewshot_parser.commands.paper_results import paper_numbers
     from fewshot_lab.commands.report import at_a_glance
