@@ -31,12 +31,12 @@ from fewshot_parser.data.splits import make_splits
 # Per suite and dataset: the draws (seeds), new predicates per draw, the eligibility of a predicate
 # (at least `min_examples` examples, a share of the file above `min_share` and at most `max_share`),
 # the size of the held-out known set and the support samples per draw. Each draw needs its own
-# pre-training; ATIS pre-trainings cost over an hour on 2 cores, so ATIS has fewer draws.
+# pre-training (an ATIS one costs up to an hour and a half at one thread); `run-grid --draws` runs a subset.
 SUITES: Dict[str, Dict[str, Dict]] = {
     "dev": {
         "jobs": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
         "geo": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
-        "atis": {"draws": [1, 2], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
+        "atis": {"draws": [1, 2, 3, 4, 5], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
     },
     "dev-frequent": {
         "jobs": {
