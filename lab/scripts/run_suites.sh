@@ -1,0 +1,44 @@
+#!/bin/bash
+# The development-suite measurements of issue 77, in the order they are worth having, one draw at a
+# time so that a stopped session leaves whole draws behind; every step skips what is recorded, so the
+# script resumes where it stopped. Two runs at a time, one thread each (a 2-core machine).
+#
+#   nohup bash lab/scripts/run_suites.sh > runs/suites.log 2>&1 &
+#
+# Pre-trainings go to $FEWSHOT_PRETRAIN_DIR (default runs/pretrain-82), runs to runs/<suite>-82. While
+# it runs, keep_pretraining_snapshots.py keeps the weights after 10-80 pre-training epochs, from which
+# pretraining_epochs.py builds the shortened pre-trainings of the `*-pre<n>` rows (fine-tunings only).
+# Tables: allennlp report --suite dev (and dev-frequent); python lab/scripts/suite_components.py;
+# python lab/scripts/suite_size.py; python lab/scripts/pretraining_epochs.py table results/dev/runs.csv.
+set -u
+cd "$(dirname "$0")/../.."
+export FEWSHOT_PRETRAIN_DIR=${FEWSHOT_PRETRAIN_DIR:-runs/pretrain-82} OMP_NUM_THREADS=1
+python=.venv/bin/python
+allennlp=.venv/bin/allennlp
+if ! pgrep -f keep_pretraining_snapshots.py > /dev/null; then
+  nohup $python lab/scripts/keep_pretraining_snapshots.py "$FEWSHOT_PRETRAIN_DIR" "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" \
+    > runs/snapshots.log 2>&1 &
+fi
+grid() {
+  $allennlp run-grid --jobs 2 --threads 1 --redo-recorded --systems-table lab/systems.jsonnet "$@" 2>&1 \
+    | grep -vE "^\s*$" | tail -4
+}
+step() {  # step SUITE DATASET "DRAWS" ROWS...
+  local suite=$1 dataset=$2 draws=$3
+  shift 3
+  for d in $draws; do
+    echo "=== $suite $dataset draw $d: $* ($(date))"
+    grid --suite "$suite" --datasets "$dataset" --draws "$d" --systems "$@" --runs-dir "runs/$suite-82"
+  done
+}
+step dev geo "1 2 3 4 5 6" ours chosen-fallback-roles
+step dev geo "1 2 3 4 5 6" best-reshaped40 best-adjectives-subtrees
+step dev-frequent geo "1 2 3 4 5" ours chosen-fallback-roles best-reshaped40 best-adjectives-subtrees
+step dev jobs "1 2 3 4 5 6" ours chosen-fallback-roles
+$python lab/scripts/pretraining_epochs.py build "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" "$FEWSHOT_PRETRAIN_DIR"
+step dev geo "1 2 3 4 5 6" ours-pre20 ours-pre40 best-pre20 best-pre40
+step dev-frequent jobs "1 2 3 4 5" ours chosen-fallback-roles best-reshaped40 best-adjectives-subtrees
+step dev jobs "1 2 3 4 5 6" best-reshaped40 best-adjectives-subtrees
+step dev atis "1 2 3 4 5" chosen-fallback-roles ours
+step dev-frequent atis "1 2 3 4 5" chosen-fallback-roles ours
+echo "=== done ($(date))"
