@@ -34,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))  # representation_check.py, a script a user runs
 
 from representation_check import buildable, emit_report, our_examples, render_config, typed_ours  # noqa: E402  (benchmarks/)
+import fewshot_lab  # noqa: E402,F401  (registers the probe rows' pair generators: reshaped, adjectives, subtrees)
 
 COLUMNS = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 
