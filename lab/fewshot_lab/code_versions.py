@@ -7,7 +7,7 @@ from typing import Dict, List, Sequence, Set
 def since(commit: str, root: str = ".") -> Set[str]:
     """The full hashes of `commit` and of every commit after it on the way to HEAD (`git rev-list`)."""
     listed = subprocess.run(
-        ["git", "-C", root, "rev-list", f"{commit}^..HEAD"], capture_output=True, text=True, check=True
+        ["git", "-C", root, "rev-list", "HEAD", "--not", f"{commit}^@"], capture_output=True, text=True, check=True
     ).stdout.split()
     return set(listed)
 
