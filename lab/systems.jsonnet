@@ -7186,6 +7186,41 @@ local c = (import '../experiments/common.libsonnet').cell();
       },
     },
   },
+  {
+    name: 'best-untyped',
+    system: 'ProtoParser',
+    setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
+    about: "The best row with the faithful row's untyped entity slots (one action for a predicate whatever entity type fills it): on the suite's geo draws the typed slots leave query LFs unbuildable that the support shows with another entity type (lab/results/suite_ceiling_geo.md).",
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: { reader: { typed_entities: false } },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
+      pretraining: { dataset_reader: { typed_entities: false } },
+      teaching_recipe: true,
+    },
+  },
+  {
+    name: 'best-untyped-reshaped40',
+    system: 'ProtoParser',
+    setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
+    about: 'best-untyped with 40 reshaped pairs per new predicate (lab/results/error_analysis_suite_geo_d1.md).',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+          ],
+          [{ type: 'reshaped', pairs_per_predicate: 40 }],
+        ],
+        reader: { typed_entities: false },
+      },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
+      pretraining: { dataset_reader: { typed_entities: false } },
+      teaching_recipe: true,
+    },
+  },
 ] + [
   // Shorter pre-trainings of the faithful and best rows, for accuracy against pre-training epochs
   // (lab/scripts/pretraining_epochs.py): the same rows, pre-trained for `n` epochs. The epoch-n weights
