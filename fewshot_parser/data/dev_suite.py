@@ -34,8 +34,8 @@ from fewshot_parser.data.splits import make_splits
 # pre-training (an ATIS one costs up to an hour and a half at one thread); `run-grid --draws` runs a subset.
 SUITES: Dict[str, Dict[str, Dict]] = {
     "dev": {
-        "jobs": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
-        "geo": {"draws": [1, 2, 3, 4, 5, 6], "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
+        "jobs": {"draws": list(range(1, 13)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
+        "geo": {"draws": list(range(1, 13)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
         "atis": {"draws": [1, 2, 3, 4, 5], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
     },
     "dev-frequent": {
