@@ -33,6 +33,7 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...
 }
 step dev geo "1 2 3 4 5 6" ours chosen-fallback-roles
 step dev geo "1 2 3 4 5 6" best-reshaped40 best-untyped best-untyped-reshaped40
+step dev geo "1 2 3 4 5 6" ours-recomb ours-reshaped40
 step dev-frequent geo "1 2 3 4 5" ours chosen-fallback-roles best-reshaped40 best-untyped-reshaped40
 step dev geo "7 8 9 10 11 12" ours chosen-fallback-roles best-reshaped40 best-untyped best-untyped-reshaped40
 step dev jobs "1 2 3 4 5 6 7 8 9 10 11 12" ours chosen-fallback-roles best-untyped-reshaped40

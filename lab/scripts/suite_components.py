@@ -42,6 +42,8 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "chosen-fallback-roles",
     ),
     ("best row with untyped slots and reshaped pairs against the faithful row", "best-untyped-reshaped40", "ours"),
+    ("recombination added to the faithful row", "ours-recomb", "ours"),
+    ("40 reshaped pairs added to the faithful row with recombination", "ours-reshaped40", "ours-recomb"),
     ("faithful row pre-trained 20 epochs instead of 100", "ours-pre20", "ours"),
     ("faithful row pre-trained 40 epochs instead of 100", "ours-pre40", "ours"),
     ("best row pre-trained 20 epochs instead of 100", "best-pre20", "chosen-fallback-roles"),
