@@ -45,7 +45,8 @@ def main() -> None:
     args = parser.parse_args()
     draws = args.draws or suite_recipe(args.suite)[args.dataset]["draws"]
     samples = list(range(SAMPLES))
-    rows = read_result_rows(os.path.join(ROOT, "results", args.suite, "runs.csv"))
+    results = os.path.join(ROOT, "results", args.suite, "runs.csv")
+    rows = read_result_rows(results) if os.path.isfile(results) else []  # no run yet: ceilings only
     if args.since:
         rows = rows_since(rows, args.since, ROOT)
     # (system, setting, shot, draw) -> exact match of each sample
