@@ -29,7 +29,7 @@ import sys
 import tarfile
 import tempfile
 import time
-from typing import IO, Any, Callable, Dict, List, NamedTuple, Optional
+from typing import IO, Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
 from fewshot_parser.commands.systems import REFERENCE
 
@@ -238,36 +238,48 @@ def unpack_directory(data: bytes, directory: str) -> None:
         tar.extractall(directory, filter="data")
 
 
-def archive_digest(data: bytes) -> str:
-    """The sha256 of the `model.tar.gz` inside a packed pre-training directory ('' if it has none)."""
+def packed_members(data: bytes, names: Sequence[str]) -> Dict[str, Optional[bytes]]:
+    """The bytes of the top-level files `names` in a packed directory (None for one it lacks)."""
+    found: Dict[str, Optional[bytes]] = {}
     with tarfile.open(fileobj=io.BytesIO(data), mode="r") as tar:
-        try:
-            member = tar.extractfile("model.tar.gz")
-        except KeyError:
-            return ""
-        return hashlib.sha256(member.read()).hexdigest() if member else ""
+        for name in names:
+            try:
+                member = tar.extractfile(name)
+            except KeyError:
+                member = None
+            found[name] = member.read() if member else None
+    return found
 
 
-def file_digest(path: str) -> str:
+def file_bytes(path: str) -> Optional[bytes]:
     try:
         with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
+            return handle.read()
     except OSError:
-        return ""
+        return None
+
+
+# What names a pre-training: its config and its provenance (code version, numerics). Its archive's bytes
+# do not: fine-tuning stores teaching recipes in the archive after the directory was packed.
+PRETRAINING_IDENTITY = ("config.json", "provenance.json")
 
 
 def install_pretrained(data: bytes, archive: str) -> bool:
     """
     Puts a packed pre-training directory at the directory of `archive` (a path on this node) unless
-    the same archive is already there; returns whether it wrote it. Holds the lock `ensure_pretrained`
-    takes (`<dir>.partial.lock`), so runs on one node neither install twice nor read a half-written
+    the same pre-training is already there (an archive, beside the same config and provenance);
+    returns whether it wrote it. The directory there keeps what runs added to it (the recipes stored
+    in the archive, the kept retention results). Holds the lock `ensure_pretrained` takes
+    (`<dir>.partial.lock`), so runs on one node neither install twice nor read a half-written
     archive; that lock is per node, which Ray's scheduling does not cover.
     """
     target = os.path.dirname(os.path.abspath(archive))
     os.makedirs(os.path.dirname(target), exist_ok=True)
     with open(target + ".partial.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if file_digest(os.path.join(target, "model.tar.gz")) == archive_digest(data):
+        packed = packed_members(data, PRETRAINING_IDENTITY)
+        here = {name: file_bytes(os.path.join(target, name)) for name in PRETRAINING_IDENTITY}
+        if os.path.isfile(os.path.join(target, "model.tar.gz")) and packed == here:
             return False
         incoming = f"{target}.incoming-{os.getpid()}"
         if os.path.isdir(incoming):

@@ -126,6 +126,33 @@ def test_a_node_gets_the_archive_and_sends_the_run_back_without_any_driver_path(
     assert "has no project checkout at" in failed["error"] and failed["files"] is None
 
 
+def test_a_pretraining_is_installed_again_only_when_it_is_another_pretraining(tmp_path):
+    """Fine-tuning stores recipes in the archive and keeps retention results beside it: a node whose copy
+    is the same pre-training (config and provenance) keeps it; another pre-training replaces it."""
+    from fewshot_parser.commands import grid_tasks
+
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "model.tar.gz").write_bytes(b"pre-trained weights")
+    (source / "config.json").write_text('{"trainer": {"num_epochs": 3}}')
+    (source / "provenance.json").write_text('{"code_version": "a"}')
+    packed = grid_tasks.pack_directory(str(source), only=list(grid_tasks.PRETRAIN_FILES))
+    installed = tmp_path / "node" / "geo-x"
+    assert grid_tasks.install_pretrained(packed, str(installed / "model.tar.gz"))
+    (installed / "model.tar.gz").write_bytes(b"pre-trained weights and a teaching recipe")
+    (installed / "known_metrics").mkdir()
+    assert not grid_tasks.install_pretrained(packed, str(installed / "model.tar.gz"))
+    assert (installed / "model.tar.gz").read_bytes().endswith(b"a teaching recipe")
+    assert (installed / "known_metrics").is_dir()
+    (source / "provenance.json").write_text('{"code_version": "b"}')  # pre-trained again by other code
+    assert grid_tasks.install_pretrained(grid_tasks.pack_directory(str(source), only=list(grid_tasks.PRETRAIN_FILES)),
+                                         str(installed / "model.tar.gz"))
+    assert (installed / "model.tar.gz").read_bytes() == b"pre-trained weights"
+    assert not (installed / "known_metrics").exists()
+    (installed / "model.tar.gz").unlink()  # a copy without its archive is installed again
+    assert grid_tasks.install_pretrained(packed, str(installed / "model.tar.gz"))
+
+
 def test_a_stale_cluster_file_does_not_stop_a_local_instance(monkeypatch):
     """Ray's temp directory can name a cluster that is long gone (a `ray start`, or a test cluster that
     was killed): without --address, run-grid still starts its own instance instead of trying to join it."""
