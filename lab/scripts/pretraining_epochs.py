@@ -36,6 +36,7 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "lab")]
 
 import torch  # noqa: E402
 from fewshot_lab.commands.suite_report import COLUMNS, latest_runs, paired_difference, paired_text  # noqa: E402
+from fewshot_lab.systems import SYSTEMS  # noqa: E402
 
 from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
@@ -43,16 +44,8 @@ from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 SNAPSHOT = re.compile(r"model_state_e(\d+)\.th$")
 # (label, system, setting of the full row, setting prefix of its shortened rows)
 ROWS = [
-    ("faithful", ("ProtoParser", ""), "faithful, pre-trained {n} epochs"),
-    (
-        "best",
-        (
-            "ProtoParser",
-            "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked "
-            "forward pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-        ),
-        "best, pre-trained {n} epochs",
-    ),
+    ("faithful", SYSTEMS["ours"][:2], "faithful, pre-trained {n} epochs"),
+    ("best", SYSTEMS["chosen-fallback-roles"][:2], "best, pre-trained {n} epochs"),
 ]
 
 

@@ -27,16 +27,13 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "lab")]
 
 from fewshot_lab.code_versions import rows_since  # noqa: E402
 from fewshot_lab.commands.suite_report import COLUMNS, latest_runs, paired_difference  # noqa: E402
+from fewshot_lab.systems import SYSTEMS  # noqa: E402
 
 from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 
-FAITHFUL = ("ProtoParser", "")
-BEST = (
-    "ProtoParser",
-    "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, "
-    "entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-)
+FAITHFUL = SYSTEMS["ours"][:2]
+BEST = SYSTEMS["chosen-fallback-roles"][:2]
 VARIANTS = {FAITHFUL: "ours", BEST: "contextual-schema"}  # the pre-trained archive of each row: <dataset>-<variant>
 
 
