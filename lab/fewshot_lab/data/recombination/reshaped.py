@@ -22,14 +22,21 @@ new action appears.
 """
 
 import collections
-from typing import Iterable, List, Sequence, Set, Union, cast
+from typing import Dict, Iterable, List, Sequence, Set, Tuple, Union, cast
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.recombination.context import RecombinationContext, Support
 from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
 from fewshot_parser.data.recombination.pipeline import Candidate, in_turns
 from fewshot_parser.data.recombination.trees import Shape, argument_shape, atom_calls, call_labels, substitute
-from fewshot_parser.data.recombination.wording import Entry, known_span, replace_words, support_entries, words_under
+from fewshot_parser.data.recombination.wording import (
+    Entry,
+    Span,
+    known_span,
+    replace_words,
+    support_entries,
+    words_under,
+)
 
 
 def support_shapes(context: RecombinationContext, support: Support, predicate: str) -> Set[Shape]:
@@ -64,6 +71,21 @@ class ReshapedPairs(PairGenerator):
         """The words for `predicate` in place of the training words `replaced`, in a call under `parent`."""
         span_words = entry.example.utterance[entry.span.start : entry.span.end]
         return words_under(context, predicate, span_words, entry.occurrence.signature[3], parent)
+
+    def utterance(
+        self,
+        context: RecombinationContext,
+        predicate: str,
+        entry: Entry,
+        example: Example,
+        span: Span,
+        parent: str,
+        replaced: Sequence[Tuple[int, str]],
+        values: Dict[int, str],
+    ) -> List[str]:
+        """The training utterance with `predicate`'s words in place of the known predicate's `span`."""
+        words = self.words(context, predicate, entry, example.utterance[span.start : span.end], parent)
+        return replace_words(example.utterance, span, words, replaced, values)
 
     def pairs(
         self,
@@ -106,11 +128,10 @@ class ReshapedPairs(PairGenerator):
                     span = known_span(context, example.utterance, example.tree, known.label)
                     if span is None:
                         continue
-                    words = self.words(
-                        context, predicate, entry, example.utterance[span.start : span.end], known.signature[3]
-                    )
                     values = {i: support_values[i] for i, _ in replaced}
-                    utterance = replace_words(example.utterance, span, words, replaced, values)
+                    utterance = self.utterance(
+                        context, predicate, entry, example, span, known.signature[3], replaced, values
+                    )
                     tree = substitute(example.tree, known.label, predicate, values)
                     candidates.append(
                         Candidate(span.confidence * entry.span.confidence, shape, example, utterance, tree, known.label)
