@@ -42,6 +42,21 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "chosen-fallback-roles",
     ),
     ("best row with untyped slots and reshaped pairs against the faithful row", "best-untyped-reshaped40", "ours"),
+    (
+        "superlatives in the reshaped pairs of the untyped best row",
+        "best-untyped-superlatives40",
+        "best-untyped-reshaped40",
+    ),
+    (
+        "untyped entity slots and 40 reshaped pairs with superlatives in the best row",
+        "best-untyped-superlatives40",
+        "chosen-fallback-roles",
+    ),
+    (
+        "best row with untyped slots and superlative pairs against the faithful row",
+        "best-untyped-superlatives40",
+        "ours",
+    ),
     ("recombination added to the faithful row", "ours-recomb", "ours"),
     ("40 reshaped pairs added to the faithful row with recombination", "ours-reshaped40", "ours-recomb"),
     ("faithful row pre-trained 20 epochs instead of 100", "ours-pre20", "ours"),
