@@ -59,6 +59,12 @@ COMPARISONS: List[Tuple[str, str, str]] = [
     ),
     ("recombination added to the faithful row", "ours-recomb", "ours"),
     ("40 reshaped pairs added to the faithful row with recombination", "ours-reshaped40", "ours-recomb"),
+    (
+        "40 reshaped pairs with superlatives added to the faithful row with recombination",
+        "ours-superlatives40",
+        "ours-recomb",
+    ),
+    ("recombination and superlative pairs added to the faithful row", "ours-superlatives40", "ours"),
     ("faithful row pre-trained 20 epochs instead of 100", "ours-pre20", "ours"),
     ("faithful row pre-trained 40 epochs instead of 100", "ours-pre40", "ours"),
     ("best row pre-trained 20 epochs instead of 100", "best-pre20", "chosen-fallback-roles"),
