@@ -7287,6 +7287,28 @@ local c = (import '../experiments/common.libsonnet').cell();
       teaching_recipe: true,
     },
   },
+  {
+    name: 'best-untyped-superlatives40-fwd',
+    system: 'ProtoParser',
+    setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
+    about: 'best-untyped-superlatives40 whose forward pairs also say a maximum with the superlative of a support how-question (lab/fewshot_lab/data/recombination/superlatives.py).',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'superlative_forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+          ],
+          [{ type: 'superlatives', pairs_per_predicate: 40 }],
+        ],
+        reader: { typed_entities: false },
+      },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
+      pretraining: { dataset_reader: { typed_entities: false } },
+      teaching_recipe: true,
+    },
+  },
 ] + [
   // Shorter pre-trainings of the faithful and best rows, for accuracy against pre-training epochs
   // (lab/scripts/pretraining_epochs.py): the same rows, pre-trained for `n` epochs. The epoch-n weights

@@ -48,6 +48,11 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "best-untyped-reshaped40",
     ),
     (
+        "superlatives in the forward pairs of the untyped best row with superlative pairs",
+        "best-untyped-superlatives40-fwd",
+        "best-untyped-superlatives40",
+    ),
+    (
         "untyped entity slots and 40 reshaped pairs with superlatives in the best row",
         "best-untyped-superlatives40",
         "chosen-fallback-roles",

@@ -17,14 +17,14 @@ number (`population:t $1 $0`) replaces a relation between typed entities (`loc:t
 """
 
 import collections
-from typing import Iterable, Sequence, Union, cast
+from typing import Dict, Iterable, List, Sequence, Tuple, Union, cast
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.recombination.context import RecombinationContext, Support
 from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
 from fewshot_parser.data.recombination.pipeline import Candidate, in_turns
 from fewshot_parser.data.recombination.trees import atom_calls, call_labels, substitute
-from fewshot_parser.data.recombination.wording import known_span, replace_words, support_entries
+from fewshot_parser.data.recombination.wording import Entry, Span, known_span, replace_words, support_entries
 
 
 @PairGenerator.register("forward")
@@ -48,6 +48,21 @@ class ForwardPairs(PairGenerator):
         super().__init__(pairs_per_predicate)
         self.same_roles = same_roles
 
+    def utterance(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        entry: Entry,
+        example: Example,
+        span: Span,
+        old_values: Sequence[Tuple[int, str]],
+        values: Dict[int, str],
+    ) -> List[str]:
+        """The training utterance with the support words of `entry` in place of the known predicate's
+        `span`, and its value atoms `old_values` replaced by `values`."""
+        words = entry.example.utterance[entry.span.start : entry.span.end]
+        return replace_words(example.utterance, span, words, old_values, values)
+
     def pairs(
         self,
         context: RecombinationContext,
@@ -58,7 +73,6 @@ class ForwardPairs(PairGenerator):
         predicate = cast(str, unit)
         candidates = []
         for entry in list(support_entries(context, support, predicate)):
-            words = entry.example.utterance[entry.span.start : entry.span.end]
             occurrence = entry.occurrence
             in_utterance = {v for _, v in occurrence.values if v in entry.example.utterance}
             for example in context.training:
@@ -82,7 +96,7 @@ class ForwardPairs(PairGenerator):
                     if span is None:
                         continue
                     values = dict(occurrence.values)
-                    utterance = replace_words(example.utterance, span, words, known.values, values)
+                    utterance = self.utterance(context, support, entry, example, span, known.values, values)
                     tree = substitute(example.tree, known.label, predicate, values)
                     candidates.append(
                         Candidate(

@@ -6,4 +6,4 @@ from fewshot_lab.data.recombination.adjectives import AdjectivePairs
 from fewshot_lab.data.recombination.reparented import ReparentedPairs
 from fewshot_lab.data.recombination.reshaped import ReshapedPairs
 from fewshot_lab.data.recombination.subtrees import SubtreePairs
-from fewshot_lab.data.recombination.superlatives import SuperlativePairs
+from fewshot_lab.data.recombination.superlatives import SuperlativeForwardPairs, SuperlativePairs

@@ -16,15 +16,21 @@ is the word after "how" among the support words of the predicate ("how long", "h
 not "how many" or "how much", which count). The superlative is made by English spelling rules
 (`superlative_form`), so nothing depends on a dataset's words or on which predicates are new. Other
 reshaped pairs (minimum, no superlative, no adjective) keep the reshaped pairs' words.
+
+`superlative_forward` does the same for forward pairs, whose calls have the support call's operator:
+where a support example shows the predicate under `argmax` in other words ("what is the length of the
+longest river") and another asks "how long", forward pairs say "the longest" rather than "the largest
+length of".
 """
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.predicate_names import predicate_name
-from fewshot_parser.data.recombination.context import RecombinationContext
+from fewshot_parser.data.recombination.context import RecombinationContext, Support
+from fewshot_parser.data.recombination.forward import ForwardPairs
 from fewshot_parser.data.recombination.generator import PairGenerator
-from fewshot_parser.data.recombination.wording import Entry, Span, replace_words
+from fewshot_parser.data.recombination.wording import Entry, Span, replace_words, support_entries
 from fewshot_lab.data.recombination.adjectives import positive_form
 from fewshot_lab.data.recombination.reshaped import ReshapedPairs
 
@@ -88,6 +94,45 @@ def operator_superlative(
     return min(positions, key=lambda i: 0 if span.start <= i < span.end else min(abs(i - span.start), abs(i - span.end)))
 
 
+def said_with_superlative(
+    context: RecombinationContext,
+    example: Example,
+    span: Span,
+    parent: str,
+    adjective: Optional[str],
+    replaced: Sequence[Tuple[int, str]],
+    values: Dict[int, str],
+) -> Optional[List[str]]:
+    """
+    The training utterance with its superlative of the maximum `parent` replaced by the superlative of
+    `adjective` and the known predicate's words `span` dropped (value atoms replaced as in the other
+    pairs); None where there is no adjective, `parent` is no maximum or the utterance has no such
+    superlative.
+    """
+    if adjective is None or not is_maximum(parent):
+        return None
+    position = operator_superlative(context, example.utterance, parent, span)
+    superlative = superlative_form(adjective)
+    if position is None or superlative is None:
+        return None
+    tokens: List[str] = []
+    for i, word in enumerate(example.utterance):
+        if i == position:
+            tokens.append(superlative)
+        elif not span.start <= i < span.end:
+            tokens.append(word)
+    return replace_words(tokens, Span(0, 0, 1.0), [], replaced, values)
+
+
+def measure_adjective(context: RecombinationContext, support: Support, predicate: str) -> Optional[str]:
+    """The adjective of a "how" question that any support example of `predicate` asks with its words."""
+    for entry in support_entries(context, support, predicate):
+        adjective = support_adjective(entry)
+        if adjective:
+            return adjective
+    return None
+
+
 @PairGenerator.register("superlatives")
 class SuperlativePairs(ReshapedPairs):
     """
@@ -113,17 +158,43 @@ class SuperlativePairs(ReshapedPairs):
         replaced: Sequence[Tuple[int, str]],
         values: Dict[int, str],
     ) -> List[str]:
-        adjective = support_adjective(entry)
-        position = operator_superlative(context, example.utterance, parent, span) if adjective else None
-        if adjective is None or position is None or not is_maximum(parent):
+        said = said_with_superlative(context, example, span, parent, support_adjective(entry), replaced, values)
+        if said is None:
             return super().utterance(context, predicate, entry, example, span, parent, replaced, values)
-        superlative = superlative_form(adjective)
-        assert superlative is not None
-        tokens: List[str] = []
-        for i, word in enumerate(example.utterance):
-            if i == position:
-                tokens.append(superlative)
-            elif not span.start <= i < span.end:
-                tokens.append(word)
-        # The value atoms of the known call become the support's, as in the other reshaped pairs.
-        return replace_words(tokens, Span(0, 0, 1.0), [], replaced, values)
+        return said
+
+
+@PairGenerator.register("superlative_forward")
+class SuperlativeForwardPairs(ForwardPairs):
+    """
+    Forward pairs that say a maximum of the new measure with the superlative of the adjective one of
+    its support examples asks "how" with ("how long" -> "the longest", where the support also shows the
+    predicate under `argmax` in other words, "the length of the longest river"); other pairs are the
+    forward pairs'. Their direction stays "forward".
+
+    Registered as a `PairGenerator` with name "superlative_forward".
+
+    # Parameters
+
+    pairs_per_predicate : `int`, optional (default = `20`)
+        Forward pairs per new predicate (at most).
+    same_roles : `bool`, optional (default = `False`)
+        As for the forward pairs.
+    """
+
+    def utterance(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        entry: Entry,
+        example: Example,
+        span: Span,
+        old_values: Sequence[Tuple[int, str]],
+        values: Dict[int, str],
+    ) -> List[str]:
+        adjective = measure_adjective(context, support, entry.occurrence.label)
+        parent = entry.occurrence.signature[3]
+        said = said_with_superlative(context, example, span, parent, adjective, old_values, values)
+        if said is None:
+            return super().utterance(context, support, entry, example, span, old_values, values)
+        return said
