@@ -6,12 +6,12 @@ support set and evaluate on the query set.
 
 import copy
 import fcntl
-import glob
 import json
 import logging
 import os
+import re
 import shutil
-from typing import Any, Dict, List, Optional, cast
+from typing import Any, Dict, List, Optional, Tuple, cast
 
 import torch
 from allennlp.commands.train import TrainModel, train_model
@@ -70,6 +70,7 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
             check_archive(archive_path, "the config's pretrained_archive" + REMAKE)
             logger.info("Reusing the pre-trained archive %s, written by another process", archive_path)
             return archive_path
+        _drop_unfinished_checkpoints(staging)
         recover = _resumable(staging, params)
         if recover:
             logger.info("Resuming the interrupted pre-training in %s", staging)
@@ -202,9 +203,48 @@ def _made_from(archive_path: str, params: Dict[str, Any]) -> bool:
     return same_pretraining(saved, params)
 
 
+_CHECKPOINT_FILE = re.compile(r"^(model|training)_state_e(\d+)_b(\d+)\.th$")
+
+
+def _checkpoints(staging: str) -> Dict[Tuple[int, int], Dict[str, str]]:
+    """AllenNLP's checkpoint files in `staging`: {(epochs, batches): {"model" / "training": path}}."""
+    found: Dict[Tuple[int, int], Dict[str, str]] = {}
+    for name in os.listdir(staging) if os.path.isdir(staging) else []:
+        match = _CHECKPOINT_FILE.match(name)
+        if match:
+            point = (int(match.group(2)), int(match.group(3)))
+            found.setdefault(point, {})[match.group(1)] = os.path.join(staging, name)
+    return found
+
+
+def _drop_unfinished_checkpoints(staging: str) -> None:
+    """
+    Removes what an interruption left of a checkpoint being written: a model state without its training
+    state (or the reverse), and newest checkpoints whose files do not load. AllenNLP resumes from the
+    newest model state and fails when it is half a checkpoint; without it, it resumes from the last
+    whole one.
+    """
+    checkpoints = _checkpoints(staging)
+    for point in sorted(checkpoints, reverse=True):
+        files = checkpoints[point]
+        whole = set(files) == {"model", "training"}
+        if whole:
+            try:
+                for path in files.values():
+                    torch.load(path, map_location="cpu", weights_only=False)
+            except Exception:  # a truncated file: pickle, zip and EOF errors alike
+                whole = False
+        if whole:
+            return
+        logger.warning("Dropping the unfinished checkpoint %s of %s", "e%d_b%d" % point, staging)
+        for path in files.values():
+            os.remove(path)
+
+
 def _resumable(staging: str, params: Dict[str, Any]) -> bool:
-    """Whether `staging` holds an interrupted pre-training of exactly this config, with a checkpoint."""
-    if not glob.glob(os.path.join(staging, "training_state_*.th")):
+    """Whether `staging` holds an interrupted pre-training of exactly this config, with a whole checkpoint
+    (a model and a training state of the same point)."""
+    if not any(set(files) == {"model", "training"} for files in _checkpoints(staging).values()):
         return False
     try:
         with open(os.path.join(staging, "config.json")) as handle:

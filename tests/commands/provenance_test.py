@@ -282,6 +282,7 @@ def test_a_resumed_pretraining_is_credited_to_its_first_code_and_lists_the_rest(
     staging = tmp_path / "pre" / "geo-x.partial"
     staging.mkdir(parents=True)
     (staging / "config.json").write_text(json.dumps({"trainer": {"num_epochs": 2}}))
+    (staging / "model_state_e1_b0.th").write_text("")
     (staging / "training_state_e1_b0.th").write_text("")
     (tmp_path / "pre" / ("geo-x" + SEGMENTS)).write_text(json.dumps(["first-session"]))
     _fake_pretraining(monkeypatch, end_version="second-session")
@@ -297,6 +298,7 @@ def test_a_pretraining_started_over_forgets_the_code_of_the_abandoned_one(tmp_pa
     staging = tmp_path / "pre" / "geo-x.partial"
     staging.mkdir(parents=True)
     (staging / "config.json").write_text(json.dumps({"trainer": {"num_epochs": 5}}))  # another config: no resume
+    (staging / "model_state_e1_b0.th").write_text("")
     (staging / "training_state_e1_b0.th").write_text("")
     (tmp_path / "pre" / ("geo-x" + SEGMENTS)).write_text(json.dumps(["abandoned"]))
     _fake_pretraining(monkeypatch, end_version="now")

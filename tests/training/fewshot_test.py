@@ -373,6 +373,48 @@ def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkey
     assert same == random_state
 
 
+@pytest.mark.parametrize("half", ["model state only", "truncated training state"])
+def test_a_pretraining_interrupted_while_writing_a_checkpoint_resumes_from_the_last_whole_one(
+    tmp_path, monkeypatch, half
+):
+    """A process killed while it writes epoch 3's checkpoint leaves half of it beside epoch 2's whole
+    one; AllenNLP would pick the newest model state and fail. The half goes and training resumes from
+    epoch 2, ending as the uninterrupted pre-training does."""
+    import glob
+    import shutil
+
+    from allennlp.training.checkpointer import Checkpointer
+
+    from fewshot_parser.training.pretrain_finetune import ensure_pretrained
+
+    monkeypatch.chdir(PROJECT_ROOT)
+    pretraining = _fixture_pretraining(epochs=4, random_state=True)
+    pretraining["trainer"]["checkpointer"] = {"keep_most_recent_by_count": 1}
+    whole = ensure_pretrained(str(tmp_path / "whole" / "model.tar.gz"), pretraining)
+
+    save = _die_after_checkpoint(monkeypatch, epoch=2)
+    target = str(tmp_path / "resumed" / "model.tar.gz")
+    with pytest.raises(KeyboardInterrupt):
+        ensure_pretrained(target, pretraining)
+    staging = str(tmp_path / "resumed") + ".partial"
+    [model_state] = glob.glob(os.path.join(staging, "model_state_e*_b*.th"))
+    [training_state] = glob.glob(os.path.join(staging, "training_state_e*_b*.th"))
+    later = os.path.basename(model_state).replace("_e2_", "_e3_")
+    assert later != os.path.basename(model_state)
+    shutil.copy(model_state, os.path.join(staging, later))
+    if half == "truncated training state":
+        with open(training_state, "rb") as handle:
+            start = handle.read(100)
+        with open(os.path.join(staging, os.path.basename(training_state).replace("_e2_", "_e3_")), "wb") as handle:
+            handle.write(start)
+    monkeypatch.setattr(Checkpointer, "save_checkpoint", save)
+    ensure_pretrained(target, pretraining)
+    assert not os.path.exists(staging)
+    first = load_archive(whole).model.state_dict()
+    resumed = load_archive(target).model.state_dict()
+    assert all(torch.equal(value, resumed[name]) for name, value in first.items())
+
+
 def test_an_interrupted_pretraining_with_the_authors_continuing_walk_resumes_exactly(tmp_path, monkeypatch):
     """The walk that runs on across epochs is rebuilt by the trainer's replay of the completed epochs."""
     from allennlp.training.checkpointer import Checkpointer
