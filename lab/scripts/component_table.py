@@ -74,11 +74,23 @@ def empty() -> Gains:
     return {"d": {column: [] for column in COLUMNS}, "s": {column: [] for column in COLUMNS}}
 
 
+def by_sample(file: str, system: Tuple[str, str]) -> Dict[Tuple[str, str, str], Dict[str, float]]:
+    """(dataset, shot, draw) -> {support sample: exact match} of one system's suite rows (the last row
+    of each wins; rows without a sample column are sample "")."""
+    found: Dict[Tuple[str, str, str], Dict[str, float]] = {}
+    for row in read(file):
+        if (row["system"], row["setting"]) == system:
+            found.setdefault((row["dataset"], row["shot"], row["shuffle"]), {})[row.get("sample") or ""] = float(
+                row["exact_match"]
+            )
+    return found
+
+
 def pairs(with_name: str, without_name: str, dev: str, official: str,
           without_files: Tuple[Optional[str], Optional[str]] = (None, None)) -> Callable[[], Gains]:
     """
-    Gains of two grid systems that differ by the component, paired by draw (dev) or shuffle 1-5
-    (official); `without_files` (suite, official) reads the rows of the system without it from other
+    Gains of two grid systems that differ by the component, paired by draw (dev; the support samples
+    both have are averaged within the draw first) or shuffle 1-5 (official); `without_files` (suite, official) reads the rows of the system without it from other
     files where given (rows made on the same machine as the ones with it).
     """
 
@@ -87,13 +99,20 @@ def pairs(with_name: str, without_name: str, dev: str, official: str,
 
         systems = {name: spec[:2] for name, spec in SYSTEMS.items()}
         found = empty()
-        for suite, file, other, shuffles in (("d", dev, without_files[0], None),
-                                             ("s", official, without_files[1], ["1", "2", "3", "4", "5"])):
-            with_ = exact_matches(path(file), systems[with_name], shuffles)
-            without = exact_matches(path(other or file), systems[without_name], shuffles)
-            for key in sorted(with_):
-                if key in without and key[:2] in found[suite]:
-                    found[suite][key[:2]].append(with_[key] - without[key])
+        with_ = by_sample(path(dev), systems[with_name])
+        without = by_sample(path(without_files[0] or dev), systems[without_name])
+        for key in sorted(with_):
+            samples = sorted(set(with_[key]) & set(without.get(key, {})))
+            if samples and key[:2] in found["d"]:
+                found["d"][key[:2]].append(
+                    statistics.mean(with_[key][s] for s in samples) - statistics.mean(without[key][s] for s in samples)
+                )
+        shuffles = ["1", "2", "3", "4", "5"]
+        official_with = exact_matches(path(official), systems[with_name], shuffles)
+        official_without = exact_matches(path(without_files[1] or official), systems[without_name], shuffles)
+        for key in sorted(official_with):
+            if key in official_without and key[:2] in found["s"]:
+                found["s"][key[:2]].append(official_with[key] - official_without[key])
         return found
 
     return gains
@@ -161,6 +180,18 @@ ROWS = [
         pairs("best-adjectives", "best-reshaped40", "results/dev/runs.csv", "results/runs.csv")),
     Row("subtree pairs", f"added to {BEST} with reshaped pairs and adjectives (`best-adjectives-subtrees`)", "no",
         pairs("best-adjectives-subtrees", "best-adjectives", "results/dev/runs.csv", "results/runs.csv")),
+    Row("untyped entity slots", f"in {BEST} (`best-untyped`)", "no",
+        pairs("best-untyped", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
+    Row("40 reshaped pairs", f"added to {BEST} with untyped entity slots (`best-untyped-reshaped40`)", "no",
+        pairs("best-untyped-reshaped40", "best-untyped", "results/dev/runs.csv", "results/runs.csv")),
+    Row("superlatives in reshaped pairs", f"added to {BEST} with untyped slots and 40 reshaped pairs "
+        "(`best-untyped-superlatives40`)", "no",
+        pairs("best-untyped-superlatives40", "best-untyped-reshaped40", "results/dev/runs.csv", "results/runs.csv")),
+    Row("superlatives in forward pairs", "added to the row above (`best-untyped-superlatives40-fwd`)", "no",
+        pairs("best-untyped-superlatives40-fwd", "best-untyped-superlatives40", "results/dev/runs.csv",
+              "results/runs.csv")),
+    Row("40 reshaped pairs with superlatives", "added to the faithful row with recombination (`ours-superlatives40`)",
+        "no", pairs("ours-superlatives40", "ours-recomb", "results/dev/runs.csv", "results/runs.csv")),
     Row("adjectives and subtree pairs", "added to the former best row (`adjectives-subtrees-ens5`)", "no",
         pairs("adjectives-subtrees-ens5", "reshaped40-ens5", "results/dev/runs.csv", "results/runs.csv")),
     Row("40 reshaped pairs", "removed from the former best row (`reshaped40-ens5`)", "no",

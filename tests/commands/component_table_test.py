@@ -42,6 +42,24 @@ def test_pairs_take_the_difference_per_draw_or_shuffle_and_skip_unpaired_and_shu
     assert script.counts(found) == "2 / 1"
 
 
+def test_suite_pairs_average_the_support_samples_both_rows_have_within_a_draw(tmp_path):
+    script = load_script()
+    with_ = ("ProtoParser", "+ recombination with role-checked forward pairs")
+    without = ("ProtoParser", "")
+    dev, official = tmp_path / "dev.csv", tmp_path / "official.csv"
+    with open(dev, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=FIELDS + ["sample"])
+        writer.writeheader()
+        for system, draw, sample, value in [(with_, "1", "", 50), (with_, "1", "1", 70), (with_, "1", "2", 90),
+                                            (without, "1", "", 40), (without, "1", "1", 40),  # no sample 2
+                                            (with_, "2", "", 20), (without, "2", "", 30), (without, "2", "", 10)]:
+            writer.writerow(dict(zip(FIELDS + ["sample"], [*system, "geo", "1", draw, value, sample])))
+    write_rows(official, [])
+    found = script.pairs("ours-recomb", "ours", str(dev), str(official))()
+    # Draw 1: samples "" and 1 in both (60 against 40); draw 2: the later of two rows of a sample counts.
+    assert found["d"][("geo", "1")] == [20.0, 10.0]
+
+
 def test_decoded_gains_take_the_sign_of_the_setting(tmp_path):
     script = load_script()
     path = tmp_path / "decoded.csv"
