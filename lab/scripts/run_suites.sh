@@ -29,6 +29,8 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...
   for d in $draws; do
     echo "=== $suite $dataset draw $d: $* ($(date))"
     grid --suite "$suite" --datasets "$dataset" --draws "$d" --systems "$@" --runs-dir "runs/$suite-82"
+    # Fine-tuned archives are ~200 MB each and their metrics are recorded: keep draw 1's (error analyses).
+    if [ "$d" != 1 ]; then find "runs/$suite-82" -path "*_d${d}*/model.tar.gz" -delete; fi
   done
 }
 step dev geo "1 2 3 4 5 6" ours chosen-fallback-roles
@@ -36,11 +38,14 @@ step dev geo "1 2 3 4 5 6" best-reshaped40 best-untyped best-untyped-reshaped40
 step dev geo "1 2 3 4 5 6" best-untyped-superlatives40
 step dev geo "1 2 3 4 5 6" ours-recomb ours-superlatives40
 step dev geo "1 2 3 4 5 6" best-untyped-superlatives40-fwd
-step dev geo "7 8 9 10 11 12" ours chosen-fallback-roles best-untyped best-untyped-reshaped40 best-untyped-superlatives40 best-untyped-superlatives40-fwd
+step dev geo "7 8" ours chosen-fallback-roles best-untyped best-untyped-reshaped40 best-untyped-superlatives40 best-untyped-superlatives40-fwd
+step dev jobs "1 2 3" ours chosen-fallback-roles best-untyped-superlatives40
+step dev geo "9 10 11 12" ours chosen-fallback-roles best-untyped-superlatives40
+step dev geo "9 10 11 12" best-untyped best-untyped-reshaped40 best-untyped-superlatives40-fwd
 step dev-frequent geo "1 2 3 4 5" ours chosen-fallback-roles best-untyped best-untyped-reshaped40 best-untyped-superlatives40 best-untyped-superlatives40-fwd
 step dev geo "7 8 9 10 11 12" best-reshaped40
 step dev geo "1 2 3 4 5 6" ours-reshaped40
-step dev jobs "1 2 3 4 5 6 7 8 9 10 11 12" ours chosen-fallback-roles best-untyped-superlatives40
+step dev jobs "4 5 6 7 8 9 10 11 12" ours chosen-fallback-roles best-untyped-superlatives40
 $python lab/scripts/pretraining_epochs.py build "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" "$FEWSHOT_PRETRAIN_DIR"
 step dev geo "1 2 3 4 5 6" ours-pre20 ours-pre40 best-pre20 best-pre40
 step dev geo "1 2 3 4 5 6" best-untyped-reshaped40 best-adjectives-subtrees
