@@ -7288,6 +7288,28 @@ local c = (import '../experiments/common.libsonnet').cell();
     },
   },
   {
+    name: 'best-untyped-kinds40',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with superlatives and the support's entity kinds and directions, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: "best-untyped-superlatives40 whose reshaped pairs give the new predicate the entities its support shows it taking and keep the direction of a relation its support shows (`support_kinds`; lab/results/error_analysis_suite_geo_d1.md, 2-shot section).",
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+          ],
+          [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true }],
+        ],
+        reader: { typed_entities: false },
+      },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
+      pretraining: { dataset_reader: { typed_entities: false } },
+      teaching_recipe: true,
+    },
+  },
+  {
     name: 'best-untyped-superlatives40-fwd',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',

@@ -187,6 +187,9 @@ ROWS = [
     Row("superlatives in reshaped pairs", f"added to {BEST} with untyped slots and 40 reshaped pairs "
         "(`best-untyped-superlatives40`)", "no",
         pairs("best-untyped-superlatives40", "best-untyped-reshaped40", "results/dev/runs.csv", "results/runs.csv")),
+    Row("support's entity kinds and directions in reshaped pairs",
+        "added to today's best row with untyped slots and superlative pairs (`best-untyped-kinds40`)", "no",
+        pairs("best-untyped-kinds40", "best-untyped-superlatives40", "results/dev/runs.csv", "results/runs.csv")),
     Row("superlatives in forward pairs", "added to the row above (`best-untyped-superlatives40-fwd`)", "no",
         pairs("best-untyped-superlatives40-fwd", "best-untyped-superlatives40", "results/dev/runs.csv",
               "results/runs.csv")),

@@ -48,6 +48,16 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "best-untyped-reshaped40",
     ),
     (
+        "the support's entity kinds and directions in the reshaped pairs of the untyped best row with superlatives",
+        "best-untyped-kinds40",
+        "best-untyped-superlatives40",
+    ),
+    (
+        "untyped slots, superlative pairs with the support's entity kinds, against the faithful row",
+        "best-untyped-kinds40",
+        "ours",
+    ),
+    (
         "superlatives in the forward pairs of the untyped best row with superlative pairs",
         "best-untyped-superlatives40-fwd",
         "best-untyped-superlatives40",

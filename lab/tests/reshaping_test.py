@@ -90,3 +90,29 @@ def test_the_jsonnet_switch_renders_the_reshaped_reader_only_when_asked(monkeypa
     assert reshaped.pop("type") == plain.pop("type") == "fewshot_augmented"
     assert reshaped.pop("generators") == plain.pop("generators") + [[{"type": "reshaped", "pairs_per_predicate": 10}]]
     assert reshaped == plain
+
+
+# `len:i` new, shown as the key of a maximum and on a river: reshaped pairs from `( population:i s0 )`
+# either keep the state (`( len:i s0 )`) or, with `support_kinds`, take the support's river.
+KINDS_TRAINING = [row for row in TRAINING if "len:i" not in row[1]]
+KINDS_SUPPORT = [
+    ("what is the length of the longest river", "( argmax $0 ( river:t $0 ) ( len:i $0 ) )"),
+    ("how long is r0", "( len:i r0 )"),
+]
+
+
+def reshaped_lfs(support_rows, **kwargs):
+    training, support = examples(KINDS_TRAINING), examples(support_rows, source="support.txt")
+    pairs = synthesize(training, support, ReshapedPairs(pairs_per_predicate=10, **kwargs))
+    return [(" ".join(p.utterance), p.logical_form) for p in pairs if p.direction == "reshaped"]
+
+
+def test_support_kinds_give_the_new_predicate_the_entity_kind_its_support_shows():
+    plain = reshaped_lfs(KINDS_SUPPORT)
+    assert ("what is the length of s0", "( len:i s0 )") in plain and ("what is the length of c0", "( len:i c0 )") in plain
+    # With the support's river every value becomes r0, and `( len:i r0 )` is a shape the support
+    # already shows (as the maximum's key is): nothing is left to reshape.
+    assert reshaped_lfs(KINDS_SUPPORT, support_kinds=True) == []
+    # A support that shows the predicate only with a variable has no kind to give: the same pairs.
+    variable_only = KINDS_SUPPORT[:1]
+    assert reshaped_lfs(variable_only, support_kinds=True) == reshaped_lfs(variable_only)

@@ -15,7 +15,14 @@ support example gives `p`; `q` becomes `p` and `q`'s words become `p`'s support 
 forward pair. Arguments keep `q`'s shape: where `q` has a value and `p`'s support call a variable,
 `q`'s value stays (`( population:i s0 )` -> `( area:i s0 )`); where both have values, `p`'s support
 value replaces `q`'s, and where `q` has a variable, it stays. So the new action exists, and is
-shown in a training template with words that express `p` (`wording.words_under`). Predicates without
+shown in a training template with words that express `p` (`wording.words_under`). With
+`support_kinds`, a value the support set gives `p` in some call fills that argument in every pair,
+also where the followed support call has a variable: a support set {`( argmax $0 ( river:t $0 ) (
+len:i $0 ) )`, `( len:i r0 )`} then turns `( population:i s0 )` into `( len:i r0 )`, the kind of
+entity the support shows `len:i` taking, not into `( len:i s0 )`; and a relation keeps the direction
+its support shows: a pair that puts a value where every support call has a variable while leaving a
+variable where the support has a value (`( loc:t c0 $0 )` -> `( capital:t c0 $0 )` for a support
+`( capital:t $0 c0 )`) is dropped. Predicates without
 a type suffix (jobs' Prolog, ATIS in these files) get no reshaped pairs: nothing then says which
 known predicates are alike. Candidates take turns over the argument shapes, best first, so that each
 new action appears.
@@ -49,6 +56,14 @@ def support_shapes(context: RecombinationContext, support: Support, predicate: s
     }
 
 
+def swaps_direction(shape: Shape, valued: Set[int]) -> bool:
+    """Whether an argument `shape` puts a value where the support never has one (outside `valued`, the
+    positions some support call fills with a value) and a variable where it has one: the inverse of
+    the relation the support shows."""
+    value_moved = any(kind != "v" and i not in valued for i, kind in enumerate(shape))
+    return value_moved and any(kind == "v" and i in valued for i, kind in enumerate(shape))
+
+
 @PairGenerator.register("reshaped")
 class ReshapedPairs(PairGenerator):
     """
@@ -60,10 +75,15 @@ class ReshapedPairs(PairGenerator):
 
     pairs_per_predicate : `int`, optional (default = `10`)
         Reshaped pairs per new predicate (at most).
+    support_kinds : `bool`, optional (default = `False`)
+        Fill an argument with the value some support call gives the new predicate there (the first
+        such call's), also where the followed support call has a variable; by default only the
+        followed call's own values replace the training call's.
     """
 
-    def __init__(self, pairs_per_predicate: int = 10) -> None:
+    def __init__(self, pairs_per_predicate: int = 10, support_kinds: bool = False) -> None:
         super().__init__(pairs_per_predicate)
+        self.support_kinds = support_kinds
 
     def words(
         self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str], parent: str
@@ -96,14 +116,27 @@ class ReshapedPairs(PairGenerator):
     ) -> Iterable[SyntheticPair]:
         predicate = cast(str, unit)
         shown = support_shapes(context, support, predicate)
+        entries = list(support_entries(context, support, predicate))
+        # Position -> (value, whether its support utterance says it), from the first support call
+        # with a value there.
+        shown_values: Dict[int, Tuple[str, bool]] = {}
+        if self.support_kinds:
+            for entry in entries:
+                for i, value in entry.occurrence.values:
+                    shown_values.setdefault(i, (value, value in entry.example.utterance))
         candidates = []
-        for entry in support_entries(context, support, predicate):
+        for entry in entries:
             suffix, arity, _, _ = entry.occurrence.signature
             if not suffix:
                 # Without a type suffix (`:i`, `:t`) nothing says which known predicates are alike.
                 continue
             support_values = dict(entry.occurrence.values)
             in_utterance = {v for v in support_values.values() if v in entry.example.utterance}
+            for i, (value, spoken) in shown_values.items():
+                if i not in support_values:
+                    support_values[i] = value
+                    if spoken:
+                        in_utterance.add(value)
             for example in context.training:
                 if call_labels(example.tree) & support.new:
                     continue
@@ -122,6 +155,8 @@ class ReshapedPairs(PairGenerator):
                         context.formalism,
                     )
                     if shape in shown:
+                        continue
+                    if self.support_kinds and swaps_direction(shape, set(shown_values)):
                         continue
                     if any((old in example.utterance) != (support_values[i] in in_utterance) for i, old in replaced):
                         continue

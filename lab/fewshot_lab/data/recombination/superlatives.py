@@ -145,6 +145,8 @@ class SuperlativePairs(ReshapedPairs):
 
     pairs_per_predicate : `int`, optional (default = `10`)
         Reshaped pairs per new predicate (at most).
+    support_kinds : `bool`, optional (default = `False`)
+        As `ReshapedPairs`': values the support gives the new predicate fill its arguments everywhere.
     """
 
     def utterance(
