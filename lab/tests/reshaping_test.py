@@ -116,3 +116,30 @@ def test_support_kinds_give_the_new_predicate_the_entity_kind_its_support_shows(
     # A support that shows the predicate only with a variable has no kind to give: the same pairs.
     variable_only = KINDS_SUPPORT[:1]
     assert reshaped_lfs(variable_only, support_kinds=True) == reshaped_lfs(variable_only)
+
+
+def test_support_kinds_keep_a_unary_and_a_binary_predicate_of_one_name_apart():
+    # `capital:t` as a relation with a city second and as a unary predicate of a city: the unary
+    # call's first-argument value says nothing of the relation's first argument.
+    support_rows = [
+        ("what state is c0 the capital of", "( lambda $0 e ( and ( state:t $0 ) ( capital:t $0 c0 ) ) )"),
+        ("is c0 a capital", "( capital:t c0 )"),
+    ]
+    training = [row for row in TRAINING if "loc:t" not in row[1]] + [
+        ("which state is c0 located in", "( lambda $0 e ( and ( state:t $0 ) ( loc:t c0 $0 ) ) )"),
+        ("what river is located in s0", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+        ("what city is located in s0", "( lambda $0 e ( and ( city:t $0 ) ( loc:t $0 s0 ) ) )"),
+        ("is s0 a state", "( state:t s0 )"),
+        ("name the cities", "( lambda $0 e ( city:t $0 ) )"),
+        ("name the major cities", "( lambda $0 e ( and ( major:t $0 ) ( city:t $0 ) ) )"),
+        ("name the major rivers", "( lambda $0 e ( and ( major:t $0 ) ( river:t $0 ) ) )"),
+        ("which states are big", "( lambda $0 e ( and ( state:t $0 ) ( major:t $0 ) ) )"),
+    ]
+
+    def lfs(**kwargs):
+        pairs = synthesize(examples(training), examples(support_rows, source="support.txt"),
+                           ReshapedPairs(pairs_per_predicate=10, **kwargs))
+        return [p.logical_form for p in pairs if p.direction == "reshaped"]
+    plain, kinds = lfs(), lfs(support_kinds=True)
+    reversed_relation = "( lambda $0 e ( and ( state:t $0 ) ( capital:t c0 $0 ) ) )"
+    assert reversed_relation in plain and reversed_relation not in kinds

@@ -117,13 +117,14 @@ class ReshapedPairs(PairGenerator):
         predicate = cast(str, unit)
         shown = support_shapes(context, support, predicate)
         entries = list(support_entries(context, support, predicate))
-        # Position -> (value, whether its support utterance says it), from the first support call
-        # with a value there.
-        shown_values: Dict[int, Tuple[str, bool]] = {}
+        # (arity, position) -> (value, whether its support utterance says it), from the first support
+        # call of that arity with a value there (`capital:t` may be a unary and a binary predicate).
+        shown_values: Dict[Tuple[int, int], Tuple[str, bool]] = {}
         if self.support_kinds:
             for entry in entries:
                 for i, value in entry.occurrence.values:
-                    shown_values.setdefault(i, (value, value in entry.example.utterance))
+                    key = (entry.occurrence.signature[1], i)
+                    shown_values.setdefault(key, (value, value in entry.example.utterance))
         candidates = []
         for entry in entries:
             suffix, arity, _, _ = entry.occurrence.signature
@@ -132,8 +133,9 @@ class ReshapedPairs(PairGenerator):
                 continue
             support_values = dict(entry.occurrence.values)
             in_utterance = {v for v in support_values.values() if v in entry.example.utterance}
-            for i, (value, spoken) in shown_values.items():
-                if i not in support_values:
+            valued = {i for (n, i) in shown_values if n == arity}
+            for (n, i), (value, spoken) in shown_values.items():
+                if n == arity and i not in support_values:
                     support_values[i] = value
                     if spoken:
                         in_utterance.add(value)
@@ -156,7 +158,7 @@ class ReshapedPairs(PairGenerator):
                     )
                     if shape in shown:
                         continue
-                    if self.support_kinds and swaps_direction(shape, set(shown_values)):
+                    if self.support_kinds and swaps_direction(shape, valued):
                         continue
                     if any((old in example.utterance) != (support_values[i] in in_utterance) for i, old in replaced):
                         continue
