@@ -7310,6 +7310,28 @@ local c = (import '../experiments/common.libsonnet').cell();
     },
   },
   {
+    name: 'best-untyped-unary40',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: "best-untyped-kinds40 without reshaped pairs of relations (`max_arity: 1`): on the suite they taught known queries' words to the new relation and cost known-predicate accuracy (lab/results/error_analysis_suite_geo_d1.md, last section).",
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+          ],
+          [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }],
+        ],
+        reader: { typed_entities: false },
+      },
+      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
+      pretraining: { dataset_reader: { typed_entities: false } },
+      teaching_recipe: true,
+    },
+  },
+  {
     name: 'best-untyped-superlatives40-fwd',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',

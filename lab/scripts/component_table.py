@@ -190,6 +190,8 @@ ROWS = [
     Row("support's entity kinds and directions in reshaped pairs",
         "added to today's best row with untyped slots and superlative pairs (`best-untyped-kinds40`)", "no",
         pairs("best-untyped-kinds40", "best-untyped-superlatives40", "results/dev/runs.csv", "results/runs.csv")),
+    Row("reshaped pairs of relations", "removed from the row above (`best-untyped-unary40`)", "no",
+        pairs("best-untyped-kinds40", "best-untyped-unary40", "results/dev/runs.csv", "results/runs.csv")),
     Row("superlatives in forward pairs", "added to the row above (`best-untyped-superlatives40-fwd`)", "no",
         pairs("best-untyped-superlatives40-fwd", "best-untyped-superlatives40", "results/dev/runs.csv",
               "results/runs.csv")),

@@ -58,6 +58,21 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "ours",
     ),
     (
+        "reshaped pairs of relations dropped from the untyped best row with superlatives and kinds",
+        "best-untyped-unary40",
+        "best-untyped-kinds40",
+    ),
+    (
+        "untyped slots, superlative pairs of measures and types, against the faithful row",
+        "best-untyped-unary40",
+        "ours",
+    ),
+    (
+        "untyped slots, superlative pairs of measures and types, against the best row",
+        "best-untyped-unary40",
+        "chosen-fallback-roles",
+    ),
+    (
         "superlatives in the forward pairs of the untyped best row with superlative pairs",
         "best-untyped-superlatives40-fwd",
         "best-untyped-superlatives40",

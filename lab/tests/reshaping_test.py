@@ -1,4 +1,5 @@
 """Reshaped recombination: new predicates in argument shapes their support set does not show."""
+import re
 
 import pytest
 from allennlp.common import Params
@@ -143,3 +144,10 @@ def test_support_kinds_keep_a_unary_and_a_binary_predicate_of_one_name_apart():
     plain, kinds = lfs(), lfs(support_kinds=True)
     reversed_relation = "( lambda $0 e ( and ( state:t $0 ) ( capital:t c0 $0 ) ) )"
     assert reversed_relation in plain and reversed_relation not in kinds
+    # `max_arity: 1` reshapes the unary `capital:t` only; the relation gets no pair.
+    unary_only = lfs(max_arity=1)
+    assert unary_only and all("capital:t" in lf for lf in unary_only)
+    assert not [lf for lf in unary_only if re.search(r"\( capital:t [^()\s]+ [^()\s]+ \)", lf)]
+    assert [lf for lf in plain if re.search(r"\( capital:t [^()\s]+ [^()\s]+ \)", lf)]
+    with pytest.raises(ConfigurationError, match="max_arity must be at least 1"):
+        ReshapedPairs(max_arity=0)

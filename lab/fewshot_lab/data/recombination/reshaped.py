@@ -22,14 +22,19 @@ len:i $0 ) )`, `( len:i r0 )`} then turns `( population:i s0 )` into `( len:i r0
 entity the support shows `len:i` taking, not into `( len:i s0 )`; and a relation keeps the direction
 its support shows: a pair that puts a value where every support call has a variable while leaving a
 variable where the support has a value (`( loc:t c0 $0 )` -> `( capital:t c0 $0 )` for a support
-`( capital:t $0 c0 )`) is dropped. Predicates without
+`( capital:t $0 c0 )`) is dropped. `max_arity: 1` reshapes measures and types only, never a relation:
+nothing in a relation's type suffix and arity says which known relation is alike, and on the suite
+pairs such as `( named:t r0 $0 )` from `( loc:t r0 $0 )` taught the known queries' "in" and "run
+through" to mean the new relation. Predicates without
 a type suffix (jobs' Prolog, ATIS in these files) get no reshaped pairs: nothing then says which
 known predicates are alike. Candidates take turns over the argument shapes, best first, so that each
 new action appears.
 """
 
 import collections
-from typing import Dict, Iterable, List, Sequence, Set, Tuple, Union, cast
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
+
+from allennlp.common.checks import ConfigurationError
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.recombination.context import RecombinationContext, Support
@@ -79,11 +84,18 @@ class ReshapedPairs(PairGenerator):
         Fill an argument with the value some support call gives the new predicate there (the first
         such call's), also where the followed support call has a variable; by default only the
         followed call's own values replace the training call's.
+    max_arity : `int`, optional (default = `None`)
+        Reshape only new predicates of at most this many arguments (`None`: any).
     """
 
-    def __init__(self, pairs_per_predicate: int = 10, support_kinds: bool = False) -> None:
+    def __init__(
+        self, pairs_per_predicate: int = 10, support_kinds: bool = False, max_arity: Optional[int] = None
+    ) -> None:
         super().__init__(pairs_per_predicate)
+        if max_arity is not None and max_arity < 1:
+            raise ConfigurationError(f"{type(self).__name__}: max_arity must be at least 1, got {max_arity}")
         self.support_kinds = support_kinds
+        self.max_arity = max_arity
 
     def words(
         self, context: RecombinationContext, predicate: str, entry: Entry, replaced: Sequence[str], parent: str
@@ -130,6 +142,8 @@ class ReshapedPairs(PairGenerator):
             suffix, arity, _, _ = entry.occurrence.signature
             if not suffix:
                 # Without a type suffix (`:i`, `:t`) nothing says which known predicates are alike.
+                continue
+            if self.max_arity is not None and arity > self.max_arity:
                 continue
             support_values = dict(entry.occurrence.values)
             in_utterance = {v for v in support_values.values() if v in entry.example.utterance}

@@ -147,6 +147,8 @@ class SuperlativePairs(ReshapedPairs):
         Reshaped pairs per new predicate (at most).
     support_kinds : `bool`, optional (default = `False`)
         As `ReshapedPairs`': values the support gives the new predicate fill its arguments everywhere.
+    max_arity : `int`, optional (default = `None`)
+        As `ReshapedPairs`': reshape only predicates of at most this many arguments.
     """
 
     def utterance(
