@@ -7332,6 +7332,25 @@ local c = (import '../experiments/common.libsonnet').cell();
     },
   },
   {
+    name: 'best-unary40',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: "best-untyped-unary40 with the best row's typed entity slots: untyped slots lose jobs (lab/results/suite_components.md).",
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+          ],
+          [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }],
+        ],
+      },
+      teaching_recipe: true,
+    },
+  },
+  {
     name: 'best-untyped-superlatives40-fwd',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',

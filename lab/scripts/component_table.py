@@ -192,6 +192,8 @@ ROWS = [
         pairs("best-untyped-kinds40", "best-untyped-superlatives40", "results/dev/runs.csv", "results/runs.csv")),
     Row("reshaped pairs of relations", "removed from the row above (`best-untyped-unary40`)", "no",
         pairs("best-untyped-kinds40", "best-untyped-unary40", "results/dev/runs.csv", "results/runs.csv")),
+    Row("40 reshaped pairs of measures and types with superlatives and kinds", "added to today's best row (`best-unary40`)",
+        "no", pairs("best-unary40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
     Row("superlatives in forward pairs", "added to the row above (`best-untyped-superlatives40-fwd`)", "no",
         pairs("best-untyped-superlatives40-fwd", "best-untyped-superlatives40", "results/dev/runs.csv",
               "results/runs.csv")),

@@ -73,6 +73,12 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "chosen-fallback-roles",
     ),
     (
+        "superlative pairs of measures and types in the best row (typed slots)",
+        "best-unary40",
+        "chosen-fallback-roles",
+    ),
+    ("best row with superlative pairs of measures and types against the faithful row", "best-unary40", "ours"),
+    (
         "superlatives in the forward pairs of the untyped best row with superlative pairs",
         "best-untyped-superlatives40-fwd",
         "best-untyped-superlatives40",
