@@ -3,6 +3,18 @@
 //   allennlp run-grid --systems-table lab/systems.jsonnet --systems NAME ...
 // Written from the per-cell configs they replaced by lab/scripts/make_base_configs.py.
 local c = (import '../experiments/common.libsonnet').cell();
+// The best row's recombination: role-checked forward pairs, then reverse pairs.
+local recombination = [
+  { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+  { type: 'reverse', pairs_per_predicate: 10 },
+];
+// Overrides of the best row with untyped entity slots (own pre-training), and `generators` if given.
+local untyped(generators=null) = {
+  dataset_reader: { reader: { typed_entities: false } } + (if generators == null then {} else { generators: generators }),
+  pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
+  pretraining: { dataset_reader: { typed_entities: false } },
+  teaching_recipe: true,
+};
 [
   {
     name: 'ours-random',
@@ -7236,12 +7248,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: "The best row with the faithful row's untyped entity slots (one action for a predicate whatever entity type fills it): on the suite's geo draws the typed slots leave query LFs unbuildable that the support shows with another entity type (lab/results/suite_ceiling_geo.md).",
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: { reader: { typed_entities: false } },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
-      pretraining: { dataset_reader: { typed_entities: false } },
-      teaching_recipe: true,
-    },
+    overrides: untyped(),
   },
   {
     name: 'best-untyped-reshaped40',
@@ -7249,21 +7256,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-untyped with 40 reshaped pairs per new predicate (lab/results/error_analysis_suite_geo_d1.md).',
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: {
-        generators: [
-          [
-            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-          ],
-          [{ type: 'reshaped', pairs_per_predicate: 40 }],
-        ],
-        reader: { typed_entities: false },
-      },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
-      pretraining: { dataset_reader: { typed_entities: false } },
-      teaching_recipe: true,
-    },
+    overrides: untyped([recombination, [{ type: 'reshaped', pairs_per_predicate: 40 }]]),
   },
   {
     name: 'best-untyped-superlatives40',
@@ -7271,21 +7264,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-untyped-reshaped40 whose reshaped pairs under a maximum say the superlative of the support adjective ("how long" -> "the longest"; lab/fewshot_lab/data/recombination/superlatives.py).',
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: {
-        generators: [
-          [
-            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-          ],
-          [{ type: 'superlatives', pairs_per_predicate: 40 }],
-        ],
-        reader: { typed_entities: false },
-      },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
-      pretraining: { dataset_reader: { typed_entities: false } },
-      teaching_recipe: true,
-    },
+    overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40 }]]),
   },
   {
     name: 'best-untyped-kinds40',
@@ -7293,21 +7272,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with superlatives and the support's entity kinds and directions, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: "best-untyped-superlatives40 whose reshaped pairs give the new predicate the entities its support shows it taking and keep the direction of a relation its support shows (`support_kinds`; lab/results/error_analysis_suite_geo_d1.md, 2-shot section).",
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: {
-        generators: [
-          [
-            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-          ],
-          [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true }],
-        ],
-        reader: { typed_entities: false },
-      },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
-      pretraining: { dataset_reader: { typed_entities: false } },
-      teaching_recipe: true,
-    },
+    overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true }]]),
   },
   {
     name: 'best-untyped-unary40',
@@ -7315,21 +7280,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: "best-untyped-kinds40 without reshaped pairs of relations (`max_arity: 1`): on the suite they taught known queries' words to the new relation and cost known-predicate accuracy (lab/results/error_analysis_suite_geo_d1.md, last section).",
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: {
-        generators: [
-          [
-            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-          ],
-          [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }],
-        ],
-        reader: { typed_entities: false },
-      },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
-      pretraining: { dataset_reader: { typed_entities: false } },
-      teaching_recipe: true,
-    },
+    overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]]),
   },
   {
     name: 'best-unary40',
@@ -7339,13 +7290,7 @@ local c = (import '../experiments/common.libsonnet').cell();
     base: '../experiments/best.jsonnet',
     overrides: {
       dataset_reader: {
-        generators: [
-          [
-            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-          ],
-          [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }],
-        ],
+        generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
       },
       teaching_recipe: true,
     },
@@ -7356,21 +7301,10 @@ local c = (import '../experiments/common.libsonnet').cell();
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-untyped-superlatives40 whose forward pairs also say a maximum with the superlative of a support how-question (lab/fewshot_lab/data/recombination/superlatives.py).',
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: {
-        generators: [
-          [
-            { type: 'superlative_forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-          ],
-          [{ type: 'superlatives', pairs_per_predicate: 40 }],
-        ],
-        reader: { typed_entities: false },
-      },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-untyped/model.tar.gz',
-      pretraining: { dataset_reader: { typed_entities: false } },
-      teaching_recipe: true,
-    },
+    overrides: untyped([
+      [{ type: 'superlative_forward', pairs_per_predicate: 20, same_roles: true }, recombination[1]],
+      [{ type: 'superlatives', pairs_per_predicate: 40 }],
+    ]),
   },
 ] + [
   // Shorter pre-trainings of the faithful and best rows, for accuracy against pre-training epochs
