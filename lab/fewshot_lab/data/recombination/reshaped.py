@@ -129,14 +129,14 @@ class ReshapedPairs(PairGenerator):
         predicate = cast(str, unit)
         shown = support_shapes(context, support, predicate)
         entries = list(support_entries(context, support, predicate))
-        # (arity, position) -> (value, whether its support utterance says it), from the first support
+        # arity -> position -> (value, whether its support utterance says it), from the first support
         # call of that arity with a value there (`capital:t` may be a unary and a binary predicate).
-        shown_values: Dict[Tuple[int, int], Tuple[str, bool]] = {}
+        shown_values: Dict[int, Dict[int, Tuple[str, bool]]] = collections.defaultdict(dict)
         if self.support_kinds:
             for entry in entries:
                 for i, value in entry.occurrence.values:
-                    key = (entry.occurrence.signature[1], i)
-                    shown_values.setdefault(key, (value, value in entry.example.utterance))
+                    by_position = shown_values[entry.occurrence.signature[1]]
+                    by_position.setdefault(i, (value, value in entry.example.utterance))
         candidates = []
         for entry in entries:
             suffix, arity, _, _ = entry.occurrence.signature
@@ -147,9 +147,9 @@ class ReshapedPairs(PairGenerator):
                 continue
             support_values = dict(entry.occurrence.values)
             in_utterance = {v for v in support_values.values() if v in entry.example.utterance}
-            valued = {i for (n, i) in shown_values if n == arity}
-            for (n, i), (value, spoken) in shown_values.items():
-                if n == arity and i not in support_values:
+            valued = set(shown_values[arity])
+            for i, (value, spoken) in shown_values[arity].items():
+                if i not in support_values:
                     support_values[i] = value
                     if spoken:
                         in_utterance.add(value)
