@@ -196,7 +196,7 @@ local c = (import 'common.libsonnet').cell();
     name: 'chosen-fallback-roles',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
-    about: "The best row (README) since stop 66: chosen-fallback whose forward pairs replace only a known predicate playing the new predicate's roles (experiments/chosen/roles.libsonnet); from an error analysis of the development suite.",
+    about: "The best row (README), chosen on the development suite: best.jsonnet as it is. Its forward pairs replace only a known predicate playing the new predicate's roles (`same_roles`), from an error analysis of the suite.",
     base: 'best.jsonnet',
     overrides: { teaching_recipe: true },
   },

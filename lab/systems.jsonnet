@@ -7325,7 +7325,6 @@ local untyped(generators=null) = {
         },
       },
       model: { decoding_scorers: [{ type: 'slot_type_check_any', weight: 2 }] },
-      teaching_recipe: true,
     },
   },
   {
