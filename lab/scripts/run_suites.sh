@@ -45,7 +45,9 @@ step dev geo "1 2 3 4 5 6 7 8" best-untyped-unary40 best-unary40
 step dev jobs "1 2 3" best-unary40
 step dev geo "1 2 3 4 5 6 7 8" best-unary40-untypednew
 step dev jobs "1 2 3" best-unary40-untypednew
-step dev geo "9 10 11 12" ours chosen-fallback-roles best-unary40
+step dev geo "1 2 3 4 5 6 7 8" best-unary40-classes
+step dev jobs "1 2 3" best-unary40-classes
+step dev geo "9 10 11 12" ours chosen-fallback-roles best-unary40 best-unary40-untypednew best-unary40-classes
 step dev geo "9 10 11 12" best-untyped-superlatives40 best-untyped-unary40
 step dev geo "9 10 11 12" best-untyped best-untyped-reshaped40 best-untyped-superlatives40-fwd
 step dev-frequent geo "1 2 3 4 5" ours chosen-fallback-roles best-untyped best-untyped-reshaped40 best-untyped-superlatives40 best-untyped-superlatives40-fwd

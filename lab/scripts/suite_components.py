@@ -79,6 +79,26 @@ COMPARISONS: List[Tuple[str, str, str]] = [
     ),
     ("best row with superlative pairs of measures and types against the faithful row", "best-unary40", "ours"),
     (
+        "untyped entity slots for new predicates only, in the best row with superlative pairs of measures",
+        "best-unary40-untypednew",
+        "best-unary40",
+    ),
+    (
+        "entity slots typed by class, in the best row with superlative pairs of measures",
+        "best-unary40-classes",
+        "best-unary40",
+    ),
+    (
+        "best row with superlative pairs and slots typed by class against the faithful row",
+        "best-unary40-classes",
+        "ours",
+    ),
+    (
+        "best row with superlative pairs and untyped new-predicate slots against the faithful row",
+        "best-unary40-untypednew",
+        "ours",
+    ),
+    (
         "superlatives in the forward pairs of the untyped best row with superlative pairs",
         "best-untyped-superlatives40-fwd",
         "best-untyped-superlatives40",
