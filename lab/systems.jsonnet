@@ -7359,7 +7359,8 @@ local untyped(generators=null) = {
         reader: wrapped,
       },
       pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-classes/model.tar.gz',
-      pretraining: { dataset_reader: wrapped },
+      // The pre-training process loads no plugin: the class's full name imports the lab there.
+      pretraining: { dataset_reader: wrapped { type: 'fewshot_lab.data.dataset_readers.entity_classes.EntityClassesReader' } },
     },
   },
   {
