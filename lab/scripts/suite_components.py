@@ -89,6 +89,11 @@ COMPARISONS: List[Tuple[str, str, str]] = [
         "best-unary40",
     ),
     (
+        "superlative pairs of measures and slots typed by class against the best row",
+        "best-unary40-classes",
+        "chosen-fallback-roles",
+    ),
+    (
         "best row with superlative pairs and slots typed by class against the faithful row",
         "best-unary40-classes",
         "ours",
