@@ -1,16 +1,15 @@
 """
 Entity slots typed by interchangeable class (reader wrapper `fewshot_entity_classes`).
 """
+import fewshot_lab  # noqa: F401
 import pytest
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader
+from fewshot_lab.data.dataset_readers.entity_classes import entity_classes
 
 import fewshot_parser  # noqa: F401
-import fewshot_lab  # noqa: F401
-from fewshot_lab.data.dataset_readers.entity_classes import entity_classes
-from fewshot_parser.data.examples import parse_logical_form, read_training_examples
-from fewshot_parser.data.examples import Example
+from fewshot_parser.data.examples import Example, parse_logical_form, read_training_examples
 from fewshot_parser.logical_forms.template import Abstractor
 from tests import fixture_split
 

@@ -2,15 +2,15 @@
 Untyped entity slots for new predicates only (reader wrapper `fewshot_untyped_new`, decoding scorer
 `slot_type_check_any`).
 """
+import fewshot_lab  # noqa: F401
 import pytest
 import torch
 from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader
+from fewshot_lab.modules.decoding.slot_type_check_any import SlotTypeCheckAny
 
 import fewshot_parser  # noqa: F401
-import fewshot_lab  # noqa: F401
-from fewshot_lab.modules.decoding.slot_type_check_any import SlotTypeCheckAny
 from fewshot_parser.modules.decoding.slot_type_check import SlotTypeCheck
 from tests import fixture_split
 
@@ -79,9 +79,9 @@ def test_the_any_check_lets_an_untyped_slot_pass_in_a_typed_vocabulary():
     for name in ["s", "c"]:
         vocab.add_token_to_namespace(name, ENTITY_TYPE_NAMESPACE)
     parser = _Parser(vocab, ActionSpace(vocab))
-    rows = {a: vocab.get_token_index(a, ACTION_NAMESPACE) for a in ["GEN ( area:i <e:entity> )", "GEN ( loc:t <v> <e:s> )"]}
+    untyped = vocab.get_token_index("GEN ( area:i <e:entity> )", ACTION_NAMESPACE)
+    typed = vocab.get_token_index("GEN ( loc:t <v> <e:s> )", ACTION_NAMESPACE)
     plain, any_check = SlotTypeCheck().slot_types(parser), SlotTypeCheckAny().slot_types(parser)
-    untyped, typed = rows["GEN ( area:i <e:entity> )"], rows["GEN ( loc:t <v> <e:s> )"]
     assert plain[untyped].any() and not any_check[untyped].any()
     assert torch.equal(plain[typed], any_check[typed])
     # An untyped vocabulary (words of type `entity`): the plain check.
