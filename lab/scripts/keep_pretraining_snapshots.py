@@ -17,17 +17,22 @@ import glob
 import os
 import re
 import time
+from typing import Optional
 
 PATTERN = re.compile(r"model_state_e(\d+)_b0\.th$")
 
 
-def sweep(root: str, out: str, epochs: set) -> int:
+def sweep(root: str, out: str, epochs: set, names: Optional[set] = None) -> int:
+    """Hard-links the wanted epochs' weights of the running pre-trainings under `root` (only those whose
+    folder name ends with one of `names`, when given); returns how many it linked."""
     kept = 0
     for path in glob.glob(os.path.join(root, "**", "*.partial", "model_state_e*_b0.th"), recursive=True):
         match = PATTERN.search(path)
         if not match or int(match.group(1)) not in epochs:
             continue
         run = os.path.relpath(os.path.dirname(path), root)[: -len(".partial")]
+        if names and not any(os.path.basename(run).endswith(name) for name in names):
+            continue
         target = os.path.join(out, run, f"model_state_e{match.group(1)}.th")
         if os.path.exists(target):
             continue
@@ -47,9 +52,14 @@ def main() -> None:
     parser.add_argument("out")
     parser.add_argument("--epochs", type=int, nargs="+", default=[10, 20, 40, 60, 80])
     parser.add_argument("--interval", type=float, default=0.5)
+    parser.add_argument(
+        "--names", nargs="*", default=["-ours", "-contextual-schema"],
+        help="keep only pre-trainings whose folder name ends so (default: the faithful and best rows', which "
+        "the *-pre<n> rows shorten); none given: every pre-training",
+    )
     args = parser.parse_args()
     while True:
-        sweep(args.root, args.out, set(args.epochs))
+        sweep(args.root, args.out, set(args.epochs), set(args.names))
         time.sleep(args.interval)
 
 
