@@ -16,11 +16,10 @@ types apart (every argument there takes one type). The classes come from the tra
 
 from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Sequence, Tuple
 
-from allennlp.common.checks import ConfigurationError
-from allennlp.data import DatasetReader, Instance
+from allennlp.data import DatasetReader
 
+from fewshot_lab.data.dataset_readers.wrapper import AbstractorWrapper
 from fewshot_parser.data.examples import Example, read_training_examples
-from fewshot_parser.data.signature_check import is_data_file
 from fewshot_parser.logical_forms.template import ENTITY_SLOT_PREFIX, Abstractor, entity_slot, entity_type
 from fewshot_parser.logical_forms.tree import CONJUNCTION
 
@@ -90,7 +89,7 @@ class EntityClassAbstractor(Abstractor):
 
 
 @DatasetReader.register("fewshot_entity_classes")
-class EntityClassesReader(DatasetReader):
+class EntityClassesReader(AbstractorWrapper):
     """
     Reads with `reader` (a few-shot LF reader with typed entity slots whose `idiom_source` is the
     training data file) after typing its entity slots by class (module docstring). Use it for the
@@ -105,47 +104,13 @@ class EntityClassesReader(DatasetReader):
     """
 
     def __init__(self, reader: DatasetReader, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        abstractor = getattr(reader, "_abstractor", None)
-        source = getattr(reader, "_idiom_source", None)
-        if abstractor is None or not hasattr(reader, "transition_system"):
-            raise ConfigurationError(
-                "dataset_reader.reader must be a few-shot LF reader (fewshot_lf or a benchmark reader)"
-            )
-        formalism, entity_pattern, typed_entities, unify_slots = abstractor.cache_key()
-        if not typed_entities or unify_slots:
-            raise ConfigurationError(
-                "dataset_reader.reader: entity classes need typed_entities: true and unify_slots: false"
-            )
-        if not is_data_file(source):
-            raise ConfigurationError(
-                "dataset_reader.reader.idiom_source: must be the training data file, from which the entity "
-                f"classes are learned (got {source!r})"
-            )
-        classes = entity_classes(read_training_examples(source, formalism), abstractor)
-        self.abstractor = EntityClassAbstractor(classes, formalism, entity_pattern, unify_slots)
-        # The wrapped reader builds its transition system (and learns idioms) lazily from its
-        # abstractor, so replacing the abstractor before the first read changes both.
-        reader._abstractor = self.abstractor  # type: ignore[attr-defined]
-        reader._system = None  # type: ignore[attr-defined]
-        self.reader = reader
+        super().__init__(reader, **kwargs)
+        formalism, entity_pattern, source = self.typed_training_file("entity classes")
+        classes = entity_classes(read_training_examples(source, formalism), self.wrapped_abstractor)
+        self.abstractor = EntityClassAbstractor(classes, formalism, entity_pattern, False)
+        self.replace_abstractor(self.abstractor)
 
     @property
     def classes(self) -> FrozenSet[str]:
         """The class names, for inspection."""
         return frozenset(self.abstractor.classes.values())
-
-    def _read(self, file_path: str) -> Iterable[Instance]:
-        yield from self.reader.read(file_path)
-
-    def text_to_instance(self, *inputs: Any, **kwargs: Any) -> Instance:  # type: ignore
-        return self.reader.text_to_instance(*inputs, **kwargs)
-
-    def apply_token_indexers(self, instance: Instance) -> None:
-        self.reader.apply_token_indexers(instance)
-
-    def __getattr__(self, name: str) -> Any:
-        # What the wrapped reader offers (formalism, transition system) for models and predictors.
-        if name == "reader":
-            raise AttributeError(name)
-        return getattr(self.reader, name)

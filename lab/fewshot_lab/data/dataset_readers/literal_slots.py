@@ -3,16 +3,17 @@ A reader wrapper that makes fixed literal atoms entity slots wherever they occur
 code does (docs/reproduction.md row 4, note 3; `fewshot_lab.logical_forms.literal_slots`).
 """
 
-from typing import Any, Iterable
+from typing import Any
 
 from allennlp.common.checks import ConfigurationError
-from allennlp.data import DatasetReader, Instance
+from allennlp.data import DatasetReader
 
+from fewshot_lab.data.dataset_readers.wrapper import AbstractorWrapper
 from fewshot_lab.logical_forms.literal_slots import LiteralSlotAbstractor
 
 
 @DatasetReader.register("fewshot_literal_slots")
-class LiteralSlotsReader(DatasetReader):
+class LiteralSlotsReader(AbstractorWrapper):
     """
     Reads with `reader` (a `fewshot_*` LF reader) after giving it a `LiteralSlotAbstractor`: every
     atom matching `literal_pattern` becomes an entity slot, in training, support and query logical
@@ -31,33 +32,9 @@ class LiteralSlotsReader(DatasetReader):
     """
 
     def __init__(self, reader: DatasetReader, literal_pattern: str, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        abstractor = getattr(reader, "_abstractor", None)
-        if abstractor is None or not hasattr(reader, "transition_system"):
-            raise ConfigurationError(
-                "dataset_reader.reader must be a few-shot LF reader (fewshot_lf or a benchmark reader)"
-            )
+        super().__init__(reader, **kwargs)
         try:
-            literal = LiteralSlotAbstractor.around(abstractor, literal_pattern)
+            literal = LiteralSlotAbstractor.around(self.wrapped_abstractor, literal_pattern)
         except ValueError as error:
             raise ConfigurationError(f"dataset_reader.literal_pattern: {error}") from error
-        # The wrapped reader builds its transition system (and learns idioms) lazily from its
-        # abstractor, so replacing the abstractor before the first read changes both.
-        reader._abstractor = literal  # type: ignore[attr-defined]
-        reader._system = None  # type: ignore[attr-defined]
-        self.reader = reader
-
-    def _read(self, file_path: str) -> Iterable[Instance]:
-        yield from self.reader.read(file_path)
-
-    def text_to_instance(self, *inputs: Any, **kwargs: Any) -> Instance:  # type: ignore
-        return self.reader.text_to_instance(*inputs, **kwargs)
-
-    def apply_token_indexers(self, instance: Instance) -> None:
-        self.reader.apply_token_indexers(instance)
-
-    def __getattr__(self, name: str) -> Any:
-        # What the wrapped reader offers (formalism, transition system) for models and predictors.
-        if name == "reader":
-            raise AttributeError(name)
-        return getattr(self.reader, name)
+        self.replace_abstractor(literal)

@@ -14,13 +14,12 @@ vocabulary); pair it with the decoding scorer `slot_type_check_any`, which does 
 untyped slot as a missing type. Pre-training is unchanged: the training data has no new predicate.
 """
 
-from typing import Any, Callable, FrozenSet, Iterable, List, Optional, Sequence
+from typing import Any, Callable, FrozenSet, List, Optional, Sequence
 
-from allennlp.common.checks import ConfigurationError
-from allennlp.data import DatasetReader, Instance
+from allennlp.data import DatasetReader
 
+from fewshot_lab.data.dataset_readers.wrapper import AbstractorWrapper
 from fewshot_parser.data.examples import read_training_examples
-from fewshot_parser.data.signature_check import is_data_file
 from fewshot_parser.logical_forms.template import Abstractor, entity_slot, is_slot, predicates
 from fewshot_parser.logical_forms.transition_system import Step, TransitionSystem
 from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
@@ -79,7 +78,7 @@ class _UntypedNewSystem(TransitionSystem):
 
 
 @DatasetReader.register("fewshot_untyped_new")
-class UntypedNewReader(DatasetReader):
+class UntypedNewReader(AbstractorWrapper):
     """
     Reads with `reader` (a few-shot LF reader with typed entity slots whose `idiom_source` is a
     training data file) after giving the predicates absent from that file untyped entity slots
@@ -94,43 +93,10 @@ class UntypedNewReader(DatasetReader):
     """
 
     def __init__(self, reader: DatasetReader, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        abstractor = getattr(reader, "_abstractor", None)
-        source = getattr(reader, "_idiom_source", None)
-        if abstractor is None or not hasattr(reader, "transition_system"):
-            raise ConfigurationError(
-                "dataset_reader.reader must be a few-shot LF reader (fewshot_lf or a benchmark reader)"
-            )
-        formalism, entity_pattern, typed_entities, unify_slots = abstractor.cache_key()
-        if not typed_entities or unify_slots:
-            raise ConfigurationError(
-                "dataset_reader.reader: untyped slots for new predicates need typed_entities: true "
-                "and unify_slots: false"
-            )
-        if not is_data_file(source):
-            raise ConfigurationError(
-                "dataset_reader.reader.idiom_source: must be the training data file, whose predicates "
-                f"keep typed slots (got {source!r})"
-            )
+        super().__init__(reader, **kwargs)
+        formalism, entity_pattern, source = self.typed_training_file("untyped slots for new predicates")
         known = frozenset(p for e in read_training_examples(source, formalism) for p in predicates(e.tree))
-        self.abstractor = NewPredicateAbstractor(known, formalism, entity_pattern, unify_slots)
-        system = reader.transition_system  # learns the idioms from the training data, as typed templates
+        self.abstractor = NewPredicateAbstractor(known, formalism, entity_pattern, False)
+        system = self.reader.transition_system  # learns the idioms from the training data, as typed templates
         # The wrapped reader abstracts through its transition system; give it one that knows the LF.
-        reader._abstractor = self.abstractor  # type: ignore[attr-defined]
-        reader._system = _UntypedNewSystem(formalism, system.normalizer, self.abstractor)  # type: ignore[attr-defined]
-        self.reader = reader
-
-    def _read(self, file_path: str) -> Iterable[Instance]:
-        yield from self.reader.read(file_path)
-
-    def text_to_instance(self, *inputs: Any, **kwargs: Any) -> Instance:  # type: ignore
-        return self.reader.text_to_instance(*inputs, **kwargs)
-
-    def apply_token_indexers(self, instance: Instance) -> None:
-        self.reader.apply_token_indexers(instance)
-
-    def __getattr__(self, name: str) -> Any:
-        # What the wrapped reader offers (formalism, transition system) for models and predictors.
-        if name == "reader":
-            raise AttributeError(name)
-        return getattr(self.reader, name)
+        self.replace_abstractor(self.abstractor, _UntypedNewSystem(formalism, system.normalizer, self.abstractor))
