@@ -475,4 +475,9 @@ def record_pretraining_code(archive: str) -> None:
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit("usage: python -m fewshot_parser.commands.grid_tasks CONFIG  (pre-trains the archive CONFIG uses)")
+    # As `allennlp train` does for the grid's other runs: the plugins named in `.allennlp_plugins` (and
+    # AllenNLP's default ones) register their classes, so a row's pre-training may use them.
+    from allennlp.common.plugins import import_plugins
+
+    import_plugins()
     pretrain_main(sys.argv[1])

@@ -1,6 +1,8 @@
 import csv
 import json
 import os
+import subprocess
+import sys
 
 import _jsonnet
 
@@ -333,3 +335,25 @@ def test_a_rerun_in_one_results_file_supersedes_the_stale_row_another_file_keeps
     assert stale_cells(current_rows([rerun, old])) == {}
     # Two stale rows of one run are both kept (the last one counts), as before.
     assert current_rows([old, other_shuffle, dict(old)]) == [old, other_shuffle, old]
+
+
+def test_a_grid_pretraining_task_loads_the_plugins_of_its_directory(tmp_path):
+    """The grid's pre-training process (`python -m fewshot_parser.commands.grid_tasks`) registers the
+    plugins named in `.allennlp_plugins`, as `allennlp train` does for the grid's other runs."""
+    fixture = _jsonnet.evaluate_file(os.path.join(PROJECT_ROOT, "fixtures", "fewshot", "experiment.jsonnet"),
+                                     ext_vars={"PRETRAINED": str(tmp_path / "pre" / "geo-x" / "model.tar.gz")})
+    config = json.loads(fixture.replace('"fixtures/', '"' + os.path.join(PROJECT_ROOT, "fixtures") + "/"))
+    config["pretraining"]["trainer"]["num_epochs"] = 1
+    config["pretraining"]["dataset_reader"]["type"] = "plugin_only_geoquery"
+    (tmp_path / "experiment.json").write_text(json.dumps(config))
+    (tmp_path / "plugin_only.py").write_text(
+        "from allennlp.data import DatasetReader\n"
+        "from fewshot_parser.data.dataset_readers.geoquery import GeoQueryReader\n"
+        "DatasetReader.register('plugin_only_geoquery')(type('PluginOnlyReader', (GeoQueryReader,), {}))\n"
+    )
+    (tmp_path / ".allennlp_plugins").write_text("plugin_only\n")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), PROJECT_ROOT]), "OMP_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, "-m", "fewshot_parser.commands.grid_tasks", "experiment.json"],
+                          cwd=str(tmp_path), env=environment, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "pre" / "geo-x" / "model.tar.gz").is_file()
