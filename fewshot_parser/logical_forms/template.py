@@ -12,7 +12,7 @@ LF templates: a logical form with its utterance-specific atoms abstracted into t
 """
 
 import re
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from fewshot_parser.logical_forms.tree import CONJUNCTION, Tree
 
@@ -76,6 +76,10 @@ class Abstractor:
         are `<e:entity>` (useful for data whose entities are not anonymized).
     unify_slots : `bool`, optional (default = `False`)
         If true, variables and entities both become the slot `<s>` (see `UNIFIED_SLOT`).
+    entity_classes : `Dict[str, str]`, optional (default = `None`)
+        With typed entities, the class of each entity type: a slot (and an utterance entity) carries
+        its type's class instead of the type, so the types of one class share their actions. A type
+        missing from the map is its own class.
     """
 
     def __init__(
@@ -84,14 +88,25 @@ class Abstractor:
         entity_pattern: str = DEFAULT_ENTITY_PATTERN,
         typed_entities: bool = True,
         unify_slots: bool = False,
+        entity_classes: Optional[Dict[str, str]] = None,
     ) -> None:
         self.formalism = formalism
         self._entity_pattern = re.compile(entity_pattern)
-        self._typed_entities = typed_entities
+        self.typed_entities = typed_entities
         self.unify_slots = unify_slots
+        self.entity_classes = dict(entity_classes or {})
+
+    @property
+    def entity_pattern(self) -> str:
+        return self._entity_pattern.pattern
 
     def cache_key(self) -> Tuple:
-        return (self.formalism, self._entity_pattern.pattern, self._typed_entities, self.unify_slots)
+        classes = tuple(sorted(self.entity_classes.items()))
+        return (self.formalism, self.entity_pattern, self.typed_entities, self.unify_slots, classes)
+
+    def slot_type(self, type_name: str) -> str:
+        """The slot type of an entity of type `type_name`: the type, its class, or `entity` when untyped."""
+        return self.entity_classes.get(type_name, type_name) if self.typed_entities else "entity"
 
     def kind_of(self, atom: str) -> str:
         """Whether a slot atom is a `"variable"` or an `"entity"`."""
@@ -101,7 +116,7 @@ class Abstractor:
         """The slot type an utterance token can fill (`ci` for `ci0`), or None if it is no entity."""
         if not self._entity_pattern.match(token):
             return None
-        return entity_type(token) if self._typed_entities else "entity"
+        return self.slot_type(entity_type(token))
 
     def leaf_labeler(self, utterance: Sequence[str]) -> Callable[[str], str]:
         """A function mapping each atom of an LF of `utterance` to its template label."""
@@ -113,7 +128,7 @@ class Abstractor:
             if atom in tokens and self._entity_pattern.match(atom):
                 if self.unify_slots:
                     return UNIFIED_SLOT
-                return entity_slot(entity_type(atom) if self._typed_entities else "entity")
+                return entity_slot(self.slot_type(entity_type(atom)))
             return atom
 
         return label

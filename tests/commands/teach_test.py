@@ -228,6 +228,42 @@ def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(grid_run,
     assert not os.path.exists(directory)
 
 
+CLASSES = """
+local base = import '%s';
+local classes = { entity_classes: std.parseJson(std.extVar('CLASSES')) };
+base + {
+  pretrained_archive: std.extVar('FEWSHOT_PRETRAIN_DIR') + '/geo-classes/model.tar.gz',
+  dataset_reader+: classes,
+  pretraining+: { dataset_reader+: classes },
+}
+""" % GRID
+
+
+@pytest.mark.parametrize("classes", [
+    {"type": "given", "classes": {"place": ["s", "c", "r"]}},
+    {"type": "shared_arguments"},  # computed from the training file the archive carries
+])
+def test_an_archive_with_entity_classes_teaches_with_them_from_the_archive_alone(tmp_path, split, classes):
+    root = tmp_path / "made"
+    copy_split(root)
+    (tmp_path / "classes.jsonnet").write_text(CLASSES)
+    with environment(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(root / "pretrain"),
+                     FEWSHOT_SPLIT="1", CLASSES=json.dumps(classes)), pushd(PROJECT_ROOT):
+        train_model_from_file(str(tmp_path / "classes.jsonnet"), str(root / "row"))
+    archive = str(tmp_path / "pretrained.tar.gz")
+    shutil.copyfile(root / "pretrain" / "geo-classes" / "model.tar.gz", archive)
+    shutil.rmtree(root / "data")
+    teach(archive, "support.txt", "taught", report=lambda line: None)
+    reader = json.load(open(split / "taught" / "config.json"))["dataset_reader"]
+    assert reader["entity_classes"] == classes
+    assert reader["idiom_source"] == str(split / "taught" / "teaching" / "training.txt")
+    taught = load_archive("taught/model.tar.gz").model.vocab.get_token_to_index_vocabulary("actions")
+    made = load_archive(str(root / "row" / "model.tar.gz")).model.vocab.get_token_to_index_vocabulary("actions")
+    assert taught == made  # the archive alone gives the actions the run that made it had
+    if classes["type"] == "given":
+        assert "GEN ( area:i <e:place> )" in taught and not any("<e:s>" in action for action in taught)
+
+
 def bad_support(directory, extra: str) -> str:
     path = directory / "my_support.txt"
     path.write_text(open(fixture_split("geo", "support")).read() + extra)

@@ -9,6 +9,7 @@ from allennlp.data import DatasetReader, Instance, Token, TokenIndexer
 from allennlp.data.fields import ArrayField, Field, LabelField, ListField, MetadataField, SequenceLabelField, TextField
 from allennlp.data.token_indexers import SingleIdTokenIndexer
 
+from fewshot_parser.data.entity_classes import EntityClasses
 from fewshot_parser.data.examples import parse_logical_form, read_examples, read_training_examples
 from fewshot_parser.data.signature_check import SignatureCheck, is_data_file
 from fewshot_parser.logical_forms.actions import Action
@@ -108,6 +109,9 @@ class FewShotReader(DatasetReader):
     unify_slots : `bool`, optional (default = `False`)
         Variables and entities share one slot label `<s>`, so one action serves a predicate whatever
         fills its arguments; the model's slot filler then chooses a variable name or a copy.
+    entity_classes : `EntityClasses`, optional (default = `None`)
+        With typed entities, groups the types into classes, and a slot carries its type's class
+        (`fewshot_parser.data.entity_classes`; e.g. `{"type": "shared_arguments"}`).
     skip_invalid : `bool`, optional (default = `False`)
         Skip (and log) malformed lines instead of raising an error naming file and line.
     check_signatures : `bool`, optional (default = `True`)
@@ -134,6 +138,7 @@ class FewShotReader(DatasetReader):
         entity_pattern: str = DEFAULT_ENTITY_PATTERN,
         typed_entities: bool = True,
         unify_slots: bool = False,
+        entity_classes: Optional[EntityClasses] = None,
         skip_invalid: bool = False,
         check_signatures: bool = True,
         overloaded_predicates: Optional[Dict[str, List[int]]] = None,
@@ -160,7 +165,11 @@ class FewShotReader(DatasetReader):
         training = idiom_source if is_data_file(idiom_source) else None
         self._signatures = SignatureCheck(self._formalism, check_signatures, training, overloaded_predicates)
         self._token_indexers = token_indexers or {"tokens": SingleIdTokenIndexer()}
-        self._abstractor = Abstractor(formalism, entity_pattern, typed_entities, unify_slots)
+        if entity_classes is not None and (not typed_entities or unify_slots):
+            raise ConfigurationError("dataset_reader.entity_classes: needs typed_entities: true and unify_slots: false")
+        self._typed_abstractor = Abstractor(formalism, entity_pattern, typed_entities, unify_slots)
+        self._entity_classes = entity_classes
+        self._abstractor: Optional[Abstractor] = None if entity_classes else self._typed_abstractor
         self._system: Optional[TransitionSystem] = None
 
     @property
@@ -168,10 +177,32 @@ class FewShotReader(DatasetReader):
         return self._formalism
 
     @property
+    def idiom_source(self) -> Optional[str]:
+        return self._idiom_source
+
+    @property
+    def abstractor(self) -> Abstractor:
+        """
+        How logical forms become templates. With `entity_classes` the classes are found on first use, so
+        that a reader built from an archive's config needs the training data only when it reads.
+        """
+        if self._abstractor is None:
+            assert self._entity_classes is not None
+            typed = self._typed_abstractor
+            classes = self._entity_classes.classes(self._idiom_source or "", typed)
+            self._abstractor = Abstractor(typed.formalism, typed.entity_pattern, True, False, classes)
+        return self._abstractor
+
+    def use_abstractor(self, abstractor: Abstractor, system: Optional[TransitionSystem] = None) -> None:
+        """Reads with `abstractor` from now on, and with `system` as the transition system (by default one
+        built on first use from `abstractor`, its idioms learned from templates abstracted that way)."""
+        self._abstractor, self._system = abstractor, system
+
+    @property
     def transition_system(self) -> TransitionSystem:
         """The transition system with its normalizer, learned or loaded on first use."""
         if self._system is None:
-            self._system = TransitionSystem(self._formalism, self._load_normalizer(), self._abstractor)
+            self._system = TransitionSystem(self._formalism, self._load_normalizer(), self.abstractor)
         return self._system
 
     def _load_normalizer(self) -> TemplateNormalizer:
@@ -186,11 +217,11 @@ class FewShotReader(DatasetReader):
             self._formalism,
             self._min_support,
             self._completeness,
-            self._abstractor.cache_key(),
+            self.abstractor.cache_key(),
         )
         if key not in _NORMALIZER_CACHE:
             examples = read_training_examples(source, self._formalism)
-            templates = [self._abstractor.abstract(e.tree, e.utterance)[0] for e in examples]
+            templates = [self.abstractor.abstract(e.tree, e.utterance)[0] for e in examples]
             normalizer = TemplateNormalizer(self._min_support, self._completeness)
             normalizer.learn(templates)
             logger.info("Learned %d idioms from %d LFs of %s", len(normalizer.idioms), len(templates), source)
@@ -222,7 +253,7 @@ class FewShotReader(DatasetReader):
         fields: Dict[str, Field] = {
             "source_tokens": source,
             "source_entity_types": SequenceLabelField(
-                [self._abstractor.token_entity_type(t) or NOT_AN_ENTITY for t in tokens],
+                [self.abstractor.token_entity_type(t) or NOT_AN_ENTITY for t in tokens],
                 source,
                 label_namespace=ENTITY_TYPE_NAMESPACE,
             ),
@@ -253,7 +284,7 @@ class FewShotReader(DatasetReader):
             for position, value in enumerate(values):
                 slot_step.append(step)
                 # Position among the action's slots of this kind (of any kind with unified slots).
-                slot_order.append(position if self._abstractor.unify_slots else seen[value.kind])
+                slot_order.append(position if self.abstractor.unify_slots else seen[value.kind])
                 seen[value.kind] += 1
                 is_variable = value.kind == "variable"
                 slot_is_variable.append(int(is_variable))

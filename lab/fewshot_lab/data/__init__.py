@@ -1,7 +1,6 @@
 """Probe readers and recombination generators (literal slots; reshaped, adjective,
 superlative, reparented and subtree pairs)."""
 
-from fewshot_lab.data.dataset_readers.entity_classes import EntityClassesReader
 from fewshot_lab.data.dataset_readers.literal_slots import LiteralSlotsReader
 from fewshot_lab.data.dataset_readers.untyped_new import UntypedNewReader
 from fewshot_lab.data.recombination.adjectives import AdjectivePairs

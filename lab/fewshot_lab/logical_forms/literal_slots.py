@@ -55,8 +55,10 @@ class LiteralSlotAbstractor(Abstractor):
     @classmethod
     def around(cls, abstractor: Abstractor, literal_pattern: str) -> "LiteralSlotAbstractor":
         """A literal-slot abstractor with the settings of `abstractor`."""
-        formalism, entity_pattern, typed_entities, unify_slots = abstractor.cache_key()
-        return cls(formalism, literal_pattern, entity_pattern, typed_entities, unify_slots)
+        return cls(
+            abstractor.formalism, literal_pattern, abstractor.entity_pattern, abstractor.typed_entities,
+            abstractor.unify_slots,
+        )
 
     def is_literal(self, atom: str) -> bool:
         return not is_variable(atom, self.formalism) and bool(self._literal_pattern.match(atom))
@@ -67,7 +69,7 @@ class LiteralSlotAbstractor(Abstractor):
     def token_entity_type(self, token: str) -> Optional[str]:
         found = super().token_entity_type(token)
         if found is None and self.is_literal(token):
-            return entity_type(token) if self._typed_entities else "entity"
+            return self.slot_type(entity_type(token))
         return found
 
     def leaf_labeler(self, utterance: Sequence[str]) -> Callable[[str], str]:
@@ -77,7 +79,7 @@ class LiteralSlotAbstractor(Abstractor):
             if self.is_literal(atom):
                 if self.unify_slots:
                     return UNIFIED_SLOT
-                return entity_slot(entity_type(atom) if self._typed_entities else "entity")
+                return entity_slot(self.slot_type(entity_type(atom)))
             return ordinary(atom)
 
         return label

@@ -21,7 +21,7 @@ class AbstractorWrapper(DatasetReader):
 
     def __init__(self, reader: DatasetReader, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        if getattr(reader, "_abstractor", None) is None or not hasattr(reader, "transition_system"):
+        if not hasattr(reader, "use_abstractor"):
             raise ConfigurationError(
                 "dataset_reader.reader must be a few-shot LF reader (fewshot_lf or a benchmark reader)"
             )
@@ -29,15 +29,16 @@ class AbstractorWrapper(DatasetReader):
 
     @property
     def wrapped_abstractor(self) -> Abstractor:
-        return self.reader._abstractor  # type: ignore[attr-defined]
+        return self.reader.abstractor  # type: ignore[attr-defined]
 
     def typed_training_file(self, needs: str) -> Tuple[str, str, str]:
         """`(formalism, entity_pattern, training file)` of a wrapped reader with typed, separate slots
         and a training data file as `idiom_source`; `needs` says what requires them, for the error."""
-        formalism, entity_pattern, typed_entities, unify_slots = self.wrapped_abstractor.cache_key()
-        if not typed_entities or unify_slots:
+        abstractor = self.wrapped_abstractor
+        formalism, entity_pattern = abstractor.formalism, abstractor.entity_pattern
+        if not abstractor.typed_entities or abstractor.unify_slots:
             raise ConfigurationError(f"dataset_reader.reader: {needs} need typed_entities: true and unify_slots: false")
-        source = getattr(self.reader, "_idiom_source", None)
+        source = self.reader.idiom_source  # type: ignore[attr-defined]
         if not is_data_file(source):
             raise ConfigurationError(
                 f"dataset_reader.reader.idiom_source: must be the training data file, for {needs} (got {source!r})"
@@ -47,8 +48,7 @@ class AbstractorWrapper(DatasetReader):
     def replace_abstractor(self, abstractor: Abstractor, system: Optional[TransitionSystem] = None) -> None:
         """Gives the wrapped reader `abstractor`, and `system` as its transition system (by default one it
         builds lazily from `abstractor`, learning the idioms from templates abstracted that way)."""
-        self.reader._abstractor = abstractor  # type: ignore[attr-defined]
-        self.reader._system = system  # type: ignore[attr-defined]
+        self.reader.use_abstractor(abstractor, system)  # type: ignore[attr-defined]
 
     def _read(self, file_path: str) -> Iterable[Instance]:
         yield from self.reader.read(file_path)
