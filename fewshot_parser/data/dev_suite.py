@@ -30,12 +30,16 @@ from fewshot_parser.data.splits import make_splits
 
 # Per suite and dataset: the draws (seeds), new predicates per draw, the eligibility of a predicate
 # (at least `min_examples` examples, a share of the file above `min_share` and at most `max_share`),
-# the size of the held-out known set and the support samples per draw. Each draw needs its own
-# pre-training (an ATIS one costs up to an hour and a half at one thread); `run-grid --draws` runs a subset.
+# the size of the held-out known set and the support samples per draw. Draws cycle through the
+# combinations of eligible predicates (`choose_predicates`), so a draw past their number repeats one:
+# jobs' 10 and geo's 20 `dev` draws are every combination of their 5 and 6 eligible predicates, and
+# their 5 `dev-frequent` draws every frequent predicate; ATIS has 26 (2,600 combinations) and 9.
+# Each draw needs its own pre-training (an ATIS one costs up to an hour and a half at one thread);
+# `run-grid --draws` runs a subset.
 SUITES: Dict[str, Dict[str, Dict]] = {
     "dev": {
-        "jobs": {"draws": list(range(1, 13)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
-        "geo": {"draws": list(range(1, 13)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
+        "jobs": {"draws": list(range(1, 11)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
+        "geo": {"draws": list(range(1, 21)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
         "atis": {"draws": [1, 2, 3, 4, 5], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
     },
     "dev-frequent": {
