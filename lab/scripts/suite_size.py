@@ -29,12 +29,15 @@ from fewshot_lab.code_versions import rows_since  # noqa: E402
 from fewshot_lab.commands.suite_report import COLUMNS, latest_runs, paired_difference  # noqa: E402
 from fewshot_lab.systems import SYSTEMS  # noqa: E402
 
+from fewshot_parser.common.errors import UserError  # noqa: E402
 from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
+from fewshot_parser.data.dev_suite import official_training_file, suite_recipe  # noqa: E402
+from fewshot_parser.data.splits import FORMALISMS, eligible_predicates, read_source  # noqa: E402
 
 FAITHFUL = SYSTEMS["ours"][:2]
-BEST = SYSTEMS["chosen-fallback-roles"][:2]
-VARIANTS = {FAITHFUL: "ours", BEST: "contextual-schema"}  # the pre-trained archive of each row: <dataset>-<variant>
+# The pre-trained archive of each candidate best row: <dataset>-<variant>.
+VARIANTS = {"chosen-fallback-roles": "contextual-schema", "best-unary40-classes": "contextual-schema-classes"}
 
 
 def spread(
@@ -70,15 +73,32 @@ def minutes(log: str) -> Optional[float]:
     return int(hours) * 60 + int(mins) + float(seconds) / 60
 
 
-def suite_lines(suite: str, rows: Sequence[Dict[str, str]], pretrain_dir: str, target: float) -> List[str]:
+def combinations(suite: str, dataset: str) -> Optional[int]:
+    """How many different draws the suite has for a dataset: draws cycle through the combinations of
+    its eligible predicates (`fewshot_parser.data.splits.choose_predicates`); None without the data."""
+    recipe = suite_recipe(suite)[dataset]
+    try:
+        examples = read_source(official_training_file(os.path.join(ROOT, "data"), dataset), FORMALISMS[dataset])
+    except UserError:
+        return None
+    eligible = eligible_predicates(
+        examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0)
+    )
+    return math.comb(len(eligible), recipe["new"])
+
+
+def suite_lines(
+    suite: str, rows: Sequence[Dict[str, str]], pretrain_dir: str, target: float, best_row: str
+) -> List[str]:
     runs = latest_runs(rows)
-    best, faithful = runs.get(BEST, {}), runs.get(FAITHFUL, {})
+    best_key = SYSTEMS[best_row][:2]
+    best, faithful = runs.get(best_key, {}), runs.get(FAITHFUL, {})
     lines = [
-        f"## Suite `{suite}`: best − faithful",
+        f"## Suite `{suite}`: best (`{best_row}`) − faithful",
         "",
         "| column | draws | pairs | difference (mean ± SE) | between-draw sd | within-draw sd | "
-        f"draws for SE {target:g} (samples per draw as now) | the same with 1 sample |",
-        "|---|---|---|---|---|---|---|---|",
+        f"draws for SE {target:g} (samples per draw as now) | the same with 1 sample | different draws |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for column in COLUMNS:
         paired = paired_difference(best.get(column, {}), faithful.get(column, {}))
@@ -87,17 +107,18 @@ def suite_lines(suite: str, rows: Sequence[Dict[str, str]], pretrain_dir: str, t
         mean, error, draws, pairs = paired
         parts = spread(best.get(column, {}), faithful.get(column, {}))
         if parts is None:
-            lines.append(f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – |")
+            lines.append(f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – |")
             continue
         between, within, k = parts
         lines.append(
             f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {math.sqrt(between):.1f} | "
             f"{math.sqrt(within):.1f} | {draws_needed(between, within, k, target)} | "
-            f"{draws_needed(between, within, 1, target)} |"
+            f"{draws_needed(between, within, 1, target)} | {combinations(suite, column[0]) or '?'} |"
         )
     lines += ["", "Cost on the current code (process hours at one thread):", ""]
     total = 0.0
-    for key, label in ((FAITHFUL, "faithful"), (BEST, "best")):
+    variants = {FAITHFUL: "ours", best_key: VARIANTS[best_row]}
+    for key, label in ((FAITHFUL, "faithful"), (best_key, "best")):
         for dataset in ("jobs", "geo", "atis"):
             seconds = [
                 float(r["seconds"]) for r in rows if (r["system"], r["setting"]) == key and r["dataset"] == dataset
@@ -110,7 +131,7 @@ def suite_lines(suite: str, rows: Sequence[Dict[str, str]], pretrain_dir: str, t
             pre = [
                 m
                 for m in (
-                    minutes(os.path.join(pretrain_dir, suite, f"draw_{d}", f"{dataset}-{VARIANTS[key]}.log"))
+                    minutes(os.path.join(pretrain_dir, suite, f"draw_{d}", f"{dataset}-{variants[key]}.log"))
                     for d in draws
                 )
                 if m is not None
@@ -134,13 +155,14 @@ def main() -> None:
     parser.add_argument("--since", required=True, help="count the runs of this commit and later ones only")
     parser.add_argument("--pretrain-dir", default=os.environ.get("FEWSHOT_PRETRAIN_DIR", "runs/pretrain"))
     parser.add_argument("--target", type=float, default=2.5)
+    parser.add_argument("--best", default="chosen-fallback-roles", choices=sorted(VARIANTS), help="the best row")
     parser.add_argument("--out", default="lab/results/suite_size.md")
     args = parser.parse_args()
     lines = [
         "# Where the development suites stand on power",
         "",
         f"Generated by `python lab/scripts/suite_size.py --suites {' '.join(args.suites)} --since "
-        f"{args.since} --pretrain-dir {args.pretrain_dir} --out {args.out}`; how each figure is "
+        f"{args.since} --pretrain-dir {args.pretrain_dir} --best {args.best} --out {args.out}`; how each figure is "
         "computed: the script's docstring. Differences in exact-match points, paired by draw and support sample.",
         "",
     ]
@@ -149,7 +171,7 @@ def main() -> None:
         if not os.path.isfile(path):
             continue
         rows = rows_since(read_result_rows(path), args.since, ROOT)
-        lines += suite_lines(suite, rows, os.path.join(ROOT, args.pretrain_dir), args.target)
+        lines += suite_lines(suite, rows, os.path.join(ROOT, args.pretrain_dir), args.target, args.best)
     with atomic_open(os.path.join(ROOT, args.out)) as handle:
         handle.write("\n".join(lines))
     print("\n".join(lines))
