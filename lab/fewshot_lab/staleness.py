@@ -34,7 +34,7 @@ import hashlib
 import json
 import os
 import subprocess
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 from fewshot_parser.common.errors import UserError
@@ -105,7 +105,7 @@ def component_types(config: Any) -> Iterator[str]:
             yield from component_types(value)
 
 
-def _registered_modules(types: FrozenSet[str]) -> FrozenSet[str]:
+def registered_modules(types: FrozenSet[str]) -> FrozenSet[str]:
     """
     The modules of this package that register a component under one of `types` (any base class).
     Every component is registered by then: importing this module ran fewshot_parser/__init__.py first.
@@ -121,7 +121,7 @@ def _registered_modules(types: FrozenSet[str]) -> FrozenSet[str]:
     return frozenset(found)
 
 
-def _module_file(module: str, root: str) -> Optional[str]:
+def module_file(module: str, root: str) -> Optional[str]:
     """The repository path of a module of this package, or None when there is no such file."""
     base = module.replace(".", "/")
     for candidate in (base + ".py", base + "/__init__.py"):
@@ -130,7 +130,7 @@ def _module_file(module: str, root: str) -> Optional[str]:
     return None
 
 
-def _imported_modules(path: str, root: str) -> Iterator[str]:
+def imported_modules(path: str, root: str) -> Iterator[str]:
     """The modules of this package a file imports, anywhere in it (functions included)."""
     package = os.path.dirname(path).replace("/", ".")
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
@@ -146,14 +146,14 @@ def _imported_modules(path: str, root: str) -> Iterator[str]:
                 base = node.module or ""
             # `from a.b import c`: c is a submodule or a name defined in a.b.
             names = [
-                f"{base}.{alias.name}" if _module_file(f"{base}.{alias.name}", root) else base for alias in node.names
+                f"{base}.{alias.name}" if module_file(f"{base}.{alias.name}", root) else base for alias in node.names
             ]
         else:
             continue
         yield from (name for name in names if name == "fewshot_parser" or name.startswith("fewshot_parser."))
 
 
-def _reexports_only(path: str, root: str) -> bool:
+def reexports_only(path: str, root: str) -> bool:
     """Whether a package `__init__` holds nothing but imports (and docstrings): registration glue."""
     if not path.endswith("__init__.py"):
         return False
@@ -164,6 +164,23 @@ def _reexports_only(path: str, root: str) -> bool:
         or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
         for node in body
     )
+
+
+def module_closure(modules: Iterable[str], root: str = PROJECT_ROOT) -> Set[str]:
+    """The repository files of `modules` (dotted names) and of every module of this package they import,
+    transitively, not through re-exporting `__init__` files."""
+    files: Set[str] = set()
+    todo = [path for path in (module_file(module, root) for module in modules) if path]
+    while todo:
+        path = todo.pop()
+        if path in files:
+            continue
+        files.add(path)
+        for module in imported_modules(path, root):
+            found = module_file(module, root)
+            if found and found not in files and not reexports_only(found, root):
+                todo.append(found)
+    return files
 
 
 @functools.lru_cache(maxsize=None)
@@ -177,19 +194,10 @@ def dependencies(config_json: Optional[str], root: str = PROJECT_ROOT) -> Frozen
     everything = frozenset(_git(root, "ls-files", "--", *CODE_PATHS).split())
     if config_json is None:
         return everything
-    modules = _registered_modules(frozenset(component_types(json.loads(config_json))))
+    modules = registered_modules(frozenset(component_types(json.loads(config_json))))
     if not modules:
         return everything
-    files, todo = set(), [path for path in map(lambda m: _module_file(m, root), modules) if path]
-    while todo:
-        path = todo.pop()
-        if path in files:
-            continue
-        files.add(path)
-        for module in _imported_modules(path, root):
-            found = _module_file(module, root)
-            if found and found not in files and not _reexports_only(found, root):
-                todo.append(found)
+    files = module_closure(modules, root)
     # Imports are followed through the whole package, but only the code under CODE_PATHS counts
     # (commands, predictors and bookkeeping in `common` do not change a run's numbers).
     resources = {path for path in everything if path.startswith("fewshot_parser/resources/")}

@@ -81,9 +81,7 @@ def combinations(suite: str, dataset: str) -> Optional[int]:
         examples = read_source(official_training_file(os.path.join(ROOT, "data"), dataset), FORMALISMS[dataset])
     except UserError:
         return None
-    eligible = eligible_predicates(
-        examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0)
-    )
+    eligible = eligible_predicates(examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0))
     return math.comb(len(eligible), recipe["new"])
 
 
