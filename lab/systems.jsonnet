@@ -7365,11 +7365,11 @@ local untyped(generators=null) = {
     setting: row.setting + ', pre-trained ' + n + ' epochs',
     about: 'The ' + row.about + ' with ' + n + ' pre-training epochs instead of its own.',
     base: row.base,
-    overrides: {
+    overrides: std.mergePatch(std.get(row, 'overrides', {}), {
       pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-' + row.variant + '-e' + n + '/model.tar.gz',
-      pretraining: { trainer: { num_epochs: n } },
+      pretraining: std.mergePatch(std.get(std.get(row, 'overrides', {}), 'pretraining', {}), { trainer: { num_epochs: n } }),
       teaching_recipe: true,
-    },
+    }),
   }
   for row in [
     { name: 'ours', setting: 'faithful', about: 'faithful row', base: '../experiments/faithful.jsonnet', variant: 'ours' },
@@ -7379,6 +7379,21 @@ local untyped(generators=null) = {
       about: 'best row (chosen-fallback-roles)',
       base: '../experiments/best.jsonnet',
       variant: 'contextual-schema',
+    },
+    {
+      name: 'classes',
+      setting: 'best with entity classes',
+      about: 'best-unary40-classes row',
+      base: '../experiments/best.jsonnet',
+      variant: 'contextual-schema-classes',
+      local classes = { entity_classes: { type: 'shared_arguments' } },
+      overrides: {
+        dataset_reader: {
+          generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
+          reader: classes,
+        },
+        pretraining: { dataset_reader: classes },
+      },
     },
   ]
   for n in [10, 20, 40, 60, 80]
