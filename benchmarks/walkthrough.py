@@ -1,6 +1,6 @@
 """
 README's walk-through, run: teach the GeoQuery parser `density:i` from README's two examples with the
-faithful row (`ours`) and the best row (`chosen-fallback-roles`), then parse README's questions with each
+faithful row (`ours`) and the best row (`best`), then parse README's questions with each
 pre-trained and each taught archive, so that what the walk-through says the parsers answer, and how
 long teaching takes, is measured by committed code.
 

@@ -1,8 +1,10 @@
-// The best row (`chosen-fallback-roles`, recipes.HEADLINE_SYSTEMS[1]): ProtoParser with frozen
-// MiniLM words, a predicate lexicon and lexical linking, IRNet schema encoding, support-set
-// recombination with role-checked forward pairs, entity coverage, the slot-type check, and the pre-
-// trained parser where no new predicate is used (docs/results.md).
-// Dataset and shot: arguments, by default $FEWSHOT_DATASET and $FEWSHOT_SHOT (common.libsonnet).
+// The best row (`best`, recipes.HEADLINE_SYSTEMS[1]), chosen on the development suite: ProtoParser with
+// frozen MiniLM words, a predicate lexicon and lexical linking, IRNet schema encoding, support-set
+// recombination (role-checked forward pairs, reverse pairs, and 40 reshaped pairs per new measure or
+// type that say a maximum with the superlative of the support's adjective), entity slots typed by class
+// (types that fill one argument of one predicate in the training data share a slot type), entity
+// coverage, the slot-type check, and the pre-trained parser where no new predicate is used
+// (docs/results.md).
 function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FEWSHOT_SHOT')))
   local c = (import 'common.libsonnet').cell(dataset, shot);
   // Per dataset: [jobs, geo, atis]; c.shots(1-shot, 2-shot) where the shots differ.
@@ -28,11 +30,13 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
           { type: 'forward', pairs_per_predicate: 20, same_roles: true },
           { type: 'reverse', pairs_per_predicate: 10 },
         ],
+        [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
       ],
       lexicon: c.dataset,
       reader: {
         type: s.dataset_reader_reader_type,
         completeness: 1,
+        entity_classes: { type: 'shared_arguments' },
         idiom_source: c.path(0, 1) + '/train.txt',
         min_support: 5,
         token_indexers: {
@@ -83,7 +87,7 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
       },
     },
     numpy_seed: c.seed,
-    pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema/model.tar.gz',
+    pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-classes/model.tar.gz',
     pretraining: {
       data_loader: {
         type: 'fewshot_episodes',
@@ -95,6 +99,7 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
       dataset_reader: {
         type: s.pretraining_dataset_reader_type,
         completeness: 1,
+        entity_classes: { type: 'shared_arguments' },
         idiom_source: c.path(0, 1) + '/train.txt',
         min_support: 5,
         token_indexers: {

@@ -17,6 +17,14 @@ local untyped(generators=null) = {
 };
 [
   {
+    name: 'chosen-fallback-roles',
+    system: 'ProtoParser',
+    setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
+    about: "The previous best row (README's until the dev suite chose `best`): the best row without entity classes and superlative pairs. Its forward pairs replace only a known predicate playing the new predicate's roles (`same_roles`).",
+    base: 'chosen_fallback_roles.jsonnet',
+    overrides: { teaching_recipe: true },
+  },
+  {
     name: 'ours-random',
     system: 'ProtoParser',
     setting: 'random words',
@@ -723,7 +731,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking',
     about: 'Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -769,7 +777,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, ATIS lambda 0',
     about: 'Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -817,7 +825,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding',
     about: 'Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -849,7 +857,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1',
     about: 'Pretrained word knowledge, offline (experiments/words/): one option each, then the best combination.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -913,7 +921,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5, replay of 50 training examples in fine-tuning',
     about: "The best row with replay of 50 training examples in every member's fine-tuning (issue 57).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       dataset_reader: {
@@ -1133,7 +1141,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5, replay of 50 and distillation in fine-tuning',
     about: "The best row with replay of 50 training examples and distillation on them in every member's fine-tuning (issue 57).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       dataset_reader: {
@@ -1353,7 +1361,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination',
     about: 'Support-set recombination on top of contextual-schema-bias (experiments/augmentation/).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -1373,7 +1381,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage',
     about: "Entity-coverage re-ranking of the augmented variant's beam (experiments/coverage/).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -1393,7 +1401,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention',
     about: "The coverage variant with the authors' supervised attention (experiments/coverage/coverage_sup.libsonnet).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -1415,7 +1423,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, ensemble of 5',
     about: 'The coverage variant as an ensemble of 5 that votes (experiments/ensemble/coverage_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -1621,7 +1629,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, supervised attention, ensemble of 5',
     about: 'The coverage variant with supervised attention as an ensemble of 5 (experiments/ensemble/coverage_sup_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -1829,7 +1837,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty',
     about: 'The coverage variant with the missing-evidence penalty in decoding (experiments/evidence/).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -1857,7 +1865,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, ensemble of 5',
     about: 'The missing-evidence variant as an ensemble of 5 that votes (experiments/ensemble/evidence_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -2076,7 +2084,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check',
     about: 'The slot-type check on the missing-evidence variant (experiments/slot_types/slot_types.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -2107,7 +2115,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5',
     about: 'The same as an ensemble of 5 that votes (experiments/ensemble/slot_types_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -2326,7 +2334,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, ensemble of 5 x 3 pre-trainings',
     about: 'The same over 3 pre-trainings (seeds FEWSHOT_SEED + 0, 10, 20), 15 members that vote (experiments/ensemble/slot_types_ens5x3.libsonnet, training/pretrainings_ensemble.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_pretrainings_ensemble',
       data_loader: null,
@@ -3737,7 +3745,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, reshaped pairs, ensemble of 5',
     about: 'The best row with reshaped recombination: new predicates also in argument shapes their support set does not show (experiments/reshaped/reshaped_ens5.libsonnet, data/recombination/reshaped.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -3957,7 +3965,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 20 reshaped pairs, ensemble of 5',
     about: 'The same with up to 20 reshaped pairs per new predicate (10 above; chosen on shuffle 0).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -4177,7 +4185,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5',
     about: 'The best row until issue 52 chose again on the development suite (chosen on shuffle 0 and official error analyses); every setting in its own file per dataset and shot.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -4397,7 +4405,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 80 reshaped pairs, ensemble of 5',
     about: 'The same with up to 80 reshaped pairs per new predicate (10 above; chosen on shuffle 0).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -4617,7 +4625,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, re-parented pairs, ensemble of 5',
     about: 'reshaped40-ens5 with re-parented pairs: new predicates also under operators their support set does not put them under (experiments/reshaped/reparented_ens5.libsonnet, data/recombination/reparented.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -4838,7 +4846,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, variable scoping, ensemble of 5',
     about: 'reshaped40-ens5 with variable scoping in decoding (experiments/reshaped/scoped_ens5.libsonnet, models/variable_scoping.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -5058,7 +5066,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination with 40 forward pairs, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5',
     about: 'reshaped40-ens5 with up to 40 forward pairs per new predicate (experiments/reshaped/forward40_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -5278,7 +5286,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, ensemble of 5',
     about: 'reshaped40-ens5 whose reshaped pairs use the adjective of a support superlative where they replace an adjective (experiments/reshaped/adjectives_ens5.libsonnet, data/recombination/adjectives.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -5498,7 +5506,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, subtree pairs, ensemble of 5',
     about: 'reshaped40-ens5 with subtree pairs: a support LF that denotes an entity placed whole where a template has an entity (experiments/reshaped/subtrees_ens5.libsonnet, data/recombination/subtrees.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -5719,7 +5727,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs with adjectives, subtree pairs, ensemble of 5',
     about: 'adjectives-ens5 with subtree pairs (experiments/reshaped/adjectives_subtrees_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -5940,7 +5948,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination, entity coverage, slot-type check',
     about: 'The best row chosen again on the development suite (issue 52, item 6): reshaped pairs, the missing-evidence penalty, the new-action bias and the ensemble removed, as each lost or did not gain there (experiments/chosen/chosen.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       retention: null,
       dataset_reader: {
@@ -5959,7 +5967,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination, entity coverage, slot-type check, ensemble of 5',
     about: 'chosen as an ensemble of 5 (experiments/chosen/chosen_ens5.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       retention: null,
@@ -6165,7 +6173,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination, entity coverage, slot-type check, replay of 200 and distillation in fine-tuning',
     about: 'chosen with replay of 200 training examples and distillation on them in fine-tuning (issue 57; experiments/retention/retain200.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [
@@ -6184,7 +6192,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination, entity coverage, slot-type check, replay of every training example and distillation (weight 3) in fine-tuning',
     about: 'chosen with replay of every training example and distillation at weight 3 in fine-tuning (issue 57; experiments/retention/retain_all.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [
@@ -6203,7 +6211,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'The best row of stops 64-65: chosen, answering with the pre-trained parser where the fine-tuned one uses no new predicate (issue 57; experiments/retention/fallback.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [
@@ -6221,7 +6229,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, new-action bias 1, recombination, entity coverage, missing-evidence penalty, slot-type check, 40 reshaped pairs, ensemble of 5, pre-trained parser where no new predicate is used',
     about: 'The best row, answering with the pre-trained parser where the ensemble uses no new predicate (issue 57; experiments/retention/fallback.libsonnet).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       dataset_reader: {
@@ -6440,7 +6448,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'The best row without support-set recombination (experiments/chosen/norecomb.libsonnet): a component removed, issue 52 item 6.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
@@ -6513,7 +6521,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ GloVe 50-d (not MiniLM), lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'The best row with GloVe words instead of MiniLM (experiments/components/no_words.libsonnet): a pre-training component removed, issue 52 item 6.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: { reader: { token_indexers: { pieces: null } } },
       model: {
@@ -6557,7 +6565,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, recombination with role-checked forward pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'The best row without IRNet schema encoding (experiments/components/no_schema.libsonnet; pre-training shared with contextual-linking): a pre-training component removed, issue 52 item 6.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       model: {
         action_scorers: null,
@@ -6649,7 +6657,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'The best row with 40 reshaped pairs per new predicate (experiments/components/reshaped.libsonnet): a fine-tuning component added back, issue 52 item 6.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [
@@ -6667,7 +6675,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with adjectives, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: "best-reshaped40 whose reshaped pairs use a support superlative's adjective (experiments/components/adjectives.libsonnet): a fine-tuning component added, issue 52 item 6.",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [
@@ -6685,7 +6693,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with adjectives, subtree pairs, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-adjectives with 10 subtree pairs per support example (experiments/components/adjectives_subtrees.libsonnet): a fine-tuning component added, issue 52 item 6.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [
@@ -7051,7 +7059,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, entity coverage, slot-type check, ensemble of 5, pre-trained parser where no new predicate is used',
     about: 'The best row as an ensemble of 5 fine-tunings voting (experiments/components/best_ens5.libsonnet): the ensemble added to the best row, issue 52 item 6.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       type: 'fewshot_ensemble_finetune',
       model: {
@@ -7247,7 +7255,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: "The best row with the faithful row's untyped entity slots (one action for a predicate whatever entity type fills it): on the suite's geo draws the typed slots leave query LFs unbuildable that the support shows with another entity type (lab/results/suite_ceiling_geo.md).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped(),
   },
   {
@@ -7255,7 +7263,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-untyped with 40 reshaped pairs per new predicate (lab/results/error_analysis_suite_geo_d1.md).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([recombination, [{ type: 'reshaped', pairs_per_predicate: 40 }]]),
   },
   {
@@ -7263,7 +7271,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-untyped-reshaped40 whose reshaped pairs under a maximum say the superlative of the support adjective ("how long" -> "the longest"; lab/fewshot_lab/data/recombination/superlatives.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40 }]]),
   },
   {
@@ -7271,7 +7279,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with superlatives and the support's entity kinds and directions, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: "best-untyped-superlatives40 whose reshaped pairs give the new predicate the entities its support shows it taking and keep the direction of a relation its support shows (`support_kinds`; lab/results/error_analysis_suite_geo_d1.md, 2-shot section).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true }]]),
   },
   {
@@ -7279,7 +7287,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: "best-untyped-kinds40 without reshaped pairs of relations (`max_arity: 1`): on the suite they taught known queries' words to the new relation and cost known-predicate accuracy (lab/results/error_analysis_suite_geo_d1.md, last section).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]]),
   },
   {
@@ -7287,7 +7295,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: "best-untyped-unary40 with the best row's typed entity slots: untyped slots lose jobs (lab/results/suite_components.md).",
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
@@ -7300,7 +7308,7 @@ local untyped(generators=null) = {
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, untyped entity slots for new predicates, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: 'best-unary40 whose new predicates take untyped entity slots (typed for the known ones): typed slots leave query LFs unbuildable that the support shows with another entity type (lab/fewshot_lab/data/dataset_readers/untyped_new.py). Same pre-training as the best row.',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: {
       dataset_reader: {
         generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
@@ -7328,27 +7336,11 @@ local untyped(generators=null) = {
     },
   },
   {
-    name: 'best-unary40-classes',
-    system: 'ProtoParser',
-    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: "best-unary40 whose entity slots carry their type's class (the reader's entity_classes 'shared_arguments': types that share a predicate's argument in the training data; geo's places are one class, jobs' types stay apart): untyped slots gain geo and lose jobs. Own pre-training.",
-    base: '../experiments/best.jsonnet',
-    local classes = { entity_classes: { type: 'shared_arguments' } },
-    overrides: {
-      dataset_reader: {
-        generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
-        reader: classes,
-      },
-      pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-contextual-schema-classes/model.tar.gz',
-      pretraining: { dataset_reader: classes },
-    },
-  },
-  {
     name: 'best-untyped-superlatives40-fwd',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
     about: 'best-untyped-superlatives40 whose forward pairs also say a maximum with the superlative of a support how-question (lab/fewshot_lab/data/recombination/superlatives.py).',
-    base: '../experiments/best.jsonnet',
+    base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([
       [{ type: 'superlative_forward', pairs_per_predicate: 20, same_roles: true }, recombination[1]],
       [{ type: 'superlatives', pairs_per_predicate: 40 }],
@@ -7365,35 +7357,20 @@ local untyped(generators=null) = {
     setting: row.setting + ', pre-trained ' + n + ' epochs',
     about: 'The ' + row.about + ' with ' + n + ' pre-training epochs instead of its own.',
     base: row.base,
-    overrides: std.mergePatch(std.get(row, 'overrides', {}), {
+    overrides: {
       pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-' + row.variant + '-e' + n + '/model.tar.gz',
-      pretraining: std.mergePatch(std.get(std.get(row, 'overrides', {}), 'pretraining', {}), { trainer: { num_epochs: n } }),
+      pretraining: { trainer: { num_epochs: n } },
       teaching_recipe: true,
-    }),
+    },
   }
   for row in [
     { name: 'ours', setting: 'faithful', about: 'faithful row', base: '../experiments/faithful.jsonnet', variant: 'ours' },
     {
       name: 'best',
       setting: 'best',
-      about: 'best row (chosen-fallback-roles)',
-      base: '../experiments/best.jsonnet',
-      variant: 'contextual-schema',
-    },
-    {
-      name: 'classes',
-      setting: 'best with entity classes',
-      about: 'best-unary40-classes row',
+      about: 'best row',
       base: '../experiments/best.jsonnet',
       variant: 'contextual-schema-classes',
-      local classes = { entity_classes: { type: 'shared_arguments' } },
-      overrides: {
-        dataset_reader: {
-          generators: [recombination, [{ type: 'superlatives', pairs_per_predicate: 40, support_kinds: true, max_arity: 1 }]],
-          reader: classes,
-        },
-        pretraining: { dataset_reader: classes },
-      },
     },
   ]
   for n in [10, 20, 40, 60, 80]

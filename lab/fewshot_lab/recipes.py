@@ -12,7 +12,7 @@ from typing import Any, Dict
 from fewshot_parser.common.errors import UserError
 
 # The headline rows: the faithful row and the best row.
-HEADLINE_SYSTEMS = ("ours", "chosen-fallback-roles")
+HEADLINE_SYSTEMS = ("ours", "best")
 # A split number no data has, for renderings whose split files are not read.
 PLACEHOLDER_SPLIT = 90417
 

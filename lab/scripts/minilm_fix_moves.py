@@ -33,12 +33,12 @@ from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 
 COLUMNS = [("geo", 1), ("geo", 2), ("jobs", 1), ("jobs", 2)]
-MINILM = ["chosen-fallback-roles", "best-unary40-classes"]
+MINILM = ["chosen-fallback-roles", "best"]
 PLAIN = ["ours"]
 COMPARISONS = [
-    ("best-unary40-classes", "ours"),
+    ("best", "ours"),
     ("chosen-fallback-roles", "ours"),
-    ("best-unary40-classes", "chosen-fallback-roles"),
+    ("best", "chosen-fallback-roles"),
 ]
 
 

@@ -45,12 +45,7 @@ SNAPSHOT = re.compile(r"model_state_e(\d+)\.th$")
 # (label, system, setting of the full row, setting prefix of its shortened rows)
 ROWS = [
     ("faithful", SYSTEMS["ours"][:2], "faithful, pre-trained {n} epochs"),
-    ("best", SYSTEMS["chosen-fallback-roles"][:2], "best, pre-trained {n} epochs"),
-    (
-        "best with entity classes",
-        SYSTEMS["best-unary40-classes"][:2],
-        "best with entity classes, pre-trained {n} epochs",
-    ),
+    ("best", SYSTEMS["best"][:2], "best, pre-trained {n} epochs"),
 ]
 
 

@@ -38,13 +38,13 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...
     if [ "$d" != 1 ]; then find "runs/$suite-82" -path "*_d${d}*/model.tar.gz" -delete; fi
   done
 }
-step dev jobs "1 2 3" ours chosen-fallback-roles best-unary40-classes
+step dev jobs "1 2 3" ours chosen-fallback-roles best
 step dev geo "1 2 3 4" chosen-fallback-roles
-step dev geo "13 14 15 16 17 18 19 20" ours best-unary40-classes
-step dev-frequent geo "1 2 3 4 5" ours best-unary40-classes
-step dev jobs "4 5 6 7 8 9 10" ours best-unary40-classes
-step dev atis "1 2 3 4 5" ours best-unary40-classes
-step dev-frequent jobs "1 2 3 4 5" ours best-unary40-classes
+step dev geo "13 14 15 16 17 18 19 20" ours best
+step dev-frequent geo "1 2 3 4 5" ours best
+step dev jobs "4 5 6 7 8 9 10" ours best
+step dev atis "1 2 3 4 5" ours best
+step dev-frequent jobs "1 2 3 4 5" ours best
 step dev geo "5 6 7 8 9 10 11 12" chosen-fallback-roles
-step dev-frequent atis "1 2 3 4 5" ours best-unary40-classes
+step dev-frequent atis "1 2 3 4 5" ours best
 echo "=== done ($(date))"

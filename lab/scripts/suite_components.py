@@ -85,17 +85,17 @@ COMPARISONS: List[Tuple[str, str, str]] = [
     ),
     (
         "entity slots typed by class, in the best row with superlative pairs of measures",
-        "best-unary40-classes",
+        "best",
         "best-unary40",
     ),
     (
         "superlative pairs of measures and slots typed by class against the best row",
-        "best-unary40-classes",
+        "best",
         "chosen-fallback-roles",
     ),
     (
         "best row with superlative pairs and slots typed by class against the faithful row",
-        "best-unary40-classes",
+        "best",
         "ours",
     ),
     (

@@ -37,7 +37,7 @@ from fewshot_parser.data.splits import FORMALISMS, eligible_predicates, read_sou
 
 FAITHFUL = SYSTEMS["ours"][:2]
 # The pre-trained archive of each candidate best row: <dataset>-<variant>.
-VARIANTS = {"chosen-fallback-roles": "contextual-schema", "best-unary40-classes": "contextual-schema-classes"}
+VARIANTS = {"chosen-fallback-roles": "contextual-schema", "best": "contextual-schema-classes"}
 
 
 def spread(

@@ -6,8 +6,9 @@ from allennlp.common import Params
 from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
-from fewshot_lab.data import AdjectivePairs, ReshapedPairs
-from fewshot_lab.data.recombination.adjectives import positive_form
+from fewshot_lab.data import AdjectivePairs
+from fewshot_parser.data.recombination import ReshapedPairs
+from fewshot_parser.data.recombination.superlatives import positive_form
 from tests import PROJECT_ROOT
 import reshaping_test
 from tests.data.recombination import fixtures

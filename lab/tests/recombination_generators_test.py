@@ -2,7 +2,8 @@
 from typing import List, Sequence, Tuple
 
 from fewshot_parser.data.recombination import ForwardPairs, PairGenerator, RecombinationContext, ReversePairs, recombine
-from fewshot_lab.data import AdjectivePairs, ReparentedPairs, ReshapedPairs, SubtreePairs
+from fewshot_lab.data import AdjectivePairs, ReparentedPairs, SubtreePairs
+from fewshot_parser.data.recombination import ReshapedPairs
 from fewshot_parser.data.recombination.trees import atom_calls
 import adjectives_test
 from tests.data.recombination import fixtures

@@ -5,7 +5,8 @@ from allennlp.common.checks import ConfigurationError
 from allennlp.data import DatasetReader
 
 import fewshot_parser  # noqa: F401
-from fewshot_lab.data import ReparentedPairs, ReshapedPairs
+from fewshot_lab.data import ReparentedPairs
+from fewshot_parser.data.recombination import ReshapedPairs
 from fewshot_parser.data.recombination.trees import atom_calls
 from fewshot_parser.logical_forms.tree import parse
 from tests import PROJECT_ROOT

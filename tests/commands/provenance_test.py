@@ -41,7 +41,7 @@ def test_a_run_whose_fallback_rewrote_its_config_hashes_as_its_experiment():
     config.json; the run's recorded hash must still be its experiment's (the best row's config)."""
     from fewshot_parser.models.known_fallback import fallback_config
 
-    experiment = render_config("experiments/systems.jsonnet#chosen-fallback-roles/geo_1shot", EXT_VARS)
+    experiment = render_config("experiments/systems.jsonnet#best/geo_1shot", EXT_VARS)
     assert experiment["retention"] == [{"type": "pretrained_fallback"}]
     run = {**experiment, "model": fallback_config(experiment["model"], experiment["pretraining"]["model"])}
     assert experiment_hash(run) != experiment_hash(experiment)

@@ -180,7 +180,7 @@ def test_the_first_run_of_a_shot_writes_its_recipe_and_a_marked_run_replaces_it(
 
 
 @pytest.mark.parametrize("dataset", ["geo", "jobs"])
-@pytest.mark.parametrize("config", ["ours", "chosen-fallback-roles"])
+@pytest.mark.parametrize("config", ["ours", "best"])
 def test_the_faithful_and_the_best_recipe_read_only_placeholders_and_bundled_files(dataset, config):
     """Every data file the faithful and the best row read is the support set, the query set, the
     pre-training data or a bundled file: a teaching needs no data directory."""

@@ -20,37 +20,14 @@ by English spelling rules (`positive_form`), so nothing depends on a dataset's w
 predicates are new.
 """
 
-from typing import List, Optional, Sequence, Set
+from typing import List, Sequence, Set
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.recombination.context import RecombinationContext
 from fewshot_parser.data.recombination.generator import PairGenerator
-from fewshot_lab.data.recombination.reshaped import ReshapedPairs
+from fewshot_parser.data.recombination.reshaped import ReshapedPairs
+from fewshot_parser.data.recombination.superlatives import positive_form
 from fewshot_parser.data.recombination.wording import Entry
-
-_VOWELS = set("aeiou")
-
-
-def positive_form(word: str) -> Optional[str]:
-    """
-    The adjective of an English superlative ("highest" -> "high", "largest" -> "large", "biggest" ->
-    "big", "earliest" -> "early", "widest" -> "wide"), or None when `word` does not look like one.
-    Short words ("best", "most", "least") have irregular or no adjectives and give None.
-    """
-    if len(word) < 6 or not word.endswith("est") or not word.isalpha():
-        return None
-    stem = word[:-3]
-    if stem.endswith("i"):  # earliest -> early
-        return stem[:-1] + "y"
-    if stem[-1] == stem[-2] and stem[-1] in "bdgmnprt":  # biggest -> big, hottest -> hot
-        return stem[:-1]
-    if stem[-1] in "csvz" or (stem[-1] == "g" and stem[-2] != "n"):  # largest -> large, densest -> dense
-        return stem + "e"
-    if (
-        len(stem) >= 3 and stem[-1] not in _VOWELS | set("wxy") and stem[-2] in _VOWELS and stem[-3] not in _VOWELS
-    ):  # widest -> wide (a doubled consonant would have marked a short vowel)
-        return stem + "e"
-    return stem
 
 
 def training_adjectives(context: RecombinationContext) -> Set[str]:

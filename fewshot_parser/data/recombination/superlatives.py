@@ -1,38 +1,32 @@
 """
-Reshaped pairs that speak a measure under a superlative with the superlative of the support's
-adjective. Not in the paper.
+Reshaped pairs that say a maximum of a new measure with the superlative of its support adjective.
+Not in the paper.
 
 A support set often teaches a measure predicate with a "how" question: "how long is the r0" ->
 `( len:i r0 )`. Queries then ask for its maximum with the adjective's superlative: "what is the
 longest river" -> `( argmax $0 ( river:t $0 ) ( len:i $0 ) )`. Reshaped pairs do put the predicate
 under `argmax`, but they keep the training superlative and add the support words ("which state has
-the largest how long"), which no query resembles (lab/results/error_analysis_suite_geo_d1.md).
+the largest how long"), which no query resembles.
 
 These pairs say it as English does: where a reshaped pair puts the predicate under a maximum (an
 operator whose name says "max") and the training utterance has a superlative that expresses that
 operator, the superlative becomes the one of the support adjective and the known predicate's words
 go ("which state has the largest population" -> "which state has the longest"). The support adjective
 is the word after "how" among the support words of the predicate ("how long", "how high", "how big";
-not "how many" or "how much", which count). The superlative is made by English spelling rules
-(`superlative_form`), so nothing depends on a dataset's words or on which predicates are new. Other
-reshaped pairs (minimum, no superlative, no adjective) keep the reshaped pairs' words.
-
-`superlative_forward` does the same for forward pairs, whose calls have the support call's operator:
-where a support example shows the predicate under `argmax` in other words ("what is the length of the
-longest river") and another asks "how long", forward pairs say "the longest" rather than "the largest
-length of".
+not "how many" or "how much", which count). Superlatives are made and undone by English spelling
+rules (`superlative_form`, `positive_form`), so nothing depends on a dataset's words or on which
+predicates are new. Other reshaped pairs (minimum, no superlative, no adjective) keep the reshaped
+pairs' words.
 """
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.predicate_names import predicate_name
-from fewshot_parser.data.recombination.context import RecombinationContext, Support
-from fewshot_parser.data.recombination.forward import ForwardPairs
+from fewshot_parser.data.recombination.context import RecombinationContext
 from fewshot_parser.data.recombination.generator import PairGenerator
-from fewshot_parser.data.recombination.wording import Entry, Span, replace_words, support_entries
-from fewshot_lab.data.recombination.adjectives import positive_form
-from fewshot_lab.data.recombination.reshaped import ReshapedPairs
+from fewshot_parser.data.recombination.reshaped import ReshapedPairs
+from fewshot_parser.data.recombination.wording import Entry, Span, replace_words
 
 _VOWELS = set("aeiou")
 # Adjectives whose superlative is not made by the rules.
@@ -64,6 +58,28 @@ def superlative_form(adjective: str) -> Optional[str]:
     return adjective + "est"
 
 
+def positive_form(word: str) -> Optional[str]:
+    """
+    The adjective of an English superlative ("highest" -> "high", "largest" -> "large", "biggest" ->
+    "big", "earliest" -> "early", "widest" -> "wide"), or None when `word` does not look like one.
+    Short words ("best", "most", "least") have irregular or no adjectives and give None.
+    """
+    if len(word) < 6 or not word.endswith("est") or not word.isalpha():
+        return None
+    stem = word[:-3]
+    if stem.endswith("i"):  # earliest -> early
+        return stem[:-1] + "y"
+    if stem[-1] == stem[-2] and stem[-1] in "bdgmnprt":  # biggest -> big, hottest -> hot
+        return stem[:-1]
+    if stem[-1] in "csvz" or (stem[-1] == "g" and stem[-2] != "n"):  # largest -> large, densest -> dense
+        return stem + "e"
+    if (
+        len(stem) >= 3 and stem[-1] not in _VOWELS | set("wxy") and stem[-2] in _VOWELS and stem[-3] not in _VOWELS
+    ):  # widest -> wide (a doubled consonant would have marked a short vowel)
+        return stem + "e"
+    return stem
+
+
 def support_adjective(entry: Entry) -> Optional[str]:
     """The adjective of a "how" question among the support words of the new predicate, if any."""
     tokens = entry.example.utterance
@@ -91,7 +107,9 @@ def operator_superlative(
     ]
     if not positions:
         return None
-    return min(positions, key=lambda i: 0 if span.start <= i < span.end else min(abs(i - span.start), abs(i - span.end)))
+    return min(
+        positions, key=lambda i: 0 if span.start <= i < span.end else min(abs(i - span.start), abs(i - span.end))
+    )
 
 
 def said_with_superlative(
@@ -122,15 +140,6 @@ def said_with_superlative(
         elif not span.start <= i < span.end:
             tokens.append(word)
     return replace_words(tokens, Span(0, 0, 1.0), [], replaced, values)
-
-
-def measure_adjective(context: RecombinationContext, support: Support, predicate: str) -> Optional[str]:
-    """The adjective of a "how" question that any support example of `predicate` asks with its words."""
-    for entry in support_entries(context, support, predicate):
-        adjective = support_adjective(entry)
-        if adjective:
-            return adjective
-    return None
 
 
 @PairGenerator.register("superlatives")
@@ -165,40 +174,4 @@ class SuperlativePairs(ReshapedPairs):
         said = said_with_superlative(context, example, span, parent, support_adjective(entry), replaced, values)
         if said is None:
             return super().utterance(context, predicate, entry, example, span, parent, replaced, values)
-        return said
-
-
-@PairGenerator.register("superlative_forward")
-class SuperlativeForwardPairs(ForwardPairs):
-    """
-    Forward pairs that say a maximum of the new measure with the superlative of the adjective one of
-    its support examples asks "how" with ("how long" -> "the longest", where the support also shows the
-    predicate under `argmax` in other words, "the length of the longest river"); other pairs are the
-    forward pairs'. Their direction stays "forward".
-
-    Registered as a `PairGenerator` with name "superlative_forward".
-
-    # Parameters
-
-    pairs_per_predicate : `int`, optional (default = `20`)
-        Forward pairs per new predicate (at most).
-    same_roles : `bool`, optional (default = `False`)
-        As for the forward pairs.
-    """
-
-    def utterance(
-        self,
-        context: RecombinationContext,
-        support: Support,
-        entry: Entry,
-        example: Example,
-        span: Span,
-        old_values: Sequence[Tuple[int, str]],
-        values: Dict[int, str],
-    ) -> List[str]:
-        adjective = measure_adjective(context, support, entry.occurrence.label)
-        parent = entry.occurrence.signature[3]
-        said = said_with_superlative(context, example, span, parent, adjective, old_values, values)
-        if said is None:
-            return super().utterance(context, support, entry, example, span, old_values, values)
         return said

@@ -4,8 +4,7 @@ Reshaped pairs: a new predicate with argument shapes its support set never shows
 The transition system's GEN actions are typed by the shape of their arguments: `( area:i <v> )`
 (the key of an `argmax`), `( area:i <e:s> )` ("the area of s0") and `( area:i usa:co )` are three
 actions. A support set that shows `area:i` only as a key leaves the other two out of the fine-tuning
-vocabulary, so no decoder can write "what is the area of s0" however well it learned the word: on
-geo 2-shot shuffle 3 a third of the query LFs cannot be built from the train and support actions.
+vocabulary, so no decoder can write "what is the area of s0" however well it learned the word.
 Forward pairs copy the support shape (same signature, the support's values), so they never add an
 action either.
 
@@ -23,8 +22,8 @@ entity the support shows `len:i` taking, not into `( len:i s0 )`; and a relation
 its support shows: a pair that puts a value where every support call has a variable while leaving a
 variable where the support has a value (`( loc:t c0 $0 )` -> `( capital:t c0 $0 )` for a support
 `( capital:t $0 c0 )`) is dropped. `max_arity: 1` reshapes measures and types only, never a relation:
-nothing in a relation's type suffix and arity says which known relation is alike, and on the suite
-pairs such as `( named:t r0 $0 )` from `( loc:t r0 $0 )` taught the known queries' "in" and "run
+nothing in a relation's type suffix and arity says which known relation is alike, and on the
+development suite pairs such as `( named:t r0 $0 )` from `( loc:t r0 $0 )` taught the known queries' "in" and "run
 through" to mean the new relation. Predicates without
 a type suffix (jobs' Prolog, ATIS in these files) get no reshaped pairs: nothing then says which
 known predicates are alike. Candidates take turns over the argument shapes, best first, so that each
