@@ -194,3 +194,25 @@ def test_the_miniature_holds_every_file_a_2shot_row_pretrains_on(tmp_path):
     assert len((made / "shuffle_0_shot_2" / "train.txt").read_text().splitlines()) == TRAIN_LINES
     assert len((made / "shuffle_1_shot_2" / "query.txt").read_text().splitlines()) == QUERY_LINES
     assert len((made / "shuffle_1_shot_2" / "support.txt").read_text().splitlines()) == 100
+
+
+def test_a_renamed_row_is_run_under_its_old_name_at_the_base(tmp_path, monkeypatch):
+    import argparse
+
+    ran = []
+
+    def fake_fingerprint(tree, system, dataset, shot, shuffle, work, data_dir):
+        ran.append((tree, system))
+        return {"data": {}, "training": {}, "decoding": []}, ""
+
+    monkeypatch.setattr(certify, "code_version", lambda: "c" * 40)
+    monkeypatch.setattr(certify, "base_tree", lambda revision, work: ("b" * 40, "BASE"))
+    monkeypatch.setattr(certify, "run_fingerprint", fake_fingerprint)
+    arguments = dict(base="HEAD", datasets=["geo"], shots=[1], shuffle=1, work=str(tmp_path), record=str(tmp_path / "c.csv"))
+    certify.certify_from_args(argparse.Namespace(systems=["best"], renamed=["best=old-best"], **arguments))
+    assert ran == [("BASE", "old-best"), (PROJECT_ROOT, "best")]
+    with open(tmp_path / "c.csv", newline="") as handle:
+        recorded = list(csv.DictReader(handle))
+    assert [(r["setting"], r["same"]) for r in recorded] == [(SYSTEMS["best"][1], "yes")]
+    with pytest.raises(certify.UserError, match="--renamed best: give NAME=BASE_NAME"):
+        certify.certify_from_args(argparse.Namespace(systems=["best"], renamed=["best"], **arguments))

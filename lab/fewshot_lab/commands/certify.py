@@ -15,6 +15,7 @@ pre-trained archive valid when only fine-tuning changed. A base commit's fingerp
 
     allennlp certify --base 4e1319f                 # the rows README shows (faithful and best), every column
     allennlp certify --base HEAD~3 --systems ours --datasets geo --shots 1
+    allennlp certify --base HEAD~1 --systems best --renamed best=old-name   # a row renamed since the base
 """
 
 import argparse
@@ -88,6 +89,13 @@ class Certify(Subcommand):
         )
         sub.add_argument(
             "--jobs", type=positive_int, default=1, help="fingerprints computed at a time (one thread each)"
+        )
+        sub.add_argument(
+            "--renamed",
+            nargs="+",
+            default=[],
+            metavar="NAME=BASE_NAME",
+            help="a system the base commit's tables call by another name (the row renamed since)",
         )
         sub.add_argument("--work", default="runs/certify", help="scratch directory (base tree, runs)")
         sub.add_argument(
@@ -203,6 +211,10 @@ def certify_from_args(args: argparse.Namespace) -> None:
         )
     commit, tree = base_tree(args.base, args.work)
     systems = args.systems or readme_systems()
+    base_names = dict(pair.split("=", 1) for pair in args.renamed if "=" in pair)
+    malformed = [pair for pair in args.renamed if "=" not in pair or pair.split("=", 1)[0] not in systems]
+    if malformed:
+        raise UserError(f"--renamed {malformed[0]}: give NAME=BASE_NAME for a system being certified")
     data_dir = os.path.abspath(os.environ.get("FEWSHOT_DATA_DIR", "data"))
     rows = [(s, d, k) for s in systems for d in args.datasets for k in args.shots]
     expected = stamp(commit, data_dir)  # what computes the base fingerprints this time
@@ -222,7 +234,8 @@ def certify_from_args(args: argparse.Namespace) -> None:
             if result is not None:
                 print(f"  {name}: the base fingerprint computed before is reused ({work})")
             else:
-                result, log = run_fingerprint(root, system, dataset, shot, args.shuffle, work, data_dir)
+                named = base_names.get(system, system) if label == "base" else system
+                result, log = run_fingerprint(root, named, dataset, shot, args.shuffle, work, data_dir)
                 if result is not None and label == "base":
                     with atomic_open(os.path.join(work, STAMP), "w") as handle:
                         json.dump(expected, handle, sort_keys=True)
