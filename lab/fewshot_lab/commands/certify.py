@@ -159,7 +159,8 @@ def run_fingerprint(
     """Runs `fingerprint.py` inside `tree`; returns (fingerprint or None, log tail)."""
     environment = {
         **os.environ,
-        "PYTHONPATH": tree,
+        # The tree's own package and lab package (the installed lab is the current checkout's).
+        "PYTHONPATH": os.pathsep.join([tree, os.path.join(tree, "lab")]),
         "FEWSHOT_SYSTEMS_TABLES": "lab/systems.jsonnet",  # the probe rows, for trees that read systems tables
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
