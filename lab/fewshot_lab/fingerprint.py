@@ -238,5 +238,8 @@ if __name__ == "__main__":
     # Run by path: the tree being fingerprinted is the working directory, not this file's folder.
     sys.path[0] = os.getcwd()
     import fewshot_parser  # noqa: F401  (registers the components of the tree being fingerprinted)
+    from allennlp.common.plugins import import_plugins
+
+    import_plugins()  # and its plugins (.allennlp_plugins: the tree's lab), as `allennlp train` does
 
     print(main(sys.argv[1:])[0])
