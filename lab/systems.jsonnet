@@ -6755,7 +6755,7 @@ local untyped(generators=null) = {
     name: 'ours-superlatives40',
     system: 'ProtoParser',
     setting: '+ recombination with role-checked forward pairs, 40 reshaped pairs with superlatives',
-    about: 'ours-reshaped40 whose reshaped pairs under a maximum say the superlative of the support adjective (lab/fewshot_lab/data/recombination/superlatives.py): superlative pairs added to the faithful row.',
+    about: 'ours-reshaped40 whose reshaped pairs under a maximum say the superlative of the support adjective (fewshot_parser/data/recombination/superlatives.py): superlative pairs added to the faithful row.',
     base: '../experiments/faithful.jsonnet',
     overrides: {
       dataset_reader: {
@@ -7270,7 +7270,7 @@ local untyped(generators=null) = {
     name: 'best-untyped-superlatives40',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
-    about: 'best-untyped-reshaped40 whose reshaped pairs under a maximum say the superlative of the support adjective ("how long" -> "the longest"; lab/fewshot_lab/data/recombination/superlatives.py).',
+    about: 'best-untyped-reshaped40 whose reshaped pairs under a maximum say the superlative of the support adjective ("how long" -> "the longest"; fewshot_parser/data/recombination/superlatives.py).',
     base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([recombination, [{ type: 'superlatives', pairs_per_predicate: 40 }]]),
   },
@@ -7339,7 +7339,7 @@ local untyped(generators=null) = {
     name: 'best-untyped-superlatives40-fwd',
     system: 'ProtoParser',
     setting: '+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, forward and 40 reshaped pairs with superlatives, untyped entity slots, entity coverage, slot-type check, pre-trained parser where no new predicate is used',
-    about: 'best-untyped-superlatives40 whose forward pairs also say a maximum with the superlative of a support how-question (lab/fewshot_lab/data/recombination/superlatives.py).',
+    about: 'best-untyped-superlatives40 whose forward pairs also say a maximum with the superlative of a support how-question (lab/fewshot_lab/data/recombination/superlative_forward.py).',
     base: 'chosen_fallback_roles.jsonnet',
     overrides: untyped([
       [{ type: 'superlative_forward', pairs_per_predicate: 20, same_roles: true }, recombination[1]],
