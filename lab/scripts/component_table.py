@@ -1,5 +1,5 @@
 """
-One table of every component of the best row beyond the paper (issue 52, item 6): its gain in exact
+One table of every component of the best row beyond the paper: its gain in exact
 match on the development suite beside its gain on the official shuffles 1-5, per dataset and shot,
 each measured as a paired difference (with the component - without it, same draw or same shuffle;
 mean ± standard error). The table is built from the committed rows of the studies that measured
@@ -8,7 +8,7 @@ them; each row names its study and the row it was measured in:
 - pre-training components (MiniLM words, lexicon and linking, schema encoding), removed from today's
   best row: grid systems `best-no-*` against `chosen-fallback-roles`,
   lab/results/pretraining_components/{runs,official_runs}.csv;
-- decoding components of today's best row, removed or added back on the same fine-tuned parsers:
+- decoding components of the previous best row, removed or added back on the same fine-tuned parsers:
   lab/results/decoding_components_best.csv (`decoding_components.py --row best`);
 - recombination and role-checked forward pairs (the best row, and added to the faithful row):
   lab/results/recombination/{dev,official}_runs.csv;
@@ -18,14 +18,14 @@ them; each row names its study and the row it was measured in:
   after the other: grid systems `ours-reshaped40`, `ours-adjectives`, `ours-adjectives-subtrees`
   against `ours-recomb`, all fine-tuned from the same pre-trainings, lab/results/faithful_components/runs.csv
   (suite only);
-- reshaped pairs, adjectives and subtree pairs added to today's best row, one after the other: grid
+- reshaped pairs, adjectives and subtree pairs added to the previous best row, one after the other: grid
   systems `best-reshaped40`, `best-adjectives`, `best-adjectives-subtrees`, results/dev/runs.csv and
   results/runs.csv; adjectives with subtree pairs added to the former best row
   (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
 - the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
-  pre-trainings, lab/results/faithful_components/runs.csv) and to today's best row (`best-ens5`,
+  pre-trainings, lab/results/faithful_components/runs.csv) and to the previous best row (`best-ens5`,
   results/dev/runs.csv and results/runs.csv, against the best row's rows of the pre-training study,
   made on the same machine: lab/results/pretraining_components/{runs,official_runs}.csv).
 
@@ -35,6 +35,7 @@ With --docs the block between the markers below in that file is replaced by the 
 ATIS has no column: the suite's two ATIS draws (an hour of pre-training each) are run for README's rows
 and the best row's fine-tuning epochs only, not for the components.
 """
+
 import argparse
 import csv
 import os
@@ -57,7 +58,7 @@ Gains = Dict[str, Dict[Tuple[str, str], List[float]]]
 class Row(NamedTuple):
     component: str
     measured: str  # how: removed from / added to which row
-    in_best_row: str  # whether today's best row has it
+    in_best_row: str  # whether the previous best row has it
     gains: Callable[[], Gains]
 
 
@@ -86,8 +87,13 @@ def by_sample(file: str, system: Tuple[str, str]) -> Dict[Tuple[str, str, str], 
     return found
 
 
-def pairs(with_name: str, without_name: str, dev: str, official: str,
-          without_files: Tuple[Optional[str], Optional[str]] = (None, None)) -> Callable[[], Gains]:
+def pairs(
+    with_name: str,
+    without_name: str,
+    dev: str,
+    official: str,
+    without_files: Tuple[Optional[str], Optional[str]] = (None, None),
+) -> Callable[[], Gains]:
     """
     Gains of two grid systems that differ by the component, paired by draw (dev; the support samples
     both have are averaged within the draw first) or shuffle 1-5 (official); `without_files` (suite, official) reads the rows of the system without it from other
@@ -129,7 +135,9 @@ def decoded(file: str, setting: str, sign: float) -> Callable[[], Gains]:
         for row in read(path(file)):
             column = (row["dataset"], row["shot"])
             if row["setting"] == setting and column in found[row["split"][0]]:
-                found[row["split"][0]][column].append(sign * (float(row["exact_match"]) - float(row["full_exact_match"])))
+                found[row["split"][0]][column].append(
+                    sign * (float(row["exact_match"]) - float(row["full_exact_match"]))
+                )
         return found
 
     return gains
@@ -140,81 +148,220 @@ RECOMBINATION = ("lab/results/recombination/dev_runs.csv", "lab/results/recombin
 BEST_DECODING = "lab/results/decoding_components_best.csv"
 # The faithful row, its recombination and the recombination components on its own pre-trainings (stop 70).
 FAITHFUL_COMPONENTS = "lab/results/faithful_components/runs.csv"
-BEST = "today's best row"
+BEST = "the previous best row"
 ROWS = [
-    Row("MiniLM words (GloVe 50-d without)", f"removed from {BEST} (`best-no-words`)", "yes",
-        pairs("chosen-fallback-roles", "best-no-words", *PRETRAINING)),
-    Row("predicate lexicon and lexical linking", f"removed from {BEST} (`best-no-lexicon`)", "yes",
-        pairs("chosen-fallback-roles", "best-no-lexicon", *PRETRAINING)),
-    Row("IRNet schema encoding", f"removed from {BEST} (`best-no-schema`)", "yes",
-        pairs("chosen-fallback-roles", "best-no-schema", *PRETRAINING)),
-    Row("entity-coverage re-ranking", f"removed from {BEST} (decoding only)", "yes",
-        decoded(BEST_DECODING, "- entity coverage", -1.0)),
-    Row("slot-type check", f"removed from {BEST} (decoding only)", "yes",
-        decoded(BEST_DECODING, "- slot-type check", -1.0)),
-    Row("pre-trained parser where no new predicate is used", f"removed from {BEST} (decoding only)", "yes",
-        decoded(BEST_DECODING, "- pre-trained fallback", -1.0)),
-    Row("new-action bias (1)", f"added to {BEST} (decoding only)", "no",
-        decoded(BEST_DECODING, "+ new-action bias 1", 1.0)),
-    Row("missing-evidence penalty (weight 4)", f"added to {BEST} (decoding only)", "no",
-        decoded(BEST_DECODING, "+ missing evidence 4", 1.0)),
-    Row("recombination", "removed from the best row (`chosen-fallback-norecomb`)", "yes",
-        pairs("chosen-fallback-roles", "chosen-fallback-norecomb", *RECOMBINATION)),
-    Row("role-checked forward pairs", "removed from the best row (`chosen-fallback`)", "yes",
-        pairs("chosen-fallback-roles", "chosen-fallback", *RECOMBINATION)),
-    Row("recombination", "added to the faithful row (`ours-recomb`)", "yes", pairs("ours-recomb", "ours", *RECOMBINATION)),
-    Row("MiniLM words", "added to the faithful row (`ours-minilm`)", "yes",
-        pairs("ours-minilm", "ours", "results/dev/runs.csv", "results/runs.csv")),
-    Row("predicate lexicon and lexical linking", "added to the faithful row (`ours-lexicon`)", "yes",
-        pairs("ours-lexicon", "ours", "results/dev/runs.csv", "results/runs.csv")),
-    Row("40 reshaped pairs", "added to the faithful row with recombination (`ours-reshaped40`)", "no",
-        pairs("ours-reshaped40", "ours-recomb", FAITHFUL_COMPONENTS, "results/runs.csv")),
-    Row("adjectives in reshaped pairs", "added to the faithful row with recombination and 40 reshaped pairs (`ours-adjectives`)",
-        "no", pairs("ours-adjectives", "ours-reshaped40", FAITHFUL_COMPONENTS, "results/runs.csv")),
-    Row("subtree pairs", "added to the faithful row with recombination, reshaped pairs and adjectives "
-        "(`ours-adjectives-subtrees`)", "no",
-        pairs("ours-adjectives-subtrees", "ours-adjectives", FAITHFUL_COMPONENTS, "results/runs.csv")),
-    Row("40 reshaped pairs", f"added to {BEST} (`best-reshaped40`)", "no",
-        pairs("best-reshaped40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
-    Row("adjectives in reshaped pairs", f"added to {BEST} with 40 reshaped pairs (`best-adjectives`)", "no",
-        pairs("best-adjectives", "best-reshaped40", "results/dev/runs.csv", "results/runs.csv")),
-    Row("subtree pairs", f"added to {BEST} with reshaped pairs and adjectives (`best-adjectives-subtrees`)", "no",
-        pairs("best-adjectives-subtrees", "best-adjectives", "results/dev/runs.csv", "results/runs.csv")),
-    Row("untyped entity slots", f"in {BEST} (`best-untyped`)", "no",
-        pairs("best-untyped", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
-    Row("40 reshaped pairs", f"added to {BEST} with untyped entity slots (`best-untyped-reshaped40`)", "no",
-        pairs("best-untyped-reshaped40", "best-untyped", "results/dev/runs.csv", "results/runs.csv")),
-    Row("superlatives in reshaped pairs", f"added to {BEST} with untyped slots and 40 reshaped pairs "
-        "(`best-untyped-superlatives40`)", "no",
-        pairs("best-untyped-superlatives40", "best-untyped-reshaped40", "results/dev/runs.csv", "results/runs.csv")),
-    Row("support's entity kinds and directions in reshaped pairs",
-        "added to today's best row with untyped slots and superlative pairs (`best-untyped-kinds40`)", "no",
-        pairs("best-untyped-kinds40", "best-untyped-superlatives40", "results/dev/runs.csv", "results/runs.csv")),
-    Row("reshaped pairs of relations", "removed from the row above (`best-untyped-unary40`)", "no",
-        pairs("best-untyped-kinds40", "best-untyped-unary40", "results/dev/runs.csv", "results/runs.csv")),
-    Row("40 reshaped pairs of measures and types with superlatives and kinds", "added to today's best row (`best-unary40`)",
-        "no", pairs("best-unary40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv")),
-    Row("untyped entity slots for new predicates only", "added to `best-unary40` (`best-unary40-untypednew`)", "no",
-        pairs("best-unary40-untypednew", "best-unary40", "results/dev/runs.csv", "results/runs.csv")),
-    Row("entity slots typed by class", "replacing typed slots in `best-unary40` (`best`)", "no",
-        pairs("best", "best-unary40", "results/dev/runs.csv", "results/runs.csv")),
-    Row("superlatives in forward pairs", "added to the row above (`best-untyped-superlatives40-fwd`)", "no",
-        pairs("best-untyped-superlatives40-fwd", "best-untyped-superlatives40", "results/dev/runs.csv",
-              "results/runs.csv")),
-    Row("40 reshaped pairs with superlatives", "added to the faithful row with recombination (`ours-superlatives40`)",
-        "no", pairs("ours-superlatives40", "ours-recomb", "results/dev/runs.csv", "results/runs.csv")),
-    Row("adjectives and subtree pairs", "added to the former best row (`adjectives-subtrees-ens5`)", "no",
-        pairs("adjectives-subtrees-ens5", "reshaped40-ens5", "results/dev/runs.csv", "results/runs.csv")),
-    Row("40 reshaped pairs", "removed from the former best row (`reshaped40-ens5`)", "no",
-        pairs("reshaped40-ens5", "coverage-evidence-types-ens5", "results/dev/runs.csv", "results/runs.csv")),
-    Row("ensemble of 5 (against its first member)", "in the former best row (`reshaped40-ens5`, decoding only)", "no",
-        decoded("lab/results/decoding_components.csv", "1 member", -1.0)),
-    Row("ensemble of 5", "added to `chosen` (`chosen-ens5`)", "no",
-        pairs("chosen-ens5", "chosen", "results/dev/runs.csv", "results/runs.csv")),
-    Row("ensemble of 5", "added to the faithful row (`ours-ens5`)", "no",
-        pairs("ours-ens5", "ours", FAITHFUL_COMPONENTS, "results/runs.csv")),
-    Row("ensemble of 5", f"added to {BEST} (`best-ens5`)", "no",
-        pairs("best-ens5", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv", PRETRAINING)),
+    Row(
+        "MiniLM words (GloVe 50-d without)",
+        f"removed from {BEST} (`best-no-words`)",
+        "yes",
+        pairs("chosen-fallback-roles", "best-no-words", *PRETRAINING),
+    ),
+    Row(
+        "predicate lexicon and lexical linking",
+        f"removed from {BEST} (`best-no-lexicon`)",
+        "yes",
+        pairs("chosen-fallback-roles", "best-no-lexicon", *PRETRAINING),
+    ),
+    Row(
+        "IRNet schema encoding",
+        f"removed from {BEST} (`best-no-schema`)",
+        "yes",
+        pairs("chosen-fallback-roles", "best-no-schema", *PRETRAINING),
+    ),
+    Row(
+        "entity-coverage re-ranking",
+        f"removed from {BEST} (decoding only)",
+        "yes",
+        decoded(BEST_DECODING, "- entity coverage", -1.0),
+    ),
+    Row(
+        "slot-type check",
+        f"removed from {BEST} (decoding only)",
+        "yes",
+        decoded(BEST_DECODING, "- slot-type check", -1.0),
+    ),
+    Row(
+        "pre-trained parser where no new predicate is used",
+        f"removed from {BEST} (decoding only)",
+        "yes",
+        decoded(BEST_DECODING, "- pre-trained fallback", -1.0),
+    ),
+    Row(
+        "new-action bias (1)",
+        f"added to {BEST} (decoding only)",
+        "no",
+        decoded(BEST_DECODING, "+ new-action bias 1", 1.0),
+    ),
+    Row(
+        "missing-evidence penalty (weight 4)",
+        f"added to {BEST} (decoding only)",
+        "no",
+        decoded(BEST_DECODING, "+ missing evidence 4", 1.0),
+    ),
+    Row(
+        "recombination",
+        "removed from the best row (`chosen-fallback-norecomb`)",
+        "yes",
+        pairs("chosen-fallback-roles", "chosen-fallback-norecomb", *RECOMBINATION),
+    ),
+    Row(
+        "role-checked forward pairs",
+        "removed from the best row (`chosen-fallback`)",
+        "yes",
+        pairs("chosen-fallback-roles", "chosen-fallback", *RECOMBINATION),
+    ),
+    Row(
+        "recombination",
+        "added to the faithful row (`ours-recomb`)",
+        "yes",
+        pairs("ours-recomb", "ours", *RECOMBINATION),
+    ),
+    Row(
+        "MiniLM words",
+        "added to the faithful row (`ours-minilm`)",
+        "yes",
+        pairs("ours-minilm", "ours", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "predicate lexicon and lexical linking",
+        "added to the faithful row (`ours-lexicon`)",
+        "yes",
+        pairs("ours-lexicon", "ours", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "40 reshaped pairs",
+        "added to the faithful row with recombination (`ours-reshaped40`)",
+        "no",
+        pairs("ours-reshaped40", "ours-recomb", FAITHFUL_COMPONENTS, "results/runs.csv"),
+    ),
+    Row(
+        "adjectives in reshaped pairs",
+        "added to the faithful row with recombination and 40 reshaped pairs (`ours-adjectives`)",
+        "no",
+        pairs("ours-adjectives", "ours-reshaped40", FAITHFUL_COMPONENTS, "results/runs.csv"),
+    ),
+    Row(
+        "subtree pairs",
+        "added to the faithful row with recombination, reshaped pairs and adjectives (`ours-adjectives-subtrees`)",
+        "no",
+        pairs("ours-adjectives-subtrees", "ours-adjectives", FAITHFUL_COMPONENTS, "results/runs.csv"),
+    ),
+    Row(
+        "40 reshaped pairs",
+        f"added to {BEST} (`best-reshaped40`)",
+        "no",
+        pairs("best-reshaped40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "adjectives in reshaped pairs",
+        f"added to {BEST} with 40 reshaped pairs (`best-adjectives`)",
+        "no",
+        pairs("best-adjectives", "best-reshaped40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "subtree pairs",
+        f"added to {BEST} with reshaped pairs and adjectives (`best-adjectives-subtrees`)",
+        "no",
+        pairs("best-adjectives-subtrees", "best-adjectives", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "untyped entity slots",
+        f"in {BEST} (`best-untyped`)",
+        "no",
+        pairs("best-untyped", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "40 reshaped pairs",
+        f"added to {BEST} with untyped entity slots (`best-untyped-reshaped40`)",
+        "no",
+        pairs("best-untyped-reshaped40", "best-untyped", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "superlatives in reshaped pairs",
+        f"added to {BEST} with untyped slots and 40 reshaped pairs (`best-untyped-superlatives40`)",
+        "no",
+        pairs("best-untyped-superlatives40", "best-untyped-reshaped40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "support's entity kinds and directions in reshaped pairs",
+        "added to the previous best row with untyped slots and superlative pairs (`best-untyped-kinds40`)",
+        "no",
+        pairs("best-untyped-kinds40", "best-untyped-superlatives40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "reshaped pairs of relations",
+        "removed from the row above (`best-untyped-unary40`)",
+        "no",
+        pairs("best-untyped-kinds40", "best-untyped-unary40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "40 reshaped pairs of measures and types with superlatives and kinds",
+        "added to the previous best row (`best-unary40`)",
+        "yes",
+        pairs("best-unary40", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "untyped entity slots for new predicates only",
+        "added to `best-unary40` (`best-unary40-untypednew`)",
+        "no",
+        pairs("best-unary40-untypednew", "best-unary40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "entity slots typed by class",
+        "replacing typed slots in `best-unary40` (the best row, `best`)",
+        "yes",
+        pairs("best", "best-unary40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "superlatives in forward pairs",
+        "added to the row above (`best-untyped-superlatives40-fwd`)",
+        "no",
+        pairs(
+            "best-untyped-superlatives40-fwd", "best-untyped-superlatives40", "results/dev/runs.csv", "results/runs.csv"
+        ),
+    ),
+    Row(
+        "40 reshaped pairs with superlatives",
+        "added to the faithful row with recombination (`ours-superlatives40`)",
+        "no",
+        pairs("ours-superlatives40", "ours-recomb", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "adjectives and subtree pairs",
+        "added to the former best row (`adjectives-subtrees-ens5`)",
+        "no",
+        pairs("adjectives-subtrees-ens5", "reshaped40-ens5", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "40 reshaped pairs",
+        "removed from the former best row (`reshaped40-ens5`)",
+        "no",
+        pairs("reshaped40-ens5", "coverage-evidence-types-ens5", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "ensemble of 5 (against its first member)",
+        "in the former best row (`reshaped40-ens5`, decoding only)",
+        "no",
+        decoded("lab/results/decoding_components.csv", "1 member", -1.0),
+    ),
+    Row(
+        "ensemble of 5",
+        "added to `chosen` (`chosen-ens5`)",
+        "no",
+        pairs("chosen-ens5", "chosen", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "ensemble of 5",
+        "added to the faithful row (`ours-ens5`)",
+        "no",
+        pairs("ours-ens5", "ours", FAITHFUL_COMPONENTS, "results/runs.csv"),
+    ),
+    Row(
+        "ensemble of 5",
+        f"added to {BEST} (`best-ens5`)",
+        "no",
+        pairs("best-ens5", "chosen-fallback-roles", "results/dev/runs.csv", "results/runs.csv", PRETRAINING),
+    ),
 ]
 
 
@@ -238,13 +385,18 @@ def counts(found: Gains) -> str:
 
 
 def table(rows: Sequence[Row] = ROWS) -> str:
-    header = (["component", "measured", "in the best row", "pairs (suite / official)"]
-              + [f"suite {d} {k}" for d, k in COLUMNS] + [f"official {d} {k}" for d, k in COLUMNS])
+    header = (
+        ["component", "measured", "in the best row", "pairs (suite / official)"]
+        + [f"suite {d} {k}" for d, k in COLUMNS]
+        + [f"official {d} {k}" for d, k in COLUMNS]
+    )
     lines = ["| " + " | ".join(header) + " |", "|---" * len(header) + "|"]
     for row in rows:
         found = row.gains()
         cells = [cell(found["d"][column]) for column in COLUMNS] + [cell(found["s"][column]) for column in COLUMNS]
-        lines.append(f"| {row.component} | {row.measured} | {row.in_best_row} | {counts(found)} | " + " | ".join(cells) + " |")
+        lines.append(
+            f"| {row.component} | {row.measured} | {row.in_best_row} | {counts(found)} | " + " | ".join(cells) + " |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -268,8 +420,10 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     text = table()
     if args.out:
         with open(args.out, "w", encoding="utf-8") as handle:
-            handle.write(f"# Components of the best row: gain on the suite and on the official shuffles\n\n"
-                         f"Generated by `{COMMAND}`; how each row was measured: lab/scripts/component_table.py.\n\n{text}")
+            handle.write(
+                f"# Components of the best row: gain on the suite and on the official shuffles\n\n"
+                f"Generated by `{COMMAND}`; how each row was measured: lab/scripts/component_table.py.\n\n{text}"
+            )
     else:
         print(text)
     if args.docs:
