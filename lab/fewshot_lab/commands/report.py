@@ -13,7 +13,6 @@ import glob
 import json
 import os
 import statistics
-import textwrap
 from collections import defaultdict
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -854,7 +853,7 @@ def compared_rows(table, reference: List[Dict[str, str]], shuffles: Sequence[int
     best = best_row_key(table, shuffles)
     if best:
         chosen.append(best)
-        labels[best] = "ProtoParser, our best:\n" + textwrap.fill(best[1], 40)
+        labels[best] = "ProtoParser, our best\n(experiments/best.jsonnet)"
     for system in ("Seq2Seq", "Coarse2Fine", "IRNet", "DA", "PT-MAML"):
         setting = best_of(table, [k for k in table if k[0] == system], shuffles)
         if setting:
