@@ -7346,6 +7346,22 @@ local untyped(generators=null) = {
       [{ type: 'superlatives', pairs_per_predicate: 40 }],
     ]),
   },
+  {
+    name: 'best-repeated',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, repeated-subtree re-ranking, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with repeated-subtree re-ranking after entity coverage (decoding only, same pre-training and fine-tuning): a parser taught river:t by "what are the major river in s0" wrote ( river:t $0 ) twice in one conjunction (dev-frequent geo draw 1; lab/fewshot_lab/modules/decoding/repeated_subtrees.py). Measured on the kept archives by lab/scripts/decoding_probe.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: { model: { rerankers: [{ type: 'entity_coverage', beam_size: 10, weight: 5 }, { type: 'repeated_subtrees' }] }, teaching_recipe: true },
+  },
+  {
+    name: 'ours-repeated',
+    system: 'ProtoParser',
+    setting: '+ repeated-subtree re-ranking',
+    about: 'The faithful row with repeated-subtree re-ranking after its dead-end reranker (decoding only; lab/fewshot_lab/modules/decoding/repeated_subtrees.py).',
+    base: '../experiments/faithful.jsonnet',
+    overrides: { model: { rerankers: [{ type: 'dead_ends' }, { type: 'repeated_subtrees' }] } },
+  },
 ] + [
   // Shorter pre-trainings of the faithful and best rows, for accuracy against pre-training epochs
   // (lab/scripts/pretraining_epochs.py): the same rows, pre-trained for `n` epochs. The epoch-n weights

@@ -1,0 +1,184 @@
+"""
+A decoding-only component measured on the development suite's fine-tuned archives: each archive
+decodes its query file as it was made and again with the component added to its rerankers, so the
+two are paired run by run (same weights), then by draw.
+
+    # measure (runs already in the CSV are skipped; one `allennlp predict` per archive and setting)
+    python lab/scripts/decoding_probe.py measure --runs runs/kept/dev-frequent-82 --suite dev-frequent \\
+        --out lab/results/repeated_subtrees.csv
+    # the table: per row, suite and column, added − as made, paired by draw (mean ± standard error)
+    python lab/scripts/decoding_probe.py table lab/results/repeated_subtrees.csv --out lab/results/repeated_subtrees.md
+
+Archives: `<runs>/<system>/<dataset>_<k>shot_d<draw>[s<sample>]/model.tar.gz`, as `run-grid --suite`
+writes them (`lab/scripts/run_suites.sh` deletes all but draw 1's; keep hard links to measure more).
+The component is `repeated_subtrees` (`lab/fewshot_lab/modules/decoding/repeated_subtrees.py`), put
+after the archive's own rerankers. The "as made" rows are the archive's own decoding again, which
+should give the exact match the grid recorded in `results/<suite>/runs.csv`.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from typing import Any, Dict, List, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+
+RUN = re.compile(r"^(?P<dataset>[a-z]+)_(?P<shot>\d)shot_d(?P<draw>\d+)(s(?P<sample>\d+))?$")
+FIELDS = ["suite", "system", "dataset", "shot", "draw", "sample", "setting", "exact_match", "code_version"]
+COMPONENT = {"type": "repeated_subtrees"}
+
+
+def rerankers_key(config: Dict[str, Any]) -> Tuple[str, List[Any]]:
+    """The override key of the archive's parser's rerankers and their current list."""
+    model = config["model"]
+    if "parser" in model:
+        return "model.parser.rerankers", list(model["parser"].get("rerankers", []))
+    return "model.rerankers", list(model.get("rerankers", []))
+
+
+def exact_match(predictions: str, query: str) -> float:
+    gold = [line.rstrip("\n").split("\t")[1] for line in open(query, encoding="utf-8") if line.strip()]
+    found = [json.loads(line).get("logical_form") or "" for line in open(predictions, encoding="utf-8")]
+    same = sum(" ".join(p.split()) == " ".join(g.split()) for p, g in zip(found, gold))
+    return round(100.0 * same / len(gold), 2)
+
+
+def decode(archive: str, query: str, data_root: str, overrides: Dict[str, Any]) -> float:
+    with tempfile.TemporaryDirectory() as scratch:
+        out = os.path.join(scratch, "predictions.jsonl")
+        command = [
+            sys.executable,
+            "-m",
+            "allennlp",
+            "predict",
+            archive,
+            query,
+            "--use-dataset-reader",
+            "--output-file",
+            out,
+            "--silent",
+            "--batch-size",
+            "64",
+            "--include-package",
+            "fewshot_parser",
+        ]
+        if overrides:
+            command += ["-o", json.dumps(overrides)]
+        environment = dict(os.environ, FEWSHOT_DATA_DIR=data_root, OMP_NUM_THREADS="1")
+        subprocess.run(
+            command, check=True, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        return exact_match(out, query)
+
+
+def measure(args: argparse.Namespace) -> None:
+    from fewshot_parser.common.provenance import code_version
+
+    done = set()
+    if os.path.isfile(args.out):
+        done = {
+            (r["suite"], r["system"], r["dataset"], r["shot"], r["draw"], r["sample"], r["setting"])
+            for r in csv.DictReader(open(args.out, encoding="utf-8"))
+        }
+    version = code_version(ROOT)
+    for system in sorted(os.listdir(args.runs)):
+        for run in sorted(os.listdir(os.path.join(args.runs, system))):
+            match = RUN.match(run)
+            archive = os.path.join(args.runs, system, run, "model.tar.gz")
+            if not match or not os.path.isfile(archive):
+                continue
+            dataset, shot, draw = match["dataset"], match["shot"], match["draw"]
+            sample = match["sample"] or "0"
+            data_root = os.path.join(args.data_dir, args.suite, f"draw_{draw}")
+            query = os.path.join(data_root, dataset, "lemma_data", f"shuffle_{sample}_shot_{shot}", "query.txt")
+            with tempfile.TemporaryDirectory() as scratch:
+                subprocess.run(["tar", "-xzf", archive, "-C", scratch, "config.json"], check=True)
+                key, rerankers = rerankers_key(json.load(open(os.path.join(scratch, "config.json"))))
+            for setting, overrides in (("as made", {}), ("added", {key: rerankers + [COMPONENT]})):
+                if (args.suite, system, dataset, shot, draw, sample, setting) in done:
+                    continue
+                score = decode(archive, query, data_root, overrides)
+                new = not os.path.isfile(args.out)
+                with open(args.out, "a", encoding="utf-8", newline="") as handle:
+                    writer = csv.DictWriter(handle, FIELDS)
+                    if new:
+                        writer.writeheader()
+                    writer.writerow(
+                        dict(
+                            suite=args.suite,
+                            system=system,
+                            dataset=dataset,
+                            shot=shot,
+                            draw=draw,
+                            sample=sample,
+                            setting=setting,
+                            exact_match=score,
+                            code_version=version,
+                        )
+                    )
+                print(f"{system} {run} {setting}: {score}", flush=True)
+
+
+def paired(differences: Dict[str, List[float]]) -> str:
+    per_draw = [statistics.mean(values) for values in differences.values()]
+    mean = statistics.mean(per_draw)
+    error = statistics.stdev(per_draw) / len(per_draw) ** 0.5 if len(per_draw) > 1 else float("nan")
+    return f"{mean:+.2f} ± {error:.2f} ({len(per_draw)} draws, {sum(map(len, differences.values()))} runs)"
+
+
+def table(args: argparse.Namespace) -> None:
+    rows = [r for path in args.csv for r in csv.DictReader(open(path, encoding="utf-8"))]
+    scores: Dict[Tuple, float] = {}
+    for r in rows:
+        scores[(r["suite"], r["system"], r["dataset"], r["shot"], r["draw"], r["sample"], r["setting"])] = float(
+            r["exact_match"]
+        )
+    cells: Dict[Tuple[str, str, str, str], Dict[str, List[float]]] = defaultdict(lambda: defaultdict(list))
+    for (suite, system, dataset, shot, draw, sample, setting), score in scores.items():
+        if setting == "added" and (suite, system, dataset, shot, draw, sample, "as made") in scores:
+            base = scores[(suite, system, dataset, shot, draw, sample, "as made")]
+            cells[(suite, system, dataset, shot)][draw].append(score - base)
+    lines = [
+        "# Repeated-subtree re-ranking on the development suite's archives",
+        "",
+        f"Generated by `python lab/scripts/decoding_probe.py table {' '.join(args.csv)}`. Exact match with "
+        "`repeated_subtrees` added after each archive's rerankers minus the archive as made, paired by run, "
+        "then averaged per draw; mean ± standard error over draws. Decoding only: the same weights.",
+        "",
+        "| suite | row | dataset | shot | added − as made |",
+        "|---|---|---|---|---|",
+    ]
+    for key in sorted(cells):
+        lines.append("| " + " | ".join(key) + f" | {paired(cells[key])} |")
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("measure")
+    run.add_argument("--runs", required=True, help="a suite's runs folder (systems under it)")
+    run.add_argument("--suite", required=True, choices=["dev", "dev-frequent"])
+    run.add_argument("--data-dir", default=os.path.join(ROOT, "data"))
+    run.add_argument("--out", required=True)
+    show = commands.add_parser("table")
+    show.add_argument("csv", nargs="+")
+    show.add_argument("--out")
+    args = parser.parse_args()
+    measure(args) if args.command == "measure" else table(args)
+
+
+if __name__ == "__main__":
+    main()
