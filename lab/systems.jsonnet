@@ -7355,6 +7355,22 @@ local untyped(generators=null) = {
     overrides: { model: { rerankers: [{ type: 'entity_coverage', beam_size: 10, weight: 5 }, { type: 'repeated_subtrees' }] }, teaching_recipe: true },
   },
   {
+    name: 'best-argtypes',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, argument-type re-ranking, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with argument-type re-ranking after entity coverage (decoding only): slots typed by class let "what river run through s0" become ( loc:t s0 $0 ), a position states (almost) never take in the training data (dev-frequent geo draw 1; lab/fewshot_lab/modules/decoding/argument_types.py). Measured on the kept archives by lab/scripts/decoding_probe.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      model: {
+        rerankers: [
+          { type: 'entity_coverage', beam_size: 10, weight: 5 },
+          { type: 'argument_types', training_data: c.train, formalism: c.pick(['prolog', 'lambda', 'lambda']) },
+        ],
+      },
+      teaching_recipe: true,
+    },
+  },
+  {
     name: 'ours-repeated',
     system: 'ProtoParser',
     setting: '+ repeated-subtree re-ranking',

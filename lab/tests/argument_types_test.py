@@ -1,0 +1,89 @@
+from collections import Counter
+
+import pytest
+import torch
+from allennlp.common.checks import ConfigurationError
+from fewshot_lab.modules.decoding.argument_types import ArgumentTypes, fillings, misplaced
+
+import fewshot_parser  # noqa: F401
+from fewshot_parser.logical_forms.tree import parse
+from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
+
+TRAINING = (
+    ["what state border s0\t( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"]
+    + ["what city are in s0\t( lambda $0 e ( and ( city:t $0 ) ( loc:t $0 s0 ) ) )"] * 12
+    + ["what state doe r0 run through\t( lambda $0 e ( and ( state:t $0 ) ( loc:t r0 $0 ) ) )"] * 6
+    + ["where is s0\t( lambda $0 e ( loc:t s0 $0 ) )"]
+    + ["job in locid0\tjob ( ANS ) , loc ( ANS , locid0 )"]
+)
+WRONG = "( lambda $0 e ( and ( river:t $0 ) ( loc:t s0 $0 ) ) )"
+RIGHT = "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"
+
+
+def test_fillings_are_predicate_argument_and_entity_type():
+    assert sorted(fillings(parse(RIGHT, "lambda"))) == [("loc:t", 1, "s")]
+    assert fillings(
+        parse("job ( ANS ) , loc ( ANS , locid0 ) , salary_greater_than ( ANS , num_salary , year )", "prolog")
+    ) == [("salary_greater_than", 1, "num_salary"), ("loc", 1, "locid")]
+
+
+def test_a_type_is_misplaced_where_it_fills_another_argument_far_more_often():
+    counts = Counter({("loc:t", 1, "s"): 38, ("loc:t", 0, "s"): 2, ("loc:t", 0, "r"): 30})
+    assert misplaced(counts, ("loc:t", 0, "s"), ratio=10, min_count=5)
+    assert not misplaced(counts, ("loc:t", 1, "s"), ratio=10, min_count=5)
+    assert not misplaced(counts, ("loc:t", 0, "r"), ratio=10, min_count=5)
+    assert misplaced(counts, ("loc:t", 1, "r"), ratio=10, min_count=5)  # never seen there, 30 times elsewhere
+    assert not misplaced(counts, ("river:t", 0, "r"), ratio=10, min_count=5)  # a predicate without counts
+    assert not misplaced(counts, ("loc:t", 0, "s"), ratio=10, min_count=50)
+
+
+def inputs(examples: int) -> DecodingInputs:
+    return DecodingInputs(
+        torch.zeros(examples, 1, 1),
+        torch.ones(examples, 1),
+        torch.zeros(examples, 1, dtype=torch.long),
+        [{"formalism": "lambda", "utterance": ["x"]} for _ in range(examples)],
+    )
+
+
+class FakeParser:
+    rerankers: list = []
+
+    def __init__(self, beam):
+        self.beam, self.asked = beam, []
+
+    def search(self, selected: DecodingInputs, beam_size: int):
+        self.asked.append(len(selected.metadata))
+        return [list(self.beam) for _ in selected.metadata]
+
+
+@pytest.fixture
+def reranker(tmp_path):
+    path = tmp_path / "train.txt"
+    path.write_text("\n".join(TRAINING[:-1]) + "\n")
+    return ArgumentTypes(training_data=str(path), formalism="lambda", weight=5.0, ratio=10.0, min_count=5)
+
+
+def test_counts_come_from_the_training_file(reranker):
+    assert reranker.counts[("loc:t", 1, "s")] == 12 and reranker.counts[("loc:t", 0, "s")] == 1
+    assert reranker.violations(WRONG, "lambda") == 1 and reranker.violations(RIGHT, "lambda") == 0
+    assert reranker.violations(None, "lambda") == 0 and reranker.violations("( and (", "lambda") == 0
+
+
+def test_a_misplaced_entity_gives_way_when_the_penalty_outweighs_the_score(reranker):
+    parser = FakeParser([Hypothesis(WRONG, [], -0.5), Hypothesis(RIGHT, [], -2.0), Hypothesis(None, [], -0.1)])
+    found = [[Hypothesis(WRONG, [], -0.5)], [Hypothesis(RIGHT, [], -0.3)]]
+    reranked = reranker.rerank(parser, inputs(2), found)
+    assert parser.asked == [1]
+    assert reranked[0][0].logical_form == RIGHT and reranked[1] == found[1]
+    far = FakeParser([Hypothesis(RIGHT, [], -9.0)])  # 8.5 worse: more than one penalty of 5
+    assert reranker.rerank(far, inputs(1), found[:1])[0][0].logical_form == WRONG
+
+
+def test_bad_settings_are_configuration_errors(tmp_path):
+    path = tmp_path / "train.txt"
+    path.write_text(TRAINING[0] + "\n")
+    with pytest.raises(ConfigurationError, match="beam_size must be at least 2"):
+        ArgumentTypes(training_data=str(path), formalism="lambda", beam_size=1)
+    with pytest.raises(ConfigurationError, match="ratio >= 1"):
+        ArgumentTypes(training_data=str(path), formalism="lambda", ratio=0.5)
