@@ -12,10 +12,11 @@ two are paired run by run (same weights), then by draw.
 
 Archives: `<runs>/<system>/<dataset>_<k>shot_d<draw>[s<sample>]/model.tar.gz`, as `run-grid --suite`
 writes them (`lab/scripts/run_suites.sh` deletes all but draw 1's; keep hard links to measure more).
-The components (`--component`) are the lab's rerankers `repeated_subtrees` and `argument_types`
-(`lab/fewshot_lab/modules/decoding/`; the latter counts argument types in the run's own train.txt),
-put after the archive's own rerankers. The "as made" rows are the archive's own decoding again, which
-should give the exact match the grid recorded in `results/<suite>/runs.csv`.
+The settings (`--component`) are the lab's rerankers `repeated_subtrees` and `argument_types`
+(`lab/fewshot_lab/modules/decoding/`; the latter counts argument types in the run's own train.txt)
+and `both` (argument types, then repeated subtrees), put after the archive's own rerankers. The
+"as made" rows are the archive's own decoding again, which should give the exact match the grid
+recorded in `results/<suite>/runs.csv`.
 """
 
 import argparse
@@ -35,19 +36,23 @@ sys.path.insert(0, ROOT)
 
 RUN = re.compile(r"^(?P<dataset>[a-z]+)_(?P<shot>\d)shot_d(?P<draw>\d+)(s(?P<sample>\d+))?$")
 FIELDS = ["suite", "system", "dataset", "shot", "draw", "sample", "setting", "exact_match", "code_version"]
-COMPONENTS = {
-    "repeated_subtrees": {"type": "repeated_subtrees"},
-    "argument_types": {"type": "argument_types", "training_data": "{train}", "formalism": "{formalism}"},
+COMPONENTS: Dict[str, List[Dict[str, Any]]] = {
+    "repeated_subtrees": [{"type": "repeated_subtrees"}],
+    "argument_types": [{"type": "argument_types", "training_data": "{train}", "formalism": "{formalism}"}],
 }
+COMPONENTS["both"] = COMPONENTS["argument_types"] + COMPONENTS["repeated_subtrees"]
 FORMALISM = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 
 
-def component(name: str, train: str, dataset: str) -> Dict[str, Any]:
-    """The component's config for one run ("{train}" and "{formalism}" filled in)."""
-    return {
-        key: value.format(train=train, formalism=FORMALISM[dataset]) if isinstance(value, str) else value
-        for key, value in COMPONENTS[name].items()
-    }
+def components(name: str, train: str, dataset: str) -> List[Dict[str, Any]]:
+    """The setting's rerankers for one run ("{train}" and "{formalism}" filled in)."""
+    return [
+        {
+            key: value.format(train=train, formalism=FORMALISM[dataset]) if isinstance(value, str) else value
+            for key, value in config.items()
+        }
+        for config in COMPONENTS[name]
+    ]
 
 
 def rerankers_key(config: Dict[str, Any]) -> Tuple[str, List[Any]]:
@@ -117,7 +122,7 @@ def measure(args: argparse.Namespace) -> None:
                 subprocess.run(["tar", "-xzf", archive, "-C", scratch, "config.json"], check=True)
                 key, rerankers = rerankers_key(json.load(open(os.path.join(scratch, "config.json"))))
             train = f"{dataset}/lemma_data/shuffle_{sample}_shot_{shot}/train.txt"
-            added = {key: rerankers + [component(args.component, train, dataset)]}
+            added = {key: rerankers + components(args.component, train, dataset)}
             for setting, overrides in (("as made", {}), (args.component, added)):
                 if (args.suite, system, dataset, shot, draw, sample, setting) in done:
                     continue
