@@ -13,8 +13,9 @@ two are paired run by run (same weights), then by draw.
 Archives: `<runs>/<system>/<dataset>_<k>shot_d<draw>[s<sample>]/model.tar.gz`, as `run-grid --suite`
 writes them (`lab/scripts/run_suites.sh` deletes all but draw 1's; keep hard links to measure more).
 The settings (`--component`) are the lab's rerankers `repeated_subtrees` and `argument_types`
-(`lab/fewshot_lab/modules/decoding/`; the latter counts argument types in the run's own train.txt)
-and `both` (argument types, then repeated subtrees), put after the archive's own rerankers. The
+(`lab/fewshot_lab/modules/decoding/`; the latter counts argument types in the run's own train.txt),
+`argument_atoms` (argument types also charging plain words in argument places) and `both` (argument
+types, then repeated subtrees), put after the archive's own rerankers. The
 "as made" rows are the archive's own decoding again, which should give the exact match the grid
 recorded in `results/<suite>/runs.csv`.
 """
@@ -41,11 +42,20 @@ COMPONENTS: Dict[str, List[Dict[str, Any]]] = {
     "argument_types": [{"type": "argument_types", "training_data": "{train}", "formalism": "{formalism}"}],
 }
 COMPONENTS["both"] = COMPONENTS["argument_types"] + COMPONENTS["repeated_subtrees"]
+COMPONENTS["argument_atoms"] = [
+    {
+        "type": "argument_types",
+        "training_data": "{train}",
+        "support_data": "{support}",
+        "formalism": "{formalism}",
+        "unknown_atoms": True,
+    }
+]
 FORMALISM = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 
 
 def components(name: str, train: str, dataset: str) -> List[Dict[str, Any]]:
-    """The setting's rerankers for one run ("{train}" and "{formalism}" filled in)."""
+    """The setting's rerankers for one run ("{train}", "{support}" and "{formalism}" filled in)."""
     return [
         {
             key: value.format(train=train, formalism=FORMALISM[dataset]) if isinstance(value, str) else value
@@ -108,7 +118,7 @@ def measure(args: argparse.Namespace) -> None:
             for r in csv.DictReader(open(args.out, encoding="utf-8"))
         }
     version = code_version(ROOT)
-    for system in sorted(os.listdir(args.runs)):
+    for system in sorted(args.systems or os.listdir(args.runs)):
         for run in sorted(os.listdir(os.path.join(args.runs, system))):
             match = RUN.match(run)
             archive = os.path.join(args.runs, system, run, "model.tar.gz")
@@ -193,6 +203,7 @@ def main() -> None:
     run.add_argument("--runs", required=True, help="a suite's runs folder (systems under it)")
     run.add_argument("--suite", required=True, choices=["dev", "dev-frequent"])
     run.add_argument("--data-dir", default=os.path.join(ROOT, "data"))
+    run.add_argument("--systems", nargs="*", help="only these rows (the faithful row decodes greedily: no beam)")
     run.add_argument("--component", choices=sorted(COMPONENTS), default="repeated_subtrees")
     run.add_argument("--out", required=True)
     show = commands.add_parser("table")

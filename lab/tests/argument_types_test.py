@@ -87,3 +87,15 @@ def test_bad_settings_are_configuration_errors(tmp_path):
         ArgumentTypes(training_data=str(path), formalism="lambda", beam_size=1)
     with pytest.raises(ConfigurationError, match="ratio >= 1"):
         ArgumentTypes(training_data=str(path), formalism="lambda", ratio=0.5)
+
+
+def test_unknown_atoms_are_plain_words_in_argument_places(tmp_path):
+    train, support = tmp_path / "train.txt", tmp_path / "support.txt"
+    train.write_text("\n".join(TRAINING[:-1]) + "\n")
+    support.write_text("how big is s0\t( size:i s0 big_constant )\n")
+    copied = "( lambda $0 e ( and ( city:t $0 ) ( loc:t $0 city ) ) )"
+    plain = ArgumentTypes(training_data=str(train), formalism="lambda")
+    charged = ArgumentTypes(training_data=str(train), formalism="lambda", unknown_atoms=True, support_data=str(support))
+    assert plain.violations(copied, "lambda") == 0 and charged.violations(copied, "lambda") == 1
+    assert charged.violations(RIGHT, "lambda") == 0 and charged.violations(WRONG, "lambda") == 1
+    assert charged.violations("( size:i s0 big_constant )", "lambda") == 0  # the support's atoms are known

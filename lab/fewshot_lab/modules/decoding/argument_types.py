@@ -18,11 +18,15 @@ best
 
 (the first LF stays when none is better). Predicates absent from the training file (the new ones)
 have no counts and are never charged: nothing depends on which predicates are new.
+
+With `unknown_atoms`, a leaf that is no entity and never a leaf of a training LF (a plain word the
+slot filler copied, as in `( loc:t $0 city )` for "what state have city n0", dev-frequent geo draw 3)
+counts as misplaced too.
 """
 
 import re
 from collections import Counter
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
@@ -49,6 +53,17 @@ def fillings(tree: Tree) -> List[Filling]:
             if child.is_leaf and ENTITY.match(child.label):
                 found.append((node.label, position, TRAILING_DIGITS.sub("", child.label)))
         stack.extend(node.children)
+    return found
+
+
+def leaves(tree: Tree) -> List[Tree]:
+    """The tree's leaves that are arguments (not the tree itself when it is a single atom)."""
+    found: List[Tree] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        found.extend(child for child in node.children if child.is_leaf)
+        stack.extend(child for child in node.children if not child.is_leaf)
     return found
 
 
@@ -81,6 +96,10 @@ class ArgumentTypes(Reranker):
         Least count of the type in that other argument.
     beam_size : `int`, optional (default = `10`)
         Hypotheses decoded for an utterance whose first LF misplaces an entity (at least 2).
+    unknown_atoms : `bool`, optional (default = `False`)
+        Also charge each leaf that is no entity and no leaf of any training (or support) LF.
+    support_data : `str`, optional
+        The support file, whose LFs' leaves are known atoms too (a new predicate may bring a constant).
     """
 
     lists_candidates = True
@@ -93,6 +112,8 @@ class ArgumentTypes(Reranker):
         ratio: float = 10.0,
         min_count: int = 5,
         beam_size: int = 10,
+        unknown_atoms: bool = False,
+        support_data: Optional[str] = None,
     ) -> None:
         if beam_size < 2:
             raise ConfigurationError(f"argument-type re-ranking: beam_size must be at least 2, not {beam_size}")
@@ -103,21 +124,32 @@ class ArgumentTypes(Reranker):
             )
         self.weight, self.ratio, self.min_count, self.beam_size = weight, ratio, min_count, beam_size
         self.counts: Counter = Counter()
+        self.unknown_atoms = unknown_atoms
+        self.atoms: Set[str] = set()
         for example in read_examples(resolve_data_path(training_data), formalism):
             self.counts.update(fillings(example.tree))
+            self.atoms.update(leaf.label for leaf in leaves(example.tree))
+        for example in read_examples(resolve_data_path(support_data), formalism) if support_data else []:
+            self.atoms.update(leaf.label for leaf in leaves(example.tree))
         self._cache: Dict[Tuple[str, str], int] = {}
 
     def violations(self, logical_form: Optional[str], formalism: str) -> int:
-        """Misplaced entities of the LF (0 without an LF)."""
+        """Misplaced entities (and unknown atoms, if charged) of the LF (0 without an LF)."""
         if not logical_form:
             return 0
         key = (logical_form, formalism)
         if key not in self._cache:
             try:
-                found = fillings(parse(logical_form, formalism))
+                tree = parse(logical_form, formalism)
             except LogicalFormError:
-                found = []
+                self._cache[key] = 0
+                return 0
+            found = fillings(tree)
             self._cache[key] = sum(misplaced(self.counts, f, self.ratio, self.min_count) for f in found)
+            if self.unknown_atoms:
+                self._cache[key] += sum(
+                    not ENTITY.match(leaf.label) and leaf.label not in self.atoms for leaf in leaves(tree)
+                )
         return self._cache[key]
 
     def rerank(self, parser: Any, inputs: DecodingInputs, hypotheses: List[List[Hypothesis]]) -> List[List[Hypothesis]]:
