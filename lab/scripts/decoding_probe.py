@@ -58,7 +58,11 @@ def components(name: str, train: str, dataset: str) -> List[Dict[str, Any]]:
     """The setting's rerankers for one run ("{train}", "{support}" and "{formalism}" filled in)."""
     return [
         {
-            key: value.format(train=train, formalism=FORMALISM[dataset]) if isinstance(value, str) else value
+            key: value.format(
+                train=train, support=train.replace("train.txt", "support.txt"), formalism=FORMALISM[dataset]
+            )
+            if isinstance(value, str)
+            else value
             for key, value in config.items()
         }
         for config in COMPONENTS[name]
