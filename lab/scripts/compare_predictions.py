@@ -26,9 +26,13 @@ def predictions(run: str, query: str) -> List[str]:
     path = os.path.join(run, "query_predictions.jsonl")
     if not os.path.isfile(path):
         partial = path + ".partial"
+        # The data root is the query's <root>/<dataset>/lemma_data/<split>/: a suite draw's own folder, whose
+        # train.txt the archive's config names (the lexicon's and the idioms' data) as the grid's run read it.
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(query)))))
         subprocess.run([sys.executable, "-m", "allennlp", "predict", os.path.join(run, "model.tar.gz"), query,
                         "--use-dataset-reader", "--output-file", partial, "--silent", "--batch-size", "64",
                         "--include-package", "fewshot_parser"], check=True, cwd=ROOT,
+                       env=dict(os.environ, FEWSHOT_DATA_DIR=root),
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.replace(partial, path)
     with open(path, encoding="utf-8") as handle:
