@@ -62,3 +62,12 @@ def test_minilm_baselines_change_only_the_words(name):
                 assert embedders["tokens"]["type"] == ("embedding" if table else "empty")
                 assert set(sizes.values()) == {384 + table}
     assert minilm == plain
+
+
+@pytest.mark.parametrize("name", ["best-repeated", "best-argtypes"])
+def test_decoding_probe_rows_add_one_reranker_to_the_best_row(name):
+    probe, best = rendered_row(name, "geo", 1), rendered_row("best", "geo", 1)
+    added, own = probe["model"].pop("rerankers"), best["model"].pop("rerankers")
+    assert added[: len(own)] == own and len(added) == len(own) + 1
+    assert added[-1]["type"] == {"best-repeated": "repeated_subtrees", "best-argtypes": "argument_types"}[name]
+    assert probe == best
