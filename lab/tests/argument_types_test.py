@@ -1,13 +1,13 @@
 from collections import Counter
 
 import pytest
-import torch
 from allennlp.common.checks import ConfigurationError
+from fake_decoding import FakeParser, inputs
 from fewshot_lab.modules.decoding.argument_types import ArgumentTypes, fillings, misplaced
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.tree import parse
-from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
+from fewshot_parser.modules.decoding.hypotheses import Hypothesis
 
 TRAINING = (
     ["what state border s0\t( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"]
@@ -35,26 +35,6 @@ def test_a_type_is_misplaced_where_it_fills_another_argument_far_more_often():
     assert misplaced(counts, ("loc:t", 1, "r"), ratio=10, min_count=5)  # never seen there, 30 times elsewhere
     assert not misplaced(counts, ("river:t", 0, "r"), ratio=10, min_count=5)  # a predicate without counts
     assert not misplaced(counts, ("loc:t", 0, "s"), ratio=10, min_count=50)
-
-
-def inputs(examples: int) -> DecodingInputs:
-    return DecodingInputs(
-        torch.zeros(examples, 1, 1),
-        torch.ones(examples, 1),
-        torch.zeros(examples, 1, dtype=torch.long),
-        [{"formalism": "lambda", "utterance": ["x"]} for _ in range(examples)],
-    )
-
-
-class FakeParser:
-    rerankers: list = []
-
-    def __init__(self, beam):
-        self.beam, self.asked = beam, []
-
-    def search(self, selected: DecodingInputs, beam_size: int):
-        self.asked.append(len(selected.metadata))
-        return [list(self.beam) for _ in selected.metadata]
 
 
 @pytest.fixture

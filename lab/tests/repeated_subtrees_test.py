@@ -8,10 +8,11 @@ from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 from allennlp.common.testing import ModelTestCase
 from allennlp.models import Model
+from fake_decoding import FakeParser, inputs
 from fewshot_lab.modules.decoding.repeated_subtrees import RepeatedSubtrees, repeats_a_subtree
 
 import fewshot_parser  # noqa: F401
-from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
+from fewshot_parser.modules.decoding.hypotheses import Hypothesis
 from tests import FIXTURES_ROOT, fixture_split
 
 REPEATED = "( lambda $0 e ( and ( river:t $0 ) ( river:t $0 ) ( loc:t $0 s0 ) ) )"
@@ -27,28 +28,6 @@ def test_a_repeated_subtree_is_two_equal_children_that_are_not_leaves():
     assert repeats_a_subtree("job ( ANS ) , language ( ANS , languageid0 ) , language ( ANS , languageid0 )", "prolog")
     assert not repeats_a_subtree("job ( ANS ) , language ( ANS , languageid0 ) , loc ( ANS , locid0 )", "prolog")
     assert not repeats_a_subtree(None, "lambda") and not repeats_a_subtree("( and (", "lambda")
-
-
-def inputs(examples: int) -> DecodingInputs:
-    return DecodingInputs(
-        torch.zeros(examples, 1, 1),
-        torch.ones(examples, 1),
-        torch.zeros(examples, 1, dtype=torch.long),
-        [{"formalism": "lambda", "utterance": ["x"]} for _ in range(examples)],
-    )
-
-
-class FakeParser:
-    """Answers `search` with fixed beams and counts the examples it was asked about."""
-
-    rerankers: list = []
-
-    def __init__(self, beam):
-        self.beam, self.asked = beam, []
-
-    def search(self, selected: DecodingInputs, beam_size: int):
-        self.asked.append(len(selected.metadata))
-        return [list(self.beam) for _ in selected.metadata]
 
 
 def test_a_repeating_lf_gives_way_to_the_best_beam_lf_that_repeats_none():

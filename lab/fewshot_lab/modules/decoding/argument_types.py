@@ -30,11 +30,12 @@ from typing import Any, Dict, List, Optional, Set, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
+from fewshot_lab.modules.decoding.recheck import recheck
 from fewshot_parser.data.examples import read_examples
 from fewshot_parser.data.paths import resolve_data_path
 from fewshot_parser.logical_forms.template import DEFAULT_ENTITY_PATTERN
 from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, parse
-from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage, coverage_weight, uncovered_entities
+from fewshot_parser.modules.decoding.entity_coverage import uncovered_entities
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
 from fewshot_parser.modules.decoding.reranker import Reranker
 
@@ -159,24 +160,18 @@ class ArgumentTypes(Reranker):
         ]
         if not wrong:
             return hypotheses
-        beam = parser.search(inputs.select(wrong), self.beam_size)
-        coverage = coverage_weight(parser)
-        entities = EntityCoverage.entity_tokens(parser, inputs) if coverage else [[] for _ in hypotheses]
+        found = recheck(parser, inputs, hypotheses, wrong, self.beam_size)
         reranked = list(hypotheses)
-        for i, b in enumerate(wrong):
-            seen = {h.logical_form for h in hypotheses[b]}
-            candidates = hypotheses[b][:1] + [
-                h for h in hypotheses[b][1:] + [h for h in beam[i] if h.logical_form not in seen] if h.logical_form
-            ]
-
+        for b, rechecked in found.candidates.items():
+            candidates = rechecked[:1] + [h for h in rechecked[1:] if h.logical_form]
             penalised = [
                 h.score
-                - coverage * uncovered_entities(h.logical_form, entities[b])
+                - found.coverage * uncovered_entities(h.logical_form, found.entities[b])
                 - self.weight * self.violations(h.logical_form, formalisms[b])
                 for h in candidates
             ]
             best = max(range(len(candidates)), key=lambda k: (penalised[k], -k))
-            chosen = candidates[best]
             if best:
+                chosen = candidates[best]
                 reranked[b] = [chosen] + [h for h in candidates if h is not chosen]
         return reranked

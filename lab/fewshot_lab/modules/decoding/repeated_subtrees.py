@@ -20,8 +20,9 @@ from typing import Any, List, Optional
 
 from allennlp.common.checks import ConfigurationError
 
+from fewshot_lab.modules.decoding.recheck import recheck
 from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, parse
-from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage, coverage_weight, uncovered_entities
+from fewshot_parser.modules.decoding.entity_coverage import uncovered_entities
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
 from fewshot_parser.modules.decoding.reranker import Reranker
 
@@ -73,17 +74,16 @@ class RepeatedSubtrees(Reranker):
         ]
         if not repeating:
             return hypotheses
-        beam = parser.search(inputs.select(repeating), self.beam_size)
-        weight = coverage_weight(parser)
-        entities = EntityCoverage.entity_tokens(parser, inputs) if weight else [[] for _ in hypotheses]
+        found = recheck(parser, inputs, hypotheses, repeating, self.beam_size)
         reranked = list(hypotheses)
-        for i, b in enumerate(repeating):
-            seen = {h.logical_form for h in hypotheses[b]}
-            candidates = hypotheses[b] + [h for h in beam[i] if h.logical_form not in seen]
+        for b, candidates in found.candidates.items():
             clean = [
                 h for h in candidates[1:] if h.logical_form and not repeats_a_subtree(h.logical_form, formalisms[b])
             ]
             if clean:
-                chosen = max(clean, key=lambda h: h.score - weight * uncovered_entities(h.logical_form, entities[b]))
+                chosen = max(
+                    clean,
+                    key=lambda h: h.score - found.coverage * uncovered_entities(h.logical_form, found.entities[b]),
+                )
                 reranked[b] = [chosen] + [h for h in candidates if h is not chosen]
         return reranked
