@@ -12,11 +12,12 @@ two are paired run by run (same weights), then by draw.
 
 Archives: `<runs>/<system>/<dataset>_<k>shot_d<draw>[s<sample>]/model.tar.gz`, as `run-grid --suite`
 writes them (`lab/scripts/run_suites.sh` deletes all but draw 1's; keep hard links to measure more).
-The settings (`--component`) are the lab's rerankers `repeated_subtrees` and `argument_types`
-(`lab/fewshot_lab/modules/decoding/`; the latter counts argument types in the run's own train.txt),
-`argument_atoms` (argument types also charging plain words in argument places) and `both` (argument
-types, then repeated subtrees), put after the archive's own rerankers. The
-"as made" rows are the archive's own decoding again, which should give the exact match the grid
+`--known` also decodes the draw's known.txt (retention). The settings (`--component`) are the lab's rerankers
+`repeated_subtrees` and `argument_types` (`lab/fewshot_lab/modules/decoding/`; the latter counts argument
+types in the run's own train.txt), `argument_atoms` (argument types also charging plain words in argument
+places) and `both` (argument types, then repeated subtrees), put after the archive's own rerankers, and
+`new_action_bias` (1 added to the fine-tuned parser's score of every action the support set added, when
+decoding). The "as made" rows are the archive's own decoding again, which should give the exact match the grid
 recorded in `results/<suite>/runs.csv`.
 """
 
@@ -36,7 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, ROOT)
 
 RUN = re.compile(r"^(?P<dataset>[a-z]+)_(?P<shot>\d)shot_d(?P<draw>\d+)(s(?P<sample>\d+))?$")
-FIELDS = ["suite", "system", "dataset", "shot", "draw", "sample", "setting", "exact_match", "code_version"]
+FIELDS = ["suite", "system", "dataset", "shot", "draw", "sample", "setting", "exact_match", "code_version", "known"]
 COMPONENTS: Dict[str, List[Dict[str, Any]]] = {
     "repeated_subtrees": [{"type": "repeated_subtrees"}],
     "argument_types": [{"type": "argument_types", "training_data": "{train}", "formalism": "{formalism}"}],
@@ -51,6 +52,8 @@ COMPONENTS["argument_atoms"] = [
         "unknown_atoms": True,
     }
 ]
+# Settings of the fine-tuned parser itself (decoding only), overriding its config.
+PARSER_SETTINGS: Dict[str, Dict[str, Any]] = {"new_action_bias": {"new_action_bias": 1.0}}
 FORMALISM = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 
 
@@ -69,12 +72,20 @@ def components(name: str, train: str, dataset: str) -> List[Dict[str, Any]]:
     ]
 
 
-def rerankers_key(config: Dict[str, Any]) -> Tuple[str, List[Any]]:
-    """The override key of the archive's parser's rerankers and their current list."""
+def parser_key(config: Dict[str, Any]) -> Tuple[str, Dict[str, Any]]:
+    """The override prefix of the archive's fine-tuned parser (inside a known fallback or not) and its config."""
     model = config["model"]
     if "parser" in model:
-        return "model.parser.rerankers", list(model["parser"].get("rerankers", []))
-    return "model.rerankers", list(model.get("rerankers", []))
+        return "model.parser", model["parser"]
+    return "model", model
+
+
+def setting_overrides(name: str, config: Dict[str, Any], train: str, dataset: str) -> Dict[str, Any]:
+    """The `-o` overrides that add setting `name` to an archive of config `config`."""
+    prefix, parser = parser_key(config)
+    if name in PARSER_SETTINGS:
+        return {f"{prefix}.{key}": value for key, value in PARSER_SETTINGS[name].items()}
+    return {f"{prefix}.rerankers": list(parser.get("rerankers", [])) + components(name, train, dataset)}
 
 
 def exact_match(predictions: str, query: str) -> float:
@@ -112,14 +123,30 @@ def decode(archive: str, query: str, data_root: str, overrides: Dict[str, Any]) 
         return exact_match(out, query)
 
 
+def upgrade(path: str) -> None:
+    """Rewrites a CSV written before a column was added with the current header (new columns empty)."""
+    with open(path, encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        if reader.fieldnames == FIELDS:
+            return
+        rows = list(reader)
+    with open(path + ".partial", "w", encoding="utf-8", newline="") as handle:
+        writer = csv.DictWriter(handle, FIELDS, restval="")
+        writer.writeheader()
+        writer.writerows(rows)
+    os.replace(path + ".partial", path)
+
+
 def measure(args: argparse.Namespace) -> None:
     from fewshot_parser.common.provenance import code_version
 
     done = set()
     if os.path.isfile(args.out):
+        upgrade(args.out)
         done = {
             (r["suite"], r["system"], r["dataset"], r["shot"], r["draw"], r["sample"], r["setting"])
             for r in csv.DictReader(open(args.out, encoding="utf-8"))
+            if r["known"] or not args.known
         }
     version = code_version(ROOT)
     for system in sorted(args.systems or os.listdir(args.runs)):
@@ -134,13 +161,16 @@ def measure(args: argparse.Namespace) -> None:
             query = os.path.join(data_root, dataset, "lemma_data", f"shuffle_{sample}_shot_{shot}", "query.txt")
             with tempfile.TemporaryDirectory() as scratch:
                 subprocess.run(["tar", "-xzf", archive, "-C", scratch, "config.json"], check=True)
-                key, rerankers = rerankers_key(json.load(open(os.path.join(scratch, "config.json"))))
+                config = json.load(open(os.path.join(scratch, "config.json")))
             train = f"{dataset}/lemma_data/shuffle_{sample}_shot_{shot}/train.txt"
-            added = {key: rerankers + components(args.component, train, dataset)}
+            added = setting_overrides(args.component, config, train, dataset)
             for setting, overrides in (("as made", {}), (args.component, added)):
                 if (args.suite, system, dataset, shot, draw, sample, setting) in done:
                     continue
                 score = decode(archive, query, data_root, overrides)
+                known = ""
+                if args.known:
+                    known = str(decode(archive, query.replace("query.txt", "known.txt"), data_root, overrides))
                 new = not os.path.isfile(args.out)
                 with open(args.out, "a", encoding="utf-8", newline="") as handle:
                     writer = csv.DictWriter(handle, FIELDS)
@@ -157,9 +187,10 @@ def measure(args: argparse.Namespace) -> None:
                             setting=setting,
                             exact_match=score,
                             code_version=version,
+                            known=known,
                         )
                     )
-                print(f"{system} {run} {setting}: {score}", flush=True)
+                print(f"{system} {run} {setting}: {score} (known {known or '-'})", flush=True)
 
 
 def paired(differences: Dict[str, List[float]]) -> str:
@@ -172,27 +203,35 @@ def paired(differences: Dict[str, List[float]]) -> str:
 def table(args: argparse.Namespace) -> None:
     rows = [r for path in args.csv for r in csv.DictReader(open(path, encoding="utf-8"))]
     scores: Dict[Tuple, float] = {}
-    for r in rows:
-        scores[(r["suite"], r["system"], r["dataset"], r["shot"], r["draw"], r["sample"], r["setting"])] = float(
-            r["exact_match"]
-        )
+    known: Dict[Tuple, float] = {}
+    for r in rows:  # of reruns, the last in file order
+        key = (r["suite"], r["system"], r["dataset"], r["shot"], r["draw"], r["sample"], r["setting"])
+        scores[key] = float(r["exact_match"])
+        if r.get("known"):
+            known[key] = float(r["known"])
     cells: Dict[Tuple[str, str, str, str], Dict[str, List[float]]] = defaultdict(lambda: defaultdict(list))
+    known_cells: Dict[Tuple[str, str, str, str], Dict[str, List[float]]] = defaultdict(lambda: defaultdict(list))
     for (suite, system, dataset, shot, draw, sample, setting), score in scores.items():
-        if setting != "as made" and (suite, system, dataset, shot, draw, sample, "as made") in scores:
-            base = scores[(suite, system, dataset, shot, draw, sample, "as made")]
-            cells[(suite, system, dataset, shot, setting)][draw].append(score - base)
+        base = (suite, system, dataset, shot, draw, sample, "as made")
+        if setting != "as made" and base in scores:
+            cells[(suite, system, dataset, shot, setting)][draw].append(score - scores[base])
+            added = (suite, system, dataset, shot, draw, sample, setting)
+            if added in known and base in known:
+                known_cells[(suite, system, dataset, shot, setting)][draw].append(known[added] - known[base])
     lines = [
         "# Decoding-only components on the development suite's archives",
         "",
         f"Generated by `python lab/scripts/decoding_probe.py table {' '.join(args.csv)}`. Exact match with "
-        "the component added after each archive's rerankers minus the archive as made, paired by run, "
-        "then averaged per draw; mean ± standard error over draws. Decoding only: the same weights.",
+        "the component added after each archive's rerankers (or the parser's setting changed) minus the "
+        "archive as made, paired by run, then averaged per draw; mean ± standard error over draws. known: "
+        "the same on the draw's known.txt (retention), where measured. Decoding only: the same weights.",
         "",
-        "| suite | row | dataset | shot | component | added − as made |",
-        "|---|---|---|---|---|---|",
+        "| suite | row | dataset | shot | component | added − as made | known: added − as made |",
+        "|---|---|---|---|---|---|---|",
     ]
     for key in sorted(cells):
-        lines.append("| " + " | ".join(key) + f" | {paired(cells[key])} |")
+        retention = paired(known_cells[key]) if key in known_cells else "–"
+        lines.append("| " + " | ".join(key) + f" | {paired(cells[key])} | {retention} |")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
@@ -208,7 +247,8 @@ def main() -> None:
     run.add_argument("--suite", required=True, choices=["dev", "dev-frequent"])
     run.add_argument("--data-dir", default=os.path.join(ROOT, "data"))
     run.add_argument("--systems", nargs="*", help="only these rows (the faithful row decodes greedily: no beam)")
-    run.add_argument("--component", choices=sorted(COMPONENTS), default="repeated_subtrees")
+    run.add_argument("--component", choices=sorted({**COMPONENTS, **PARSER_SETTINGS}), default="repeated_subtrees")
+    run.add_argument("--known", action="store_true", help="also decode the draw's known.txt (retention)")
     run.add_argument("--out", required=True)
     show = commands.add_parser("table")
     show.add_argument("csv", nargs="+")
