@@ -53,7 +53,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, nargs="+", default=[10, 20, 40, 60, 80])
     parser.add_argument("--interval", type=float, default=0.5)
     parser.add_argument(
-        "--names", nargs="*", default=["-ours", "-contextual-schema"],
+        "--names", nargs="*", default=["-ours", "-contextual-schema-classes"],
         help="keep only pre-trainings whose folder name ends so (default: the faithful and best rows', which "
         "the *-pre<n> rows shorten); none given: every pre-training",
     )
