@@ -7371,6 +7371,27 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-scoped',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, variable scoping, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with variable scoping before entity coverage (decoding only): taught next_to:t by "what is the longest river that flow through a state that border s0", the parser names the new predicate\'s variable $1 as the support did, also where only $0 is bound ("how many state border s0" -> ( next_to:t $1 s0 ) under count $0; dev-frequent geo draw 4). fewshot_parser/modules/decoding/variable_scoping.py; measured first on the kept archives by lab/scripts/decoding_probe.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      model: {
+        rerankers: [{ type: 'variable_scoping' }, { type: 'entity_coverage', beam_size: 10, weight: 5 }],
+      },
+      teaching_recipe: true,
+    },
+  },
+  {
+    name: 'ours-scoped',
+    system: 'ProtoParser',
+    setting: '+ variable scoping',
+    about: 'The faithful row with variable scoping before its dead-end reranker (decoding only; fewshot_parser/modules/decoding/variable_scoping.py).',
+    base: '../experiments/faithful.jsonnet',
+    overrides: { model: { rerankers: [{ type: 'variable_scoping' }, { type: 'dead_ends' }] } },
+  },
+  {
     name: 'ours-repeated',
     system: 'ProtoParser',
     setting: '+ repeated-subtree re-ranking',

@@ -15,7 +15,8 @@ writes them (`lab/scripts/run_suites.sh` deletes all but draw 1's; keep hard lin
 `--known` also decodes the draw's known.txt (retention). The settings (`--component`) are the lab's rerankers
 `repeated_subtrees` and `argument_types` (`lab/fewshot_lab/modules/decoding/`; the latter counts argument
 types in the run's own train.txt), `argument_atoms` (argument types also charging plain words in argument
-places) and `both` (argument types, then repeated subtrees), put after the archive's own rerankers, and
+places) and `both` (argument types, then repeated subtrees), put after the archive's own rerankers,
+`variable_scoping` (the lab's renaming of an ill-scoped LF's variables, put before them), and
 `new_action_bias` (1 added to the fine-tuned parser's score of every action the support set added, when
 decoding). The "as made" rows are the archive's own decoding again, which should give the exact match the grid
 recorded in `results/<suite>/runs.csv`.
@@ -42,6 +43,9 @@ COMPONENTS: Dict[str, List[Dict[str, Any]]] = {
     "repeated_subtrees": [{"type": "repeated_subtrees"}],
     "argument_types": [{"type": "argument_types", "training_data": "{train}", "formalism": "{formalism}"}],
 }
+# Revisers of every decoding pass, put before the archive's own rerankers (as the lab's scoped rows had it).
+COMPONENTS["variable_scoping"] = [{"type": "variable_scoping"}]
+FIRST = {"variable_scoping"}
 COMPONENTS["both"] = COMPONENTS["argument_types"] + COMPONENTS["repeated_subtrees"]
 COMPONENTS["argument_atoms"] = [
     {
@@ -85,7 +89,8 @@ def setting_overrides(name: str, config: Dict[str, Any], train: str, dataset: st
     prefix, parser = parser_key(config)
     if name in PARSER_SETTINGS:
         return {f"{prefix}.{key}": value for key, value in PARSER_SETTINGS[name].items()}
-    return {f"{prefix}.rerankers": list(parser.get("rerankers", [])) + components(name, train, dataset)}
+    own, added = list(parser.get("rerankers", [])), components(name, train, dataset)
+    return {f"{prefix}.rerankers": added + own if name in FIRST else own + added}
 
 
 def exact_match(predictions: str, query: str) -> float:

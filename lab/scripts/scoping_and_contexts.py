@@ -7,7 +7,7 @@ re-parented pairs, variable scoping, more forward pairs"):
   (shape, parent operator) pair the support never shows with a shape it does show (what re-parented
   pairs add). New predicates are those of the support LFs the training LFs never use.
 * **Scoping**: how many gold LFs of the lambda-formalism datasets are ill-scoped
-  (`modules.decoding.variable_scoping.scoping_errors`), and how many of a system's query predictions are,
+  (`fewshot_parser.modules.decoding.variable_scoping.scoping_errors`), and how many of a system's query predictions are,
   how many of those are wrong, and how many wrong predictions differ from gold in variable names only.
 
     python lab/scripts/scoping_and_contexts.py --system reshaped-ens5 --out lab/results/scoping_and_contexts.md
@@ -30,7 +30,7 @@ from fewshot_parser.data.recombination.trees import atom_calls, call_labels  # n
 from fewshot_parser.data.examples import Example, read_training_examples  # noqa: E402
 from fewshot_parser.data.recombination.trees import argument_shape  # noqa: E402
 from fewshot_parser.logical_forms.tree import parse  # noqa: E402
-from fewshot_lab.modules.decoding.variable_scoping import scoping_errors  # noqa: E402
+from fewshot_parser.modules.decoding.variable_scoping import scoping_errors  # noqa: E402
 
 FORMALISM = {"jobs": "prolog", "geo": "lambda", "atis": "lambda"}
 _VARIABLE = re.compile(r"^\$\d+$")

@@ -71,3 +71,11 @@ def test_decoding_probe_rows_add_one_reranker_to_the_best_row(name):
     assert added[: len(own)] == own and len(added) == len(own) + 1
     assert added[-1]["type"] == {"best-repeated": "repeated_subtrees", "best-argtypes": "argument_types"}[name]
     assert probe == best
+
+
+@pytest.mark.parametrize("name, base", [("best-scoped", "best"), ("ours-scoped", "ours")])
+def test_the_scoped_rows_put_variable_scoping_first_and_keep_the_pretraining(name, base):
+    probe, plain = rendered_row(name, "geo", 1), rendered_row(base, "geo", 1)
+    added, own = probe["model"].pop("rerankers"), plain["model"].pop("rerankers")
+    assert added == [{"type": "variable_scoping"}] + own
+    assert probe == plain

@@ -1,5 +1,5 @@
 """
-Variable scoping for ProtoParser's slot filling. Not in the paper.
+Variable scoping for ProtoParser's slot filling (not in the paper).
 
 ProtoParser names each variable slot on its own, the most probable name of the `variables`
 vocabulary, so nothing stops a decoded template from becoming

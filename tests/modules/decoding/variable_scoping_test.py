@@ -11,7 +11,7 @@ from allennlp.models import Model
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.tree import parse
-from fewshot_lab.modules.decoding.variable_scoping import VariableScoping, namings, scoping_errors
+from fewshot_parser.modules.decoding.variable_scoping import VariableScoping, namings, scoping_errors
 from fewshot_parser.modules.slot_filler import SlotFiller
 from tests import FIXTURES_ROOT, fixture_split
 
@@ -21,11 +21,18 @@ def errors(logical_form: str):
 
 
 def test_scoping_errors_find_free_variables_and_unused_binders():
-    assert errors("( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 ( argmax $1 ( state:t $1 ) ( size:i $1 ) ) ) ) )") == []
+    assert (
+        errors("( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 ( argmax $1 ( state:t $1 ) ( size:i $1 ) ) ) ) )")
+        == []
+    )
     assert errors("( argmax $0 ( state:t $0 ) ( elevation:i $0 ) )") == []
     assert errors("( area:i s0 )") == []
-    assert errors("( argmax $1 ( and ( place:t $0 ) ( loc:t $0 s0 ) ) ( elevation:i $0 ) )") == \
-        ["unused $1", "free $0", "free $0", "free $0"]
+    assert errors("( argmax $1 ( and ( place:t $0 ) ( loc:t $0 s0 ) ) ( elevation:i $0 ) )") == [
+        "unused $1",
+        "free $0",
+        "free $0",
+        "free $0",
+    ]
     assert errors("( lambda $0 e ( state:t $1 ) )") == ["unused $0", "free $1"]
 
 
@@ -66,10 +73,16 @@ class TestVariableScoping(ModelTestCase):
         names = self.vocab.get_vocab_size("variables")
         plain = self.parser(False).forward_on_instances(self.instances)
         scoped = self.parser(True, names_per_slot=names, max_namings=10000).forward_on_instances(self.instances)
-        repaired = [s["logical_form"] for p, s in zip(plain, scoped) if errors(p["logical_form"]) and not errors(s["logical_form"])]
+        repaired = [
+            s["logical_form"]
+            for p, s in zip(plain, scoped)
+            if errors(p["logical_form"]) and not errors(s["logical_form"])
+        ]
         assert repaired
         for p, s in zip(plain, scoped):
-            assert [a.split("[")[0] for a in s["predicted_actions"]] == [a.split("[")[0] for a in p["predicted_actions"]]
+            assert [a.split("[")[0] for a in s["predicted_actions"]] == [
+                a.split("[")[0] for a in p["predicted_actions"]
+            ]
             if not errors(p["logical_form"]) or errors(s["logical_form"]):
                 # A well-scoped LF is left as it was; so is a template that no naming can scope.
                 assert s["logical_form"] == p["logical_form"]
