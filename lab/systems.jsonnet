@@ -7384,14 +7384,6 @@ local untyped(generators=null) = {
     },
   },
   {
-    name: 'ours-scoped',
-    system: 'ProtoParser',
-    setting: '+ variable scoping',
-    about: 'The faithful row with variable scoping before its dead-end reranker (decoding only; fewshot_parser/modules/decoding/variable_scoping.py).',
-    base: '../experiments/faithful.jsonnet',
-    overrides: { model: { rerankers: [{ type: 'variable_scoping' }, { type: 'dead_ends' }] } },
-  },
-  {
     name: 'ours-repeated',
     system: 'ProtoParser',
     setting: '+ repeated-subtree re-ranking',

@@ -43,10 +43,10 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their p
     done
   done
 }
-step dev-frequent geo "1 2 3 4 5" ours best best-scoped ours-scoped
+step dev-frequent geo "1 2 3 4 5" ours best best-scoped
 step dev geo "13 14 15 16 17 18 19 20" ours best
 step dev jobs "4 5 6 7 8 9 10" ours best
-step dev geo "13 14 15 16 17 18 19 20" best-scoped ours-scoped
+step dev geo "13 14 15 16 17 18 19 20" best-scoped
 # Accuracy against pre-training epochs: the faithful row fine-tuned from its own geo pre-trainings
 # stopped after 20 and 40 epochs (snapshots kept from draw 13 on), fine-tunings only.
 $python lab/scripts/pretraining_epochs.py build "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" "$FEWSHOT_PRETRAIN_DIR" \

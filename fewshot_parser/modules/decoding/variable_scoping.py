@@ -146,6 +146,11 @@ class VariableScoping(Reranker):
     def revise(self, parser: Any, filling: SlotFilling) -> None:
         if parser.action_space.unified or not filling.steps:
             return
+        if parser.slot_filler.variable_decoder is None:
+            raise ConfigurationError(
+                "variable_scoping: the parser's slot variant does not name variables with the slot filler "
+                "(the authors' slot variant); use it with the default copy slot variant"
+            )
         scores = self.variable_scores(parser, filling)
         for row, steps in filling.steps.items():
             filling.steps[row] = self.well_scoped(parser, filling, row, steps, scores)

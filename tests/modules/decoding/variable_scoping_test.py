@@ -94,3 +94,16 @@ class TestVariableScoping(ModelTestCase):
     def test_bad_settings_are_configuration_errors(self):
         with pytest.raises(ConfigurationError, match="names_per_slot and max_namings must be >= 1"):
             self.parser(True, names_per_slot=0)
+
+
+def test_a_parser_whose_slots_name_no_variables_is_a_configuration_error():
+    class Filler:
+        variable_decoder = None
+
+    class Parser:
+        action_space = type("Space", (), {"unified": False})()
+        slot_filler = Filler()
+
+    filling = type("Filling", (), {"steps": {0: []}})()
+    with pytest.raises(ConfigurationError, match="does not name variables"):
+        VariableScoping().revise(Parser(), filling)
