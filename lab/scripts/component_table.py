@@ -22,6 +22,8 @@ them; each row names its study and the row it was measured in:
   systems `best-reshaped40`, `best-adjectives`, `best-adjectives-subtrees`, results/dev/runs.csv and
   results/runs.csv; adjectives with subtree pairs added to the former best row
   (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
+- variable scoping added to the best row: grid system `best-scoped` against `best`, results/dev/runs.csv
+  (the frequent stratum's effect is in docs/results.md's text, from results/dev-frequent/runs.csv);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
 - the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
@@ -96,8 +98,9 @@ def pairs(
 ) -> Callable[[], Gains]:
     """
     Gains of two grid systems that differ by the component, paired by draw (dev; the support samples
-    both have are averaged within the draw first) or shuffle 1-5 (official); `without_files` (suite, official) reads the rows of the system without it from other
-    files where given (rows made on the same machine as the ones with it).
+    both have are averaged within the draw first) or shuffle 1-5 (official); `without_files` (suite,
+    official) reads the rows of the system without it from other files where given (rows made on the
+    same machine as the ones with it).
     """
 
     def gains() -> Gains:
@@ -311,6 +314,12 @@ ROWS = [
         "replacing typed slots in `best-unary40` (the best row, `best`)",
         "yes",
         pairs("best", "best-unary40", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "variable scoping (decoding only)",
+        "added to the best row (`best-scoped`)",
+        "no",
+        pairs("best-scoped", "best", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "superlatives in forward pairs",
