@@ -6,7 +6,8 @@ Two strata, each a suite of its own (`allennlp run-grid --suite NAME`, results i
 `results/NAME/runs.csv`):
 
 * `dev`: three new predicates per draw among those of moderate frequency (at most `max_share` of the
-  examples), as a new product feature usually is;
+  examples), as a new product feature usually is, and, where three alone give too few draws to tell
+  two rows apart, further draws with two or one;
 * `dev-frequent`: one new predicate per draw among the frequent ones (more than the `dev` limit), the
   case of a flight assistant's new `ground_fare` that users ask about often; it takes much of the
   training set with it, so retention (`known.txt`) matters most here.
@@ -22,24 +23,40 @@ below is, and `allennlp make-splits --suite NAME` (or `run-grid --suite NAME`, w
 missing) rebuilds them byte for byte.
 """
 
+import math
 import os
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.data.splits import make_splits
 
-# Per suite and dataset: the draws (seeds), new predicates per draw, the eligibility of a predicate
-# (at least `min_examples` examples, a share of the file above `min_share` and at most `max_share`),
-# the size of the held-out known set and the support samples per draw. Draws cycle through the
-# combinations of eligible predicates (`choose_predicates`), so a draw past their number repeats one:
-# jobs' 10 and geo's 20 `dev` draws are every combination of their 5 and 6 eligible predicates, and
-# their 5 `dev-frequent` draws every frequent predicate; ATIS has 26 (2,600 combinations) and 9.
+# Per suite and dataset: the draws (seeds), new predicates per draw (a number, or {number: draws}),
+# the eligibility of a predicate (at least `min_examples` examples, a share of the file above
+# `min_share` and at most `max_share`), the size of the held-out known set and the support samples per
+# draw. Draws cycle through the combinations of eligible predicates (`choose_predicates`), so a run of
+# consecutive draws as long as their number takes each once: jobs' `dev` draws 1-10 are every
+# combination of three of its 5 eligible predicates, 11-20 every pair and 21-25 every single one;
+# geo's 1-20 and 21-35 every three and every pair of its 6 (the between-draw spread of a paired
+# difference asks for about 23 jobs and 28 geo draws for a standard error of 2.5 points:
+# lab/results/suite_size.md); their 5 `dev-frequent` draws are every frequent predicate. ATIS has 26 (2,600 combinations of three) and 9.
 # Each draw needs its own pre-training (an ATIS one costs up to an hour and a half at one thread);
 # `run-grid --draws` runs a subset.
 SUITES: Dict[str, Dict[str, Dict]] = {
     "dev": {
-        "jobs": {"draws": list(range(1, 11)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 40},
-        "geo": {"draws": list(range(1, 21)), "new": 3, "min_examples": 8, "max_share": 0.15, "known": 50},
+        "jobs": {
+            "draws": list(range(1, 26)),
+            "new": {3: list(range(1, 11)), 2: list(range(11, 21)), 1: list(range(21, 26))},
+            "min_examples": 8,
+            "max_share": 0.15,
+            "known": 40,
+        },
+        "geo": {
+            "draws": list(range(1, 36)),
+            "new": {3: list(range(1, 21)), 2: list(range(21, 36))},
+            "min_examples": 8,
+            "max_share": 0.15,
+            "known": 50,
+        },
         "atis": {"draws": [1, 2, 3, 4, 5], "new": 3, "min_examples": 10, "max_share": 0.05, "known": 200},
     },
     "dev-frequent": {
@@ -86,24 +103,42 @@ def suite_recipe(suite: str) -> Dict[str, Dict]:
     return SUITES[suite]
 
 
+def draw_groups(recipe: Dict) -> List[Tuple[int, List[int]]]:
+    """(new predicates per draw, draws) of a dataset's recipe, in the recipe's order."""
+    new = recipe["new"]
+    if isinstance(new, int):
+        return [(new, list(recipe["draws"]))]
+    groups = [(count, list(draws)) for count, draws in new.items()]
+    assigned = sorted(d for _, draws in groups for d in draws)
+    if assigned != sorted(recipe["draws"]):
+        raise ValueError(f"the recipe's 'new' assigns draws {assigned}, its 'draws' are {sorted(recipe['draws'])}")
+    return groups
+
+
+def combinations_available(recipe: Dict, eligible: int) -> int:
+    """How many different draws the recipe can make from `eligible` eligible predicates."""
+    return sum(math.comb(eligible, count) for count, _ in draw_groups(recipe))
+
+
 def build_dev_suite(data_dir: str, out: str, datasets: List[str], suite: str = "dev") -> List[Dict]:
     """Makes the splits of suite `suite` for `datasets` under `out` (idempotent); returns the summaries."""
     recipes = suite_recipe(suite)
     summaries = []
     for dataset in datasets:
         recipe = recipes[dataset]
-        for summary in make_splits(
-            official_training_file(data_dir, dataset),
-            dataset,
-            out,
-            recipe["draws"],
-            SHOTS,
-            shuffles=range(recipe.get("samples", SAMPLES)),
-            new=recipe["new"],
-            min_examples=recipe["min_examples"],
-            max_share=recipe["max_share"],
-            known=recipe["known"],
-            min_share=recipe.get("min_share", 0.0),
-        ):
-            summaries.append({"dataset": dataset, **summary})
+        for new, draws in draw_groups(recipe):
+            for summary in make_splits(
+                official_training_file(data_dir, dataset),
+                dataset,
+                out,
+                draws,
+                SHOTS,
+                shuffles=range(recipe.get("samples", SAMPLES)),
+                new=new,
+                min_examples=recipe["min_examples"],
+                max_share=recipe["max_share"],
+                known=recipe["known"],
+                min_share=recipe.get("min_share", 0.0),
+            ):
+                summaries.append({"dataset": dataset, **summary})
     return summaries

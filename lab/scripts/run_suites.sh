@@ -6,8 +6,10 @@
 # the lab's check that also looks at the code a row depends on, e.g. the MiniLM rows recorded before
 # e7ec5e1, which ran the frozen transformer with dropout; the package's default `config` check would
 # keep them), so the script resumes where it stopped, also in a fresh checkout. Two runs at a time, one
-# thread each (a 2-core machine). Geo's 20 and jobs' 10 `dev` draws are every combination of their
-# eligible predicates (fewshot_parser/data/dev_suite.py).
+# thread each (a 2-core machine). Jobs' 25 and geo's 35 `dev` draws are every combination of three,
+# two (and, on jobs, one) of their eligible predicates (fewshot_parser/data/dev_suite.py). Steps that
+# earlier sessions finished (geo 1-20, jobs 1-10, dev-frequent geo, best-scoped on geo 13-20, the
+# pre-training-epoch rows) are left out: run-grid would only skip them.
 #
 #   nohup bash lab/scripts/run_suites.sh > runs/suites.log 2>&1 &
 #
@@ -43,17 +45,12 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their p
     done
   done
 }
-step dev-frequent geo "1 2 3 4 5" ours best best-scoped
-step dev geo "13 14 15 16 17 18 19 20" ours best
-step dev jobs "4 5 6 7 8 9 10" ours best
-step dev geo "13 14 15 16 17 18 19 20" best-scoped
-# Accuracy against pre-training epochs: the faithful row fine-tuned from its own geo pre-trainings
-# stopped after 20 and 40 epochs (snapshots kept from draw 13 on), fine-tunings only.
-$python lab/scripts/pretraining_epochs.py build "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" "$FEWSHOT_PRETRAIN_DIR" \
-  | grep -c built
-step dev geo "13 14 15 16 17 18 19 20" ours-pre20 ours-pre40
-step dev-frequent jobs "1 2 3 4 5" ours best
+# The wider recipe (draws with two new predicates, and one on jobs) for the power a paired
+# difference needs: geo's first eight pair draws, then jobs' 15 new draws, then the rest of geo's.
+step dev geo "21 22 23 24 25 26 27 28" ours best best-scoped
+step dev jobs "11 12 13 14 15 16 17 18 19 20 21 22 23 24 25" ours best
+step dev geo "29 30 31 32 33 34 35" ours best best-scoped
+step dev-frequent jobs "3 4 5" ours best
 step dev atis "1 2 3 4 5" ours best
-step dev geo "1 2 3 4" chosen-fallback-roles
 step dev-frequent atis "1 2 3 4 5" ours best
 echo "=== done ($(date))"

@@ -32,7 +32,7 @@ from fewshot_lab.systems import SYSTEMS  # noqa: E402
 from fewshot_parser.common.errors import UserError  # noqa: E402
 from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
-from fewshot_parser.data.dev_suite import official_training_file, suite_recipe  # noqa: E402
+from fewshot_parser.data.dev_suite import combinations_available, official_training_file, suite_recipe  # noqa: E402
 from fewshot_parser.data.splits import FORMALISMS, eligible_predicates, read_source  # noqa: E402
 
 FAITHFUL = SYSTEMS["ours"][:2]
@@ -82,7 +82,7 @@ def combinations(suite: str, dataset: str) -> Optional[int]:
     except UserError:
         return None
     eligible = eligible_predicates(examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0))
-    return math.comb(len(eligible), recipe["new"])
+    return combinations_available(recipe, len(eligible))
 
 
 def suite_lines(

@@ -180,3 +180,19 @@ def test_the_suites_are_named_and_the_frequent_stratum_starts_where_the_dev_limi
         assert recipe["min_share"] == dev_suite.SUITES["dev"][dataset]["max_share"]
     with pytest.raises(UserError, match="unknown suite 'dev2'; known: dev, dev-frequent"):
         dev_suite.suite_recipe("dev2")
+
+
+def test_a_recipe_can_give_some_draws_fewer_new_predicates(tmp_path, monkeypatch):
+    data = tmp_path / "data"
+    folder = data / "geo" / "lemma_data" / "shuffle_0_shot_1"
+    folder.mkdir(parents=True)
+    (folder / "train.txt").write_text("".join(f"{line}\n" for line in LINES))
+    recipe = {"draws": [1, 2, 3], "new": {2: [1, 2], 1: [3]}, "min_examples": 3, "max_share": 0.2, "known": 5}
+    assert dev_suite.draw_groups(recipe) == [(2, [1, 2]), (1, [3])]
+    assert dev_suite.combinations_available(recipe, 4) == 6 + 4
+    monkeypatch.setitem(dev_suite.RECIPE, "geo", recipe)
+    summaries = dev_suite.build_dev_suite(str(data), str(tmp_path / "dev"), ["geo"])
+    assert [len(s["new_predicates"]) for s in summaries] == [2, 2, 1]
+    assert find_draws(str(tmp_path / "dev"), "geo") == [1, 2, 3]
+    with pytest.raises(ValueError, match="assigns draws"):
+        dev_suite.draw_groups({**recipe, "draws": [1, 2, 3, 4]})
