@@ -36,6 +36,8 @@ from fewshot_parser.common.phases import format_phases, take_phases
 from fewshot_parser.common.threads import available_cores
 from fewshot_parser.training import teaching_recipe
 
+logger = logging.getLogger(__name__)
+
 # What teach reads from the pre-trained archive.
 CONFIG = "config.json"
 ACTIONS_VOCABULARY = "vocabulary/actions.txt"
@@ -299,6 +301,13 @@ def teaching_config(
     """
     config = teaching_recipe.fill_recipe(recipe, files, support, query)
     config["pretrained_archive"] = os.path.abspath(archive)
+    model = config.get("model") or {}
+    if model.get("type") == "fewshot_known_fallback" and isinstance(model.get("parser"), dict):
+        # A recipe stored from a finished run's config.json, where the `pretrained_fallback` retention
+        # had put its routing model in place of the parser (`allennlp train` of such a config stores
+        # it): the parser is the experiment's model, and the retention method wraps it again.
+        logger.warning("%s: the recipe names the routing model of a finished run; teaching its parser", archive)
+        config["model"] = model["parser"]
     if progress:
         model = config.get("model") or {}
         members = len(model.get("members", [])) if model.get("type") == "fewshot_ensemble" else 1

@@ -353,3 +353,23 @@ def test_a_retention_recipe_replays_the_training_data_the_archive_carries(grid_r
     log = open(split / "taught" / "out.log").read()
     # The replay method's own log line: the archive's copy of its training data, unpacked for the teaching.
     assert "Retention: read" in log and "fewshot_teach_" in log.split("Retention: read")[1].splitlines()[0]
+
+
+def test_a_recipe_holding_a_finished_runs_routing_model_teaches_its_parser(tmp_path):
+    """`allennlp train` of a finished fallback run's config.json stores that config as the recipe; teach
+    takes the parser back out of the routing model (the retention method wraps it again)."""
+    from fewshot_parser.commands.teach import teaching_config
+    from fewshot_parser.models.known_fallback import fallback_config
+
+    parser = {"type": "proto_parser", "decoder_dim": 8}
+    recipe = {
+        "model": fallback_config(parser, {"type": "proto_parser", "decoder_dim": 8}),
+        "retention": [{"type": "pretrained_fallback"}],
+        "train_data_path": teaching_recipe.SUPPORT,
+    }
+    config = teaching_config(recipe, str(tmp_path / "model.tar.gz"), str(tmp_path), str(tmp_path / "s.txt"), None,
+                             progress=False)
+    assert config["model"] == parser and config["retention"] == [{"type": "pretrained_fallback"}]
+    plain = teaching_config({**recipe, "model": parser}, str(tmp_path / "model.tar.gz"), str(tmp_path),
+                            str(tmp_path / "s.txt"), None, progress=False)
+    assert plain["model"] == parser
