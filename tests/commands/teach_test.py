@@ -204,6 +204,8 @@ def test_the_faithful_and_the_best_recipe_read_only_placeholders_and_bundled_fil
 
 
 def test_an_ensemble_recipe_fine_tunes_every_member_with_recombination(grid_run, tmp_path, capsys):
+    import fewshot_lab  # noqa: F401  (the ensemble types are the lab's; the test passed only after another imported it)
+
     root, _ = grid_run
     directory = copy_split(tmp_path)
     (tmp_path / "ensemble.jsonnet").write_text(ENSEMBLE)
