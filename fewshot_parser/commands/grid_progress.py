@@ -144,6 +144,7 @@ class PretrainingProgress:
         self._line = line
         self._since = time.time() if since is None else since
         self._shown: Dict[str, int] = {}  # staging directory -> the epoch last shown as a line
+        self._ended: Dict[str, int] = {}  # staging directory that left -> the last epoch shown of it
         self._done: Set[str] = set()  # staging directories whose pre-training the grid saw end
         self._last_text = ""
 
@@ -195,7 +196,9 @@ class PretrainingProgress:
 
     def _end(self, directory: str) -> None:
         """Shows the last epoch of a pre-training that left its staging directory, if no line showed it."""
-        shown = self._shown.pop(directory, None)
+        # A poll that no longer finds the directory ends it, and so does the grid's `finished` after it:
+        # the second end must remember what the first showed.
+        shown = self._shown.pop(directory, self._ended.get(directory))
         if self._line is None:
             return
         target = directory.removesuffix(".partial")
@@ -206,3 +209,6 @@ class PretrainingProgress:
             recent = shown is not None
         if final is not None and final.epoch > (shown if shown is not None else 0) and recent:
             self._line(final.text())
+            shown = final.epoch
+        if shown is not None:
+            self._ended[directory] = shown

@@ -61,6 +61,17 @@ def test_a_line_per_new_epoch_and_one_text_in_place(tmp_path):
     assert texts[-1] == ""  # nothing pre-trains any more
 
 
+def test_the_last_epoch_is_shown_once_when_a_poll_sees_the_pre_training_end_before_the_grid_does(tmp_path):
+    lines = []
+    watch = PretrainingProgress([str(tmp_path)], line=lines.append, since=0)
+    directory = staging(tmp_path, "geo-ours", 2, [1.0, 2.0], [2.0, 1.0])
+    watch.poll()
+    os.replace(directory, str(tmp_path / "geo-ours"))
+    watch.poll()  # the staging directory is gone: this look ends it
+    watch.finished(str(tmp_path / "geo-ours" / "model.tar.gz"))  # and then the grid gets the result
+    assert [line.split(",")[0] for line in lines] == ["pre-training geo-ours: epoch 2/2"]
+
+
 def test_a_grid_shows_the_pre_trainings_epochs_before_its_first_run_finishes(tmp_path, monkeypatch, local_ray, capsys):
     monkeypatch.chdir(PROJECT_ROOT)
     monkeypatch.setattr(grid_progress, "POLL_SECONDS", 0.1)
