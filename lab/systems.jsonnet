@@ -7386,6 +7386,27 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-modifiers',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with modifier pairs (fine-tuning only): a new condition that its support shows beside a type ("how many big city are in s0", major:t beside city:t) is inserted beside that type in the training templates of other operators, worded by the support word and by the predicate\'s name in turns. From the error analysis of dev geo draw 22 (lab/results/error_analysis_dev_geo_d22.md): the best row wrote major:t only in the support\'s count template. lab/fewshot_lab/data/recombination/modifiers.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+            { type: 'modifiers', pairs_per_predicate: 20 },
+          ],
+          [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
+        ],
+      },
+      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+      teaching_recipe: false,
+    },
+  },
+  {
     name: 'ours-repeated',
     system: 'ProtoParser',
     setting: '+ repeated-subtree re-ranking',

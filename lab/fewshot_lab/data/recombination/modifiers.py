@@ -1,0 +1,206 @@
+"""
+Modifier pairs: a new modifier inserted beside a type in the training templates. Not in the paper; in
+the spirit of data recombination (Jia and Liang, 2016), as a grammar rule "type -> modifier type".
+
+A support example such as "how many big city are in s0", `( count $0 ( and ( major:t $0 ) ( city:t
+$0 ) ( loc:t $0 s0 ) ) )`, shows the new condition `major:t` on a variable that a known condition
+(`city:t`) also types: a *modifier*. Forward pairs need a known predicate that plays the same role to
+replace, and a known modifier is rare (on the development suite's geo draw 22 none is left when
+`major:t` and `capital:t` are new), so the parser sees the modifier in the support's `count` template
+only and answers "what are the major city in s0" without it.
+
+A *modifier* pair takes a training example whose LF has a conjunction (the support call's parent
+operator, `and`) holding a one-argument condition `( T $x )` on a variable, spoken in its utterance
+(`wording.known_span`). It adds `( p $x )` to that conjunction beside `T`'s call (first where the
+support LF puts `p` first), and `p`'s support word next to `T`'s words ("big"; not the "how many"
+that its support words may take in), on the side the support utterance puts it ("big city"). With
+`same_type` (default) `T` is a type the support shows `p` modifying; otherwise any known condition of
+the same type suffix. A template that uses `T` more than once, or a new predicate already, is left
+out. The support word may be a synonym the queries do not use ("big" for `major:t`), so the pairs take
+turns between it and the words of the predicate's name (`name_words`: the name is the user's, as a
+lexicon's name-derived words are). Candidates take turns over the templates' operators (the LF's
+root: `lambda`, `count`, `argmax`, ...) and the wordings, best first, so that the modifier appears
+under many of them.
+"""
+
+import collections
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
+
+from fewshot_parser.data.examples import Example
+from fewshot_parser.data.predicate_names import predicate_name
+from fewshot_parser.data.recombination.context import RecombinationContext, Support
+from fewshot_parser.data.recombination.generator import PairGenerator, SyntheticPair
+from fewshot_parser.data.recombination.pipeline import Candidate, in_turns
+from fewshot_parser.data.recombination.trees import call_labels, is_variable
+from fewshot_parser.data.recombination.wording import Entry, known_span, support_entries
+from fewshot_parser.logical_forms.tree import Tree
+
+
+def type_suffix(label: str) -> str:
+    """`t` of `city:t`; empty without a suffix (prolog `job`)."""
+    return label.split(":", 1)[1] if ":" in label.strip(":") else ""
+
+
+def is_condition(label: str) -> bool:
+    """Whether a one-argument call of `label` is a condition on its argument (`city:t`, prolog `job`),
+    not a function of it (`population:i`)."""
+    return type_suffix(label) in ("", "t")
+
+
+def sibling_types(tree: Tree, modifier: str) -> Dict[str, bool]:
+    """The one-argument conditions beside `( modifier $x )` in its parent call that apply to the same
+    `$x` (`city:t` in `( and ( major:t $0 ) ( city:t $0 ) ... )`), each with whether the modifier
+    comes first."""
+    found: Dict[str, bool] = {}
+    for call in tree.calls():
+        conditions = [
+            (index, child)
+            for index, child in enumerate(call.children)
+            if child.is_call and len(child.children) == 1 and child.children[0].is_leaf and is_condition(child.label)
+        ]
+        for at, own in (c for c in conditions if c[1].label == modifier):
+            for index, other in conditions:
+                if other.label != modifier and other.children == own.children:
+                    found.setdefault(other.label, at < index)
+    return found
+
+
+def modifier_words(context: RecombinationContext, entry: Entry, predicate: str, before: bool) -> List[str]:
+    """The support word of a modifier: of its support words (which may take in the words of the
+    support's operator, "how many big" in "how many big city are in s0"), the one next to the type
+    it modifies; its name when that word expresses another call of the support LF."""
+    words = entry.example.utterance[entry.span.start : entry.span.end]
+    word = words[-1] if before else words[0]
+    others = call_labels(entry.example.tree) - {predicate}
+    if any(context.statistics.predictiveness(word, label) >= context.max_explained for label in others):
+        return [part for part in predicate_name(predicate).split("_") if part]
+    return [word]
+
+
+def inserted(
+    tree: Tree, conjunction: str, target: str, modifier: str, first: bool = True
+) -> Tuple[Tree, Optional[str]]:
+    """`tree` with `( modifier $x )` placed before (`first`) or after the single call `( target $x )` in
+    a `conjunction` call, and `$x`; the tree unchanged and None where no such call sits in one."""
+    if tree.is_leaf:
+        return tree, None
+    if tree.label == conjunction:
+        children: List[Tree] = []
+        variable = None
+        for child in tree.children:
+            if (
+                variable is None
+                and child.is_call
+                and child.label == target
+                and len(child.children) == 1
+                and child.children[0].is_leaf
+            ):
+                variable = child.children[0].label
+                added = Tree(modifier, (Tree(variable),), True)
+                children.extend([added, child] if first else [child, added])
+                continue
+            children.append(child)
+        if variable is not None:
+            return tree.replace_children(tuple(children)), variable
+    rebuilt = []
+    found = None
+    for child in tree.children:
+        if found is None:
+            child, found = inserted(child, conjunction, target, modifier, first)
+        rebuilt.append(child)
+    return (tree.replace_children(tuple(rebuilt)), found) if found is not None else (tree, None)
+
+
+@PairGenerator.register("modifiers")
+class ModifierPairs(PairGenerator):
+    """
+    A new modifier beside a type in training templates (see the module docstring).
+
+    Registered as a `PairGenerator` with name "modifiers".
+
+    # Parameters
+
+    pairs_per_predicate : `int`, optional (default = `20`)
+        Modifier pairs per new predicate (at most).
+    same_type : `bool`, optional (default = `True`)
+        Insert the modifier only beside the types its support examples show it modifying; with
+        False, beside any known condition of their type suffix.
+    name_words : `bool`, optional (default = `True`)
+        Pairs take turns between the support word and the words of the predicate's name (`major`
+        of `major:t`), where those differ.
+    """
+
+    def __init__(self, pairs_per_predicate: int = 20, same_type: bool = True, name_words: bool = True) -> None:
+        super().__init__(pairs_per_predicate)
+        self.same_type = same_type
+        self.name_words = name_words
+
+    def _types(self, context: RecombinationContext, types: Set[str]) -> Set[str]:
+        if self.same_type:
+            return types
+        suffixes = {type_suffix(label) for label in types}
+        found: Set[str] = set()
+        for example in context.training:
+            for call in example.tree.calls():
+                if len(call.children) == 1 and call.children[0].is_leaf and is_condition(call.label):
+                    if type_suffix(call.label) in suffixes and is_variable(call.children[0].label, context.formalism):
+                        found.add(call.label)
+        return found
+
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
+        predicate = cast(str, unit)
+        # Per support example that applies `predicate` as a modifier: its words, the types beside it,
+        # its conjunction operator and whether its words come before the type's.
+        uses = []
+        for entry in support_entries(context, support, predicate):
+            occurrence = entry.occurrence
+            if occurrence.signature[1:3] != (1, ("v",)) or occurrence.roles != ("typed",):
+                continue
+            if not is_condition(predicate):
+                continue
+            siblings = sibling_types(entry.example.tree, predicate)
+            types = set(siblings) & context.known
+            if not types or not occurrence.signature[3]:
+                continue
+            before = True
+            for label in sorted(types):
+                span = known_span(context, entry.example.utterance, entry.example.tree, label)
+                if span is not None:
+                    before = entry.span.end <= span.start
+                    break
+            first = all(siblings[label] for label in types)
+            uses.append((entry, types, occurrence.signature[3], before, first))
+        candidates = []
+        for entry, types, conjunction, before, first in uses:
+            wordings = [modifier_words(context, entry, predicate, before)]
+            named = [part for part in predicate_name(predicate).split("_") if part]
+            if self.name_words and named != wordings[0]:
+                wordings.append(named)
+            targets = self._types(context, types)
+            for example in context.training:
+                labels = call_labels(example.tree)
+                if labels & support.new or conjunction not in labels:
+                    continue
+                counts: Dict[str, int] = collections.Counter(call.label for call in example.tree.calls())
+                for target in sorted(targets & labels):
+                    if counts[target] != 1:
+                        continue
+                    tree, variable = inserted(example.tree, conjunction, target, predicate, first)
+                    if variable is None or not is_variable(variable, context.formalism):
+                        continue
+                    span = known_span(context, example.utterance, example.tree, target)
+                    if span is None:
+                        continue
+                    at = span.start if before else span.end
+                    for wording, words in enumerate(wordings):
+                        utterance = list(example.utterance[:at]) + list(words) + list(example.utterance[at:])
+                        confidence = span.confidence * entry.span.confidence
+                        group = (example.tree.label, wording)
+                        candidates.append(Candidate(confidence, group, example, utterance, tree, target))
+        yield from in_turns(candidates, predicate, "modifier", context.formalism)
