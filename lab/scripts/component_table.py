@@ -24,6 +24,8 @@ them; each row names its study and the row it was measured in:
   (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
 - variable scoping added to the best row: grid system `best-scoped` against `best`, results/dev/runs.csv
   (the frequent stratum's effect is in docs/results.md's text, from results/dev-frequent/runs.csv);
+- modifier pairs added to the best row and to the faithful row: grid systems `best-modifiers` against
+  `best` and `ours-modifiers` against `ours`, results/dev/runs.csv (suite only so far);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
 - the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
@@ -320,6 +322,18 @@ ROWS = [
         "added to the best row (`best-scoped`)",
         "no",
         pairs("best-scoped", "best", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "modifier pairs",
+        "added to the best row (`best-modifiers`)",
+        "no",
+        pairs("best-modifiers", "best", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "modifier pairs",
+        "added to the faithful row (`ours-modifiers`)",
+        "no",
+        pairs("ours-modifiers", "ours", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "superlatives in forward pairs",
