@@ -7389,7 +7389,7 @@ local untyped(generators=null) = {
     name: 'best-modifiers',
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: 'The best row with modifier pairs (fine-tuning only): a new condition that its support shows beside a type ("how many big city are in s0", major:t beside city:t) is inserted beside that type in the training templates of other operators, worded by the support word and by the predicate\'s name in turns. From the error analysis of dev geo draw 22 (lab/results/error_analysis_dev_geo_d22.md): the best row wrote major:t only in the support\'s count template. lab/fewshot_lab/data/recombination/modifiers.py.',
+    about: 'The best row with modifier pairs (fine-tuning only): a new condition that its support shows beside a type ("how many big city are in s0", major:t beside city:t) is inserted beside the known types of its suffix in the training templates, smallest templates first, worded by the support word and by the predicate\'s name in turns. From the error analysis of dev geo draw 22 (lab/results/error_analysis_dev_geo_d22.md): the best row wrote major:t only in the support\'s count template. lab/fewshot_lab/data/recombination/modifiers.py.',
     base: '../experiments/best.jsonnet',
     overrides: {
       dataset_reader: {

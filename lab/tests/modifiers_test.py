@@ -58,6 +58,10 @@ def test_any_condition_of_the_type_suffix_takes_it_without_same_type():
     # A type outside a conjunction is left alone: nothing says how this formalism would join them.
     assert all(lf != "( count $0 ( river:t $0 ) )" and "are there" not in u for u, lf in pairs)
     assert len(modifier_pairs(SUPPORT, same_type=False, limit=1)) == 1
+    # The types and operators take turns, smallest template first.
+    firsts = modifier_pairs(SUPPORT, same_type=False)[:3]
+    assert {lf.split()[1] for _, lf in firsts} == {"lambda", "count"} and {"city", "river"} <= {w for u, _ in firsts for w in u.split()}
+    assert not ModifierPairs().same_type and ModifierPairs().name_words
 
 
 def test_the_support_lf_order_and_word_side_are_kept():
