@@ -10,8 +10,9 @@ A row of `results/runs.csv` is *stale* when
 * the code it depends on differs between the commit that made it, or made its pre-trained
   archive, and the current checkout. The code a config depends on is found from the config itself:
   the modules that register the component types it names (`"type": "proto_parser"`, its reader,
-  data loader, callbacks, ...), every module of this package they import, transitively, and the
-  package's resources (lexicons, signatures). Package `__init__` files that only re-export are not
+  data loader, callbacks, ...; a probe row's components in the lab's package too), every module of
+  the product's and the lab's packages they import, transitively, and the package's resources
+  (lexicons, signatures). Package `__init__` files that only re-export are not
   followed, so a new model in its own module leaves the rows of the other models valid. Without a
   config (or one naming no component of ours) every module of the model, data, training and
   logical-form packages counts. Python files are compared by their syntax tree without docstrings,
@@ -40,7 +41,8 @@ from fewshot_parser.commands.grid_freshness import ArchiveUser, Freshness
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
 
-# What a result depends on, besides its config: a change here may change its numbers.
+# What a result depends on, besides its config: a change here may change its numbers. The lab's own
+# components (probe rows' readers, generators, models) count as the product's do.
 CODE_PATHS = (
     "fewshot_parser/models",
     "fewshot_parser/modules",
@@ -48,7 +50,15 @@ CODE_PATHS = (
     "fewshot_parser/training",
     "fewshot_parser/logical_forms",
     "fewshot_parser/resources",
+    "lab/fewshot_lab/models",
+    "lab/fewshot_lab/modules",
+    "lab/fewshot_lab/data",
+    "lab/fewshot_lab/training",
+    "lab/fewshot_lab/logical_forms",
 )
+# The packages whose modules register components and are followed through imports, with the folder
+# each lives in (the lab's package is lab/fewshot_lab).
+PACKAGE_FOLDERS = {"fewshot_parser": "", "fewshot_lab": "lab/"}
 
 
 # Verdicts of `allennlp certify`: rows whose behaviour a later version of the code was shown to keep.
@@ -105,25 +115,28 @@ def component_types(config: Any) -> Iterator[str]:
             yield from component_types(value)
 
 
-def registered_modules(types: FrozenSet[str]) -> FrozenSet[str]:
+def registered_modules(types: FrozenSet[str], packages: Iterable[str] = ("fewshot_parser",)) -> FrozenSet[str]:
     """
-    The modules of this package that register a component under one of `types` (any base class).
-    Every component is registered by then: importing this module ran fewshot_parser/__init__.py first.
+    The modules of `packages` that register a component under one of `types` (any base class).
+    Every component is registered by then: importing this module ran fewshot_parser/__init__.py (and
+    the lab's, its own package) first.
     """
+    prefixes = tuple(package + "." for package in packages)
     from allennlp.common.registrable import Registrable
 
     found = set()
     for registry in Registrable._registry.values():
         for name, (constructor, _) in registry.items():
             module = getattr(constructor, "__module__", "")
-            if name in types and module.startswith("fewshot_parser."):
+            if name in types and module.startswith(prefixes):
                 found.add(module)
     return frozenset(found)
 
 
 def module_file(module: str, root: str) -> Optional[str]:
-    """The repository path of a module of this package, or None when there is no such file."""
-    base = module.replace(".", "/")
+    """The repository path of a module of the product's or the lab's package, or None when there is no
+    such file."""
+    base = PACKAGE_FOLDERS.get(module.split(".")[0], "") + module.replace(".", "/")
     for candidate in (base + ".py", base + "/__init__.py"):
         if os.path.isfile(os.path.join(root, candidate)):
             return candidate
@@ -131,8 +144,13 @@ def module_file(module: str, root: str) -> Optional[str]:
 
 
 def imported_modules(path: str, root: str) -> Iterator[str]:
-    """The modules of this package a file imports, anywhere in it (functions included)."""
-    package = os.path.dirname(path).replace("/", ".")
+    """The modules of the product's and the lab's packages a file imports, anywhere in it (functions
+    included)."""
+    folder = os.path.dirname(path)
+    for prefix in PACKAGE_FOLDERS.values():
+        if prefix and folder.startswith(prefix):
+            folder = folder[len(prefix) :]
+    package = folder.replace("/", ".")
     with open(os.path.join(root, path), encoding="utf-8", errors="replace") as handle:
         tree = ast.parse(handle.read())
     for node in ast.walk(tree):
@@ -150,7 +168,7 @@ def imported_modules(path: str, root: str) -> Iterator[str]:
             ]
         else:
             continue
-        yield from (name for name in names if name == "fewshot_parser" or name.startswith("fewshot_parser."))
+        yield from (name for name in names if name.split(".")[0] in PACKAGE_FOLDERS)
 
 
 def reexports_only(path: str, root: str) -> bool:
@@ -194,7 +212,7 @@ def dependencies(config_json: Optional[str], root: str = PROJECT_ROOT) -> Frozen
     everything = frozenset(_git(root, "ls-files", "--", *CODE_PATHS).split())
     if config_json is None:
         return everything
-    modules = registered_modules(frozenset(component_types(json.loads(config_json))))
+    modules = registered_modules(frozenset(component_types(json.loads(config_json))), PACKAGE_FOLDERS)
     if not modules:
         return everything
     files = module_closure(modules, root)
