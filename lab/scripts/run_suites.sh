@@ -47,9 +47,13 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their p
 }
 # The wider recipe (draws with two new predicates) for the power a paired difference needs: geo's
 # first eight pair draws, then jobs' ten, then the rest of geo's, then the frequent pairs, two at a time.
-step dev geo "21 22 23 24 25 26 27 28" ours best best-scoped
+# Modifier pairs (lab row best-modifiers) change only the draws that make a modifier new (geo: major:t):
+# after jobs, the geo draws of three that do (their best-row pre-training is made again), and the
+# modifier rows beside every geo pair draw.
+step dev geo "21 22 23 24 25 26 27 28" ours best best-scoped best-modifiers ours-modifiers
 step dev jobs "11 12 13 14 15 16 17 18 19 20" ours best
-step dev geo "29 30 31 32 33 34 35" ours best best-scoped
+step dev geo "2 3 4 6 7 8 10 14 15 17" best best-modifiers
+step dev geo "29 30 31 32 33 34 35" ours best best-scoped best-modifiers ours-modifiers
 step dev-frequent jobs "3 4 5" ours best
 step dev-frequent geo "6 7 8 9 10 11 12 13 14 15" ours best best-scoped
 step dev-frequent jobs "6 7 8 9 10 11 12 13 14 15" ours best
