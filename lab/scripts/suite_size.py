@@ -7,9 +7,14 @@ error of `--target` points needs; then what the suite cost, in process hours at 
     python lab/scripts/suite_size.py --suites dev dev-frequent --since 62ec330 \\
         --pretrain-dir runs/pretrain-82 --out lab/results/suite_size.md
 
-Spread: with draw means d_i of the paired differences (each the mean of k samples), the between-draw
-variance is var(d_i) − w / k, where w is the mean within-draw variance of the samples' differences;
-a suite of D draws with k samples each then has SE^2 = (between + w / k) / D. Only rows whose
+Spread, per group of draws (`suite_report.suite_strata`: draws with the same number of new
+predicates): with draw means d_i of the paired differences (each the mean of k samples), the group's
+between-draw variance is var(d_i) − w / k, where w is the mean within-draw variance of the samples'
+differences (pooled over the groups). With group shares s_h and N_h draws measured, the stratified
+mean has SE^2 = sum s_h^2 (between_h + w / k) / N_h; the table projects it to every draw of the
+recipe, with the samples per draw as now and with 5, and gives the draws a standard error of
+`--target` needs with the groups in the recipe's proportions, sum s_h (between_h + w / k) / target^2.
+A group with one draw measured takes the pooled between-draw variance. Only rows whose
 `code_version` is `--since` or a later commit count (runs on the current code).
 """
 
@@ -26,7 +31,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path[:0] = [ROOT, os.path.join(ROOT, "lab")]
 
 from fewshot_lab.code_versions import rows_since  # noqa: E402
-from fewshot_lab.commands.suite_report import COLUMNS, latest_runs, paired_difference  # noqa: E402
+from fewshot_lab.commands.suite_report import (  # noqa: E402
+    COLUMNS,
+    Strata,
+    latest_runs,
+    paired_difference,
+    suite_strata,
+)
 from fewshot_lab.systems import SYSTEMS  # noqa: E402
 
 from fewshot_parser.common.errors import UserError  # noqa: E402
@@ -40,10 +51,32 @@ FAITHFUL = SYSTEMS["ours"][:2]
 VARIANTS = {"chosen-fallback-roles": "contextual-schema", "best": "contextual-schema-classes"}
 
 
+class Spread:
+    """How a column's paired differences spread: per group between draws, and within a draw."""
+
+    def __init__(self, between: Dict[int, float], within: float, samples: float, shares: Dict[int, float]):
+        self.between, self.within, self.samples, self.shares = between, within, samples, shares
+
+    def error(self, draws: Dict[int, int], samples: Optional[float] = None) -> float:
+        """The stratified SE with `draws` per group and `samples` per draw (as now when None)."""
+        k = samples or self.samples
+        total = sum(self.shares[g] for g in draws)
+        return math.sqrt(
+            sum((self.shares[g] / total) ** 2 * (self.between[g] + self.within / k) / n for g, n in draws.items())
+        )
+
+    def draws_needed(self, target: float, samples: Optional[float] = None) -> int:
+        """Draws for an SE of `target` with the groups in their shares' proportions."""
+        k = samples or self.samples
+        total = sum(self.shares.values())
+        need = sum(self.shares[g] / total * (self.between[g] + self.within / k) for g in self.between)
+        return max(2, math.ceil(need / target**2))
+
+
 def spread(
-    runs: Dict[Tuple[int, int], float], faithful: Dict[Tuple[int, int], float]
-) -> Optional[Tuple[float, float, float]]:
-    """(between-draw variance, within-draw variance, mean samples per draw) of the paired differences."""
+    runs: Dict[Tuple[int, int], float], faithful: Dict[Tuple[int, int], float], strata: Optional[Strata]
+) -> Optional[Spread]:
+    """The `Spread` of `runs` − `faithful` (None with fewer than two draws)."""
     by_draw: Dict[int, List[float]] = defaultdict(list)
     for key in set(runs) & set(faithful):
         by_draw[key[0]].append(runs[key] - faithful[key])
@@ -52,12 +85,21 @@ def spread(
     within = [statistics.variance(v) for v in by_draw.values() if len(v) > 1]
     w = statistics.mean(within) if within else 0.0
     k = statistics.mean(len(v) for v in by_draw.values())
-    between = max(0.0, statistics.variance([statistics.mean(v) for v in by_draw.values()]) - w / k)
-    return between, w, k
-
-
-def draws_needed(between: float, within: float, samples: float, target: float) -> int:
-    return max(2, math.ceil((between + within / samples) / target**2))
+    group_of = {d: (strata[d] if strata and d in strata else (0, 1.0)) for d in by_draw}
+    groups: Dict[int, List[float]] = defaultdict(list)
+    for draw, values in by_draw.items():
+        groups[group_of[draw][0]].append(statistics.mean(values))
+    measured = {g: max(0.0, statistics.variance(v) - w / k) for g, v in groups.items() if len(v) > 1}
+    pooled = (
+        statistics.mean(measured.values())
+        if measured
+        else max(0.0, statistics.variance([statistics.mean(v) for v in by_draw.values()]) - w / k)
+    )
+    shares = {g: s for g, s in group_of.values()}
+    if strata:
+        shares.update({g: s for g, s in strata.values()})
+    between = {g: measured.get(g, pooled) for g in shares}
+    return Spread(between, w, k, shares)
 
 
 def minutes(log: str) -> Optional[float]:
@@ -94,24 +136,31 @@ def suite_lines(
     lines = [
         f"## Suite `{suite}`: best (`{best_row}`) − faithful",
         "",
-        "| column | draws | pairs | difference (mean ± SE) | between-draw sd | within-draw sd | "
-        f"draws for SE {target:g} (samples per draw as now) | the same with 1 sample | different draws |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| column | draws | pairs | difference (mean ± SE) | between-draw sd (by new predicates per draw) | "
+        f"within-draw sd | SE with every recipe draw (samples as now) | the same with 5 samples | draws for SE "
+        f"{target:g} (samples as now) | recipe draws | different draws |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for column in COLUMNS:
-        paired = paired_difference(best.get(column, {}), faithful.get(column, {}))
+        strata = suite_strata(suite, column[0])
+        paired = paired_difference(best.get(column, {}), faithful.get(column, {}), strata)
         if paired is None:
             continue
         mean, error, draws, pairs = paired
-        parts = spread(best.get(column, {}), faithful.get(column, {}))
-        if parts is None:
-            lines.append(f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – |")
+        parts = spread(best.get(column, {}), faithful.get(column, {}), strata)
+        if parts is None or error is None:
+            lines.append(
+                f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – | – | – |"
+            )
             continue
-        between, within, k = parts
+        recipe: Dict[int, int] = defaultdict(int)
+        for group, _ in (strata or {0: (0, 1.0)}).values():
+            recipe[group] += 1
+        by_group = ", ".join(f"{g} new: {math.sqrt(b):.1f}" for g, b in sorted(parts.between.items(), reverse=True))
         lines.append(
-            f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {math.sqrt(between):.1f} | "
-            f"{math.sqrt(within):.1f} | {draws_needed(between, within, k, target)} | "
-            f"{draws_needed(between, within, 1, target)} | {combinations(suite, column[0]) or '?'} |"
+            f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {by_group} | "
+            f"{math.sqrt(parts.within):.1f} | {parts.error(recipe):.2f} | {parts.error(recipe, 5):.2f} | "
+            f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0]) or '?'} |"
         )
     lines += ["", "Cost on the current code (process hours at one thread):", ""]
     total = 0.0

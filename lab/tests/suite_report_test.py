@@ -6,7 +6,15 @@ import csv
 import math
 
 import pytest
-from fewshot_lab.commands.suite_report import latest_runs, paired_difference, paired_lines, write_suite_report
+from fewshot_lab.commands.suite_report import (
+    latest_runs,
+    mean_and_error,
+    paired_difference,
+    paired_lines,
+    stratified_mean,
+    suite_strata,
+    write_suite_report,
+)
 
 from fewshot_parser.common.results_io import read_result_rows
 
@@ -134,3 +142,42 @@ def test_the_suite_report_prints_and_writes_the_paired_section_after_the_means(t
         # 1, 2, 3, 5 with means 15, 35, 55, 0: mean 26.25, SE = stdev / 2 = 11.97)
         assert "| ProtoParser | – | 26.25 ± 11.97 (4 draws, 7 runs) † |" in shown
         assert shown.index("| ProtoParser | – | 26.25") < shown.index("## Paired difference")
+
+
+# Two groups of a stratified suite, each half of the recipe's draws: draws 1-2 (three new predicates)
+# and 11-12 (two). Group means 45 and 15: mean 30. SE^2 = 0.5^2 * 50 / 2 + 0.5^2 * 50 / 2 = 12.5, while
+# the plain SE over the four draws, sqrt(1000 / 3 / 4) = 9.13, counts the 30-point gap between the
+# groups, which the recipe fixes, as noise.
+STRATA = {1: (3, 0.5), 2: (3, 0.5), 11: (2, 0.5), 12: (2, 0.5)}
+
+
+def test_a_stratified_mean_weights_each_group_by_its_share_and_adds_the_groups_errors():
+    mean, error = stratified_mean({1: 40.0, 2: 50.0, 11: 10.0, 12: 20.0}, STRATA)
+    assert mean == pytest.approx(30.0)
+    assert error == pytest.approx(math.sqrt(12.5))
+    assert mean_and_error([40.0, 50.0, 10.0, 20.0])[1] == pytest.approx(math.sqrt(1000 / 3 / 4))
+
+
+def test_a_partly_measured_suite_weights_the_groups_it_has_and_a_lone_draw_borrows_the_pooled_spread():
+    # Group 3 measured twice (mean 45, variance 50), group 2 once (10): weights 0.5 / 0.5 as in the recipe,
+    # not 2/3 and 1/3 as a plain mean over the three draws would give.
+    mean, error = stratified_mean({1: 40.0, 2: 50.0, 11: 10.0}, STRATA)
+    assert mean == pytest.approx(27.5)
+    assert error == pytest.approx(math.sqrt(0.25 * 50 / 2 + 0.25 * 50 / 1))
+    assert stratified_mean({1: 40.0, 11: 10.0}, STRATA) == (25.0, None)  # no group has two draws
+    assert stratified_mean({1: 40.0, 2: 50.0}, STRATA) == mean_and_error([40.0, 50.0])  # one group
+    assert stratified_mean({1: 40.0, 2: 50.0, 99: 0.0}, STRATA) == mean_and_error([40.0, 50.0, 0.0])  # off-recipe
+
+
+def test_the_dev_suite_report_stratifies_jobs_by_new_predicates_per_draw(tmp_path):
+    assert suite_strata("dev", "jobs")[1] == (3, 0.5) and suite_strata("dev", "jobs")[11] == (2, 0.5)
+    assert suite_strata("dev", "geo")[21] == (2, 15 / 50) and suite_strata("dev", "geo")[50] == (4, 15 / 50)
+    assert suite_strata("nonexistent", "jobs") is None
+    runs = []
+    for draw, difference in ((1, 40.0), (2, 50.0), (11, 10.0), (12, 20.0)):
+        runs += [(FAITHFUL, "jobs", 1, draw, 0, 10.0), (OTHER, "jobs", 1, draw, 0, 10.0 + difference)]
+    rows = read_result_rows(write_runs(tmp_path / "runs.csv", runs))
+    line = next(line for line in paired_lines(rows, suite="dev") if line.startswith("| ProtoParser (+ lexicon) |"))
+    assert line.split(" | ")[1] == "+30.00 ± 3.54* (4/4)"
+    plain = next(line for line in paired_lines(rows) if line.startswith("| ProtoParser (+ lexicon) |"))
+    assert plain.split(" | ")[1] == "+30.00 ± 9.13* (4/4)"

@@ -536,7 +536,8 @@ def at_a_glance(
         lines += [
             "",
             "On the development suite (other predicates made new, drawn from train.txt alone; mean ± standard "
-            "error over draws; `allennlp run-grid --suite dev`, table in results/dev/table.md, which lists why a "
+            "error over draws, stratified by new predicates per draw; `allennlp run-grid --suite dev`, table in "
+            "results/dev/table.md, which lists why a "
             f"cell is marked {STALE_MARK}), with retention: "
             "exact match on held-out examples of known predicates before and after fine-tuning:",
             "",
@@ -548,6 +549,7 @@ def at_a_glance(
             keys,
             labels,
             stale_draw_cells(shown, os.path.join(os.environ.get("FEWSHOT_DATA_DIR", "data"), "dev")),
+            suite="dev",
         )
     lines += ["", GLANCE_END]
     return "\n".join(lines) + "\n"

@@ -13,9 +13,17 @@ sample 0); where a row has several runs of one key (reruns), the last in file or
 `report.collect` picks among the official rows' duplicates. Only pairs both rows have count. The
 samples of one draw are not independent (they share the draw's pre-training and its new
 predicates), so the draw is the unit: the differences are averaged within each draw first, and the
-cell gives the mean of those draw means ± their standard error, stdev / sqrt(draws) (a cluster,
-draw-level standard error; "n/a" with a single draw), then (draws/pairs). A difference with
-|mean| >= 2 x SE (and not zero) is marked `*`.
+cell gives the mean of those draw means ± their standard error (a cluster, draw-level standard error;
+"n/a" with a single draw), then (draws/pairs). A difference with |mean| >= 2 x SE (and not zero) is
+marked `*`.
+
+A suite's recipe is a stratified design: a dataset's draws come in groups with a fixed number of new
+predicates (`dev_suite.draw_groups`; jobs' `dev` draws 1-10 make three new, 11-20 two), and the groups
+differ systematically (two new predicates leave more known examples and fewer queries). So means and
+their errors are stratified (`stratified_mean`): each group's mean weighted by the group's share of
+the recipe's draws, and SE^2 = sum over groups of w^2 s^2 / n (s: the spread of the group's draw
+means, n: its draws measured). Once every draw is measured this is the plain mean over draws; the
+error leaves out the spread between the groups' means, which the design fixes rather than samples.
 """
 
 import csv
@@ -31,6 +39,7 @@ from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
 from fewshot_parser.common.safe_io import atomic_open
+from fewshot_parser.data.dev_suite import SUITES, draw_groups
 
 COLUMNS: List[Tuple[str, int]] = [("jobs", 1), ("geo", 1), ("atis", 1), ("jobs", 2), ("geo", 2), ("atis", 2)]
 Key = Tuple[str, str]
@@ -41,6 +50,8 @@ FAITHFUL: Key = ("ProtoParser", "")
 SIGNIFICANT_MARK = "*"
 # (draw, sample) -> exact match of one row in one column
 Runs = Dict[Tuple[int, int], float]
+# draw -> (its group: new predicates per draw, the group's share of the recipe's draws)
+Strata = Dict[int, Tuple[int, float]]
 
 
 def _label(key: Key) -> str:
@@ -51,6 +62,44 @@ def mean_and_error(values: Sequence[float]) -> Tuple[float, Optional[float]]:
     """Mean and standard error of the mean (None for a single value)."""
     mean = statistics.mean(values)
     return mean, (statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else None)
+
+
+def suite_strata(suite: Optional[str], dataset: str) -> Optional[Strata]:
+    """The draw groups of a suite's dataset (`Strata`); None for a suite or dataset without a recipe."""
+    recipe = SUITES.get(suite or "", {}).get(dataset)
+    if recipe is None:
+        return None
+    groups = draw_groups(recipe)
+    total = sum(len(draws) for _, draws in groups)
+    return {draw: (count, len(draws) / total) for count, draws in groups for draw in draws}
+
+
+def stratified_mean(values: Dict[int, float], strata: Optional[Strata]) -> Tuple[float, Optional[float]]:
+    """
+    Mean and standard error of per-draw `values` in a stratified design: the groups' means weighted by
+    their shares (renormalised over the groups measured), SE^2 = sum w^2 s^2 / n. A group with a single
+    draw measured borrows the pooled variance of the others (the error is None when no group has two
+    draws). Without strata, or with a draw outside them: the plain mean and stdev / sqrt(draws).
+    """
+    if strata is None or any(draw not in strata for draw in values):
+        return mean_and_error(list(values.values()))
+    groups: Dict[int, List[float]] = defaultdict(list)
+    for draw, value in values.items():
+        groups[strata[draw][0]].append(value)
+    if len(groups) == 1:
+        return mean_and_error(list(values.values()))
+    share = {strata[draw][0]: strata[draw][1] for draw in values}
+    total = sum(share[group] for group in groups)
+    mean = sum(share[group] / total * statistics.mean(group_values) for group, group_values in groups.items())
+    spread = [(len(v) - 1, statistics.variance(v)) for v in groups.values() if len(v) > 1]
+    if not spread:
+        return mean, None
+    pooled = sum(df * variance for df, variance in spread) / sum(df for df, _ in spread)
+    variance = sum(
+        (share[group] / total) ** 2 * (statistics.variance(v) if len(v) > 1 else pooled) / len(v)
+        for group, v in groups.items()
+    )
+    return mean, math.sqrt(variance)
 
 
 def collect(rows: List[Dict[str, str]]) -> Dict[Key, Dict[Tuple[str, int], List[Dict[str, str]]]]:
@@ -119,20 +168,20 @@ def stale_draw_cells(rows: Sequence[Dict[str, str]], data_root: str) -> Stale:
     }
 
 
-def draw_means(rows: Sequence[Dict[str, str]]) -> List[float]:
+def draw_means(rows: Sequence[Dict[str, str]]) -> Dict[int, float]:
     """Each draw's mean exact match over its support samples (the samples of a draw share its pre-training
     and its new predicates, so the draw is the unit of the standard error)."""
     by_draw: Dict[int, List[float]] = defaultdict(list)
     for row in rows:
         by_draw[int(row["shuffle"])].append(float(row["exact_match"]))
-    return [statistics.mean(values) for _, values in sorted(by_draw.items())]
+    return {draw: statistics.mean(values) for draw, values in sorted(by_draw.items())}
 
 
-def cell_text(rows: Sequence[Dict[str, str]], stale: bool = False) -> str:
+def cell_text(rows: Sequence[Dict[str, str]], stale: bool = False, strata: Optional[Strata] = None) -> str:
     if not rows:
         return "–"
     means = draw_means(rows)
-    mean, error = mean_and_error(means)
+    mean, error = stratified_mean(means, strata)
     runs = f"n={len(means)}" if len(means) == len(rows) else f"{len(means)} draws, {len(rows)} runs"
     return (
         f"{mean:.2f}"
@@ -147,10 +196,11 @@ def suite_lines(
     keys: Optional[Sequence[Key]] = None,
     labels: Optional[Dict[Key, str]] = None,
     stale: Optional[Stale] = None,
+    suite: Optional[str] = None,
 ) -> List[str]:
     """
-    The Markdown table: one line per row key, the six columns (cells in `stale` marked †), then
-    retention over all its runs.
+    The Markdown table: one line per row key, the six columns (cells in `stale` marked †; means
+    stratified by `suite`'s draw groups), then retention over all its runs.
     """
     table = collect(rows)
     keys = list(keys) if keys is not None else sorted(table)
@@ -170,7 +220,9 @@ def suite_lines(
         label = (labels or {}).get(key, _label(key))
         lines.append(
             f"| {label} | "
-            + " | ".join(cell_text(columns.get(c, []), (*key, *c) in (stale or {})) for c in COLUMNS)
+            + " | ".join(
+                cell_text(columns.get(c, []), (*key, *c) in (stale or {}), suite_strata(suite, c[0])) for c in COLUMNS
+            )
             + " | "
             + " | ".join(tail)
             + " |"
@@ -199,11 +251,13 @@ def latest_runs(rows: Sequence[Dict[str, str]]) -> Dict[Key, Dict[Tuple[str, int
     return table
 
 
-def paired_difference(runs: Runs, faithful: Runs) -> Optional[Tuple[float, Optional[float], int, int]]:
+def paired_difference(
+    runs: Runs, faithful: Runs, strata: Optional[Strata] = None
+) -> Optional[Tuple[float, Optional[float], int, int]]:
     """
     (mean, cluster standard error, draws, pairs) of `runs` - `faithful` over the (draw, sample) keys both
-    have: the differences averaged within each draw, then the mean and stdev / sqrt(draws) of those draw
-    means (None for the error with a single draw); None without any pair.
+    have: the differences averaged within each draw, then the (stratified) mean and standard error of
+    those draw means (`stratified_mean`; None for the error with a single draw); None without any pair.
     """
     shared = sorted(set(runs) & set(faithful))
     if not shared:
@@ -211,7 +265,7 @@ def paired_difference(runs: Runs, faithful: Runs) -> Optional[Tuple[float, Optio
     by_draw: Dict[int, List[float]] = defaultdict(list)
     for key in shared:
         by_draw[key[0]].append(runs[key] - faithful[key])
-    mean, error = mean_and_error([statistics.mean(differences) for differences in by_draw.values()])
+    mean, error = stratified_mean({draw: statistics.mean(d) for draw, d in by_draw.items()}, strata)
     return mean, error, len(by_draw), len(shared)
 
 
@@ -236,10 +290,12 @@ def paired_lines(
     keys: Optional[Sequence[Key]] = None,
     labels: Optional[Dict[Key, str]] = None,
     faithful: Key = FAITHFUL,
+    suite: Optional[str] = None,
 ) -> List[str]:
     """
     The paired-difference section: a title, one Markdown line per row key other than `faithful` with its
-    difference against `faithful` in each of the six columns (`paired_text`), and a legend.
+    difference against `faithful` in each of the six columns (`paired_text`, stratified by `suite`'s
+    draw groups), and a legend.
     """
     table = latest_runs(rows)
     title = "## Paired difference against the faithful row (mean ± SE over draws, draws/pairs)"
@@ -253,14 +309,19 @@ def paired_lines(
         "|---" * (len(COLUMNS) + 1) + "|",
     ]
     for key in keys:
-        cells = [paired_text(paired_difference(table[key].get(c, {}), table[faithful].get(c, {}))) for c in COLUMNS]
+        cells = [
+            paired_text(paired_difference(table[key].get(c, {}), table[faithful].get(c, {}), suite_strata(suite, c[0])))
+            for c in COLUMNS
+        ]
         lines.append(f"| {(labels or {}).get(key, _label(key))} | " + " | ".join(cells) + " |")
     lines += [
         "",
         f"Row − faithful row ({_label(faithful)}) in exact-match points, over the runs both have, paired "
         "by (draw, support sample; of reruns the last in file order): the differences are averaged within "
         "each draw, then mean ± standard error over the draws' means (a draw's samples share its pre-training "
-        f"and new predicates), n/a with a single draw; (draws/pairs). {SIGNIFICANT_MARK}: |mean| >= 2 × SE.",
+        "and new predicates), stratified by the number of new predicates per draw when the suite has several "
+        "(each group weighted by its share of the recipe's draws; the error adds the groups' own errors), n/a "
+        f"with a single draw; (draws/pairs). {SIGNIFICANT_MARK}: |mean| >= 2 × SE.",
     ]
     return lines
 
@@ -270,8 +331,8 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
     rows = [row for path in files for row in read_result_rows(path)]
     require_rows(rows, files, f"the {suite} suite")
     stale = stale_draw_cells(rows, suite_data_root(files, suite))
-    lines = suite_lines(rows, stale=stale)
-    paired = paired_lines(rows)
+    lines = suite_lines(rows, stale=stale, suite=suite)
+    paired = paired_lines(rows, suite=suite)
     notes = (
         ""
         if not stale
@@ -288,9 +349,10 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
             f"# The {suite} suite: exact match (%), mean ± standard error over its draws (n = draws)\n\n"
             f"Generated by `allennlp report --suite {suite} --results {' '.join(files)}`. Each draw makes other "
             "predicates of the official train.txt new (fewshot_parser/data/dev_suite.py) and has its own "
-            "pre-training. known: exact match on the draws' held-out known.txt (examples of known predicates that "
-            "no training saw) with the pre-trained archive and after fine-tuning, averaged over every run of the "
-            "row; drop = after - before, also per dataset.\n\n"
+            "pre-training; means and errors are stratified by the number of new predicates per draw (each group "
+            "weighted by its share of the recipe's draws). known: exact match on the draws' held-out known.txt "
+            "(examples of known predicates that no training saw) with the pre-trained archive and after "
+            "fine-tuning, averaged over every run of the row; drop = after - before, also per dataset.\n\n"
             + "\n".join(lines)
             + "\n"
             + notes
@@ -317,7 +379,7 @@ def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
         )
         for key in sorted(table):
             for (dataset, shot), runs in sorted(table[key].items()):
-                mean, error = mean_and_error(draw_means(runs))
+                mean, error = stratified_mean(draw_means(runs), suite_strata(suite, dataset))
                 kept = retention(runs)
                 writer.writerow(
                     [
