@@ -54,8 +54,15 @@ VARIANTS = {"chosen-fallback-roles": "contextual-schema", "best": "contextual-sc
 class Spread:
     """How a column's paired differences spread: per group between draws, and within a draw."""
 
-    def __init__(self, between: Dict[int, float], within: float, samples: float, shares: Dict[int, float]):
-        self.between, self.within, self.samples, self.shares = between, within, samples, shares
+    def __init__(
+        self,
+        between: Dict[int, float],
+        within: float,
+        samples: float,
+        shares: Dict[int, float],
+        means: Dict[int, float],
+    ):
+        self.between, self.within, self.samples, self.shares, self.means = between, within, samples, shares, means
 
     def error(self, draws: Dict[int, int], samples: Optional[float] = None) -> float:
         """The stratified SE with `draws` per group and `samples` per draw (as now when None)."""
@@ -99,7 +106,7 @@ def spread(
     if strata:
         shares.update({g: s for g, s in strata.values()})
     between = {g: measured.get(g, pooled) for g in shares}
-    return Spread(between, w, k, shares)
+    return Spread(between, w, k, shares, {g: statistics.mean(v) for g, v in groups.items()})
 
 
 def minutes(log: str) -> Optional[float]:
@@ -136,7 +143,7 @@ def suite_lines(
     lines = [
         f"## Suite `{suite}`: best (`{best_row}`) − faithful",
         "",
-        "| column | draws | pairs | difference (mean ± SE) | between-draw sd (by new predicates per draw) | "
+        "| column | draws | pairs | difference (mean ± SE) | by new predicates per draw: mean (sd between draws) | "
         f"within-draw sd | SE with every recipe draw (samples as now) | the same with 5 samples | draws for SE "
         f"{target:g} (samples as now) | recipe draws | different draws |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
@@ -156,7 +163,10 @@ def suite_lines(
         recipe: Dict[int, int] = defaultdict(int)
         for group, _ in (strata or {0: (0, 1.0)}).values():
             recipe[group] += 1
-        by_group = ", ".join(f"{g} new: {math.sqrt(b):.1f}" for g, b in sorted(parts.between.items(), reverse=True))
+        by_group = ", ".join(
+            f"{g} new: {parts.means[g]:+.1f} ({math.sqrt(b):.1f})" if g in parts.means else f"{g} new: –"
+            for g, b in sorted(parts.between.items(), reverse=True)
+        )
         lines.append(
             f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {by_group} | "
             f"{math.sqrt(parts.within):.1f} | {parts.error(recipe):.2f} | {parts.error(recipe, 5):.2f} | "
