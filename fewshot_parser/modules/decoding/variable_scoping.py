@@ -163,8 +163,8 @@ class VariableScoping(Reranker):
         steps: List[Step],
         variable_scores: Dict[Tuple[int, int], torch.Tensor],
     ) -> List[Step]:
-        """The steps of `row` under its most probable well-scoped naming (`steps` when none is, or they are)."""
-        if is_well_scoped(steps):
+        """The steps of `row` under its most probable acceptable naming (`steps` when none is, or they are)."""
+        if self.acceptable(steps):
             return steps
         slots, choices = [], []
         for t, step in enumerate(steps):
@@ -183,6 +183,10 @@ class VariableScoping(Reranker):
             candidate = parser.slots.steps(
                 parser, filling.sequences[row].tolist(), row, filling.utterances[row], filling.entity_choice, renamed
             )
-            if is_well_scoped(candidate):
+            if self.acceptable(candidate):
                 return candidate
         return steps
+
+    def acceptable(self, steps: List[Step]) -> bool:
+        """Whether a naming needs no revision: here, that its LF is well scoped."""
+        return is_well_scoped(steps)

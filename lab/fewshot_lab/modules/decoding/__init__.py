@@ -1,0 +1,1 @@
+from fewshot_lab.modules.decoding.typed_variables import TypedVariables
