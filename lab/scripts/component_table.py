@@ -24,6 +24,8 @@ them; each row names its study and the row it was measured in:
   (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
 - variable scoping added to the best row: grid system `best-scoped` against `best`, results/dev/runs.csv
   (the frequent stratum's effect is in docs/results.md's text, from results/dev-frequent/runs.csv);
+- typed variables added to the best row, decoding only: the draws' pre-trained archives taught again
+  with and without it, lab/results/teach_probe/typed_variables.csv (`teach_probe.py`, suite only);
 - modifier pairs added to the best row and to the faithful row: grid systems `best-modifiers` against
   `best` and `ours-modifiers` against `ours`, results/dev/runs.csv (suite only so far);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
@@ -124,6 +126,24 @@ def pairs(
         for key in sorted(official_with):
             if key in official_without and key[:2] in found["s"]:
                 found["s"][key[:2]].append(official_with[key] - official_without[key])
+        return found
+
+    return gains
+
+
+def taught(file: str) -> Callable[[], Gains]:
+    """Gains from a `teach_probe.py` CSV: the same fine-tuned parser with the component − without, per
+    run, averaged within each draw (suite only)."""
+
+    def gains() -> Gains:
+        found = empty()
+        by_draw: Dict[Tuple[str, str, str], List[float]] = {}
+        for row in read(path(file)):
+            key = (row["dataset"], row["shot"], row["draw"])
+            by_draw.setdefault(key, []).append(float(row["with_component"]) - float(row["without"]))
+        for (dataset, shot, _), differences in sorted(by_draw.items()):
+            if (dataset, shot) in found["d"]:
+                found["d"][(dataset, shot)].append(statistics.mean(differences))
         return found
 
     return gains
@@ -322,6 +342,12 @@ ROWS = [
         "added to the best row (`best-scoped`)",
         "no",
         pairs("best-scoped", "best", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "typed variables (decoding only)",
+        "added to the best row (taught again from its pre-trained archives, `teach_probe.py`)",
+        "no",
+        taught("lab/results/teach_probe/typed_variables.csv"),
     ),
     Row(
         "modifier pairs",
