@@ -56,6 +56,10 @@ step dev jobs "11 12 13 14 15 16 17 18 19 20" ours best
 step dev geo "29 30 31 32 33 34 35" ours best best-modifiers ours-modifiers
 step dev geo "36 37 38 39 40 41 42 43 44 45 46 47 48 49 50" ours best
 step dev geo "2 3 4 6 7 8 10 14 15 17" best best-modifiers
+# Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
+$python lab/scripts/teach_probe.py measure --component typed_variables \
+  --draws 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 2 3 4 6 7 8 10 14 15 17 \
+  --out lab/results/teach_probe/typed_variables.csv | tail -1
 step dev-frequent jobs "3 4 5" ours best
 step dev-frequent geo "6 7 8 9 10 11 12 13 14 15" ours best
 step dev-frequent jobs "6 7 8 9 10 11 12 13 14 15" ours best

@@ -161,8 +161,10 @@ def suite_lines(
             )
             continue
         recipe: Dict[int, int] = defaultdict(int)
-        for group, _ in (strata or {0: (0, 1.0)}).values():
+        for group, _ in strata.values() if strata else []:
             recipe[group] += 1
+        if not recipe:  # no recipe: the draws measured
+            recipe[0] = draws
         by_group = ", ".join(
             f"{g} new: {parts.means[g]:+.1f} ({math.sqrt(b):.1f})" if g in parts.means else f"{g} new: –"
             for g, b in sorted(parts.between.items(), reverse=True)
