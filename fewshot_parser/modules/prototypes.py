@@ -60,13 +60,15 @@ class PredicateDropout(torch.nn.Module):
         self._random = random.Random(seed)
 
     def rows(self, present: torch.Tensor, action_space: ActionSpace) -> torch.Tensor:
-        """`(num_actions,)`: the rows among `present` that take their prototypes."""
+        """`(num_actions,)`: the rows among `present` that take their prototypes (never padding or unknown)."""
         share = self.share
         if self.unit == "action":
             # One draw per action row, as the authors' ProtoDropout; every predicate of the kept rows is then
             # dropped, so exactly those rows take prototypes.
             draws = torch.tensor([self._random.random() for _ in range(present.numel())], device=present.device)
             present, share = present & (draws < self.share), 1.0
+        # Draws happen before the unknown rows leave `present`, so a batch without them draws as before.
+        present = present & action_space.valid.to(present.device)
         predicates = sorted(
             {p for i in present.nonzero().squeeze(-1).tolist() for p in action_space.actions[i].predicates}
         )
