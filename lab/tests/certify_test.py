@@ -208,7 +208,7 @@ def test_a_renamed_row_is_run_under_its_old_name_at_the_base(tmp_path, monkeypat
     monkeypatch.setattr(certify, "code_version", lambda: "c" * 40)
     monkeypatch.setattr(certify, "base_tree", lambda revision, work: ("b" * 40, "BASE"))
     monkeypatch.setattr(certify, "run_fingerprint", fake_fingerprint)
-    arguments = dict(base="HEAD", datasets=["geo"], shots=[1], shuffle=1, work=str(tmp_path), record=str(tmp_path / "c.csv"))
+    arguments = dict(base="HEAD", datasets=["geo"], shots=[1], shuffle=1, jobs=1, work=str(tmp_path), record=str(tmp_path / "c.csv"))
     certify.certify_from_args(argparse.Namespace(systems=["best"], renamed=["best=old-best"], **arguments))
     assert ran == [("BASE", "old-best"), (PROJECT_ROOT, "best")]
     with open(tmp_path / "c.csv", newline="") as handle:
@@ -216,3 +216,40 @@ def test_a_renamed_row_is_run_under_its_old_name_at_the_base(tmp_path, monkeypat
     assert [(r["setting"], r["same"]) for r in recorded] == [(SYSTEMS["best"][1], "yes")]
     with pytest.raises(certify.UserError, match="--renamed best: give NAME=BASE_NAME"):
         certify.certify_from_args(argparse.Namespace(systems=["best"], renamed=["best"], **arguments))
+
+
+def test_rows_certified_several_at_a_time_are_all_recorded(tmp_path, monkeypatch):
+    """`--jobs 2` runs the fingerprints of two rows at once; every row gets one verdict, in the asked order,
+    and a row whose current fingerprint differs is recorded as changed."""
+    import argparse
+    import threading
+
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def fake_fingerprint(root, system, dataset, shot, shuffle, work, data_dir):
+        import time
+
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)
+        with lock:
+            running[0] -= 1
+        changed = root == certify.PROJECT_ROOT and dataset == "jobs" and shot == 2
+        return {"data": {}, "training": {"loss": 2.0 if changed else 1.0}, "decoding": []}, ""
+
+    monkeypatch.setattr(certify, "code_version", lambda: "c" * 40)
+    monkeypatch.setattr(certify, "base_tree", lambda revision, work: ("b" * 40, str(tmp_path / "tree")))
+    monkeypatch.setattr(certify, "run_fingerprint", fake_fingerprint)
+    record = str(tmp_path / "certifications.csv")
+    args = argparse.Namespace(
+        base="HEAD", systems=["ours"], datasets=["jobs", "geo"], shots=[1, 2], shuffle=1, jobs=2, renamed=[],
+        work=str(tmp_path / "work"), record=record,
+    )
+    certify.certify_from_args(args)
+    rows = staleness.read_certifications(record)
+    assert [(r["dataset"], r["shot"], r["same"]) for r in rows] == [
+        ("jobs", "1", "yes"), ("jobs", "2", "no"), ("geo", "1", "yes"), ("geo", "2", "yes")
+    ]
+    assert most[0] == 2

@@ -19,6 +19,7 @@ pre-trained archive valid when only fine-tuning changed. A base commit's fingerp
 """
 
 import argparse
+import concurrent.futures
 import csv
 import hashlib
 import json
@@ -31,10 +32,10 @@ from typing import Dict, List, Optional, Tuple
 from allennlp.commands.subcommand import Subcommand
 
 from fewshot_lab import fingerprint
-from fewshot_parser.commands.arguments import int_in, one_of, positive_int
 from fewshot_lab.recipes import HEADLINE_SYSTEMS
-from fewshot_lab.systems import SYSTEMS
 from fewshot_lab.staleness import CERTIFICATIONS, read_certifications
+from fewshot_lab.systems import SYSTEMS
+from fewshot_parser.commands.arguments import int_in, one_of, positive_int
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, numerics
 from fewshot_parser.common.safe_io import atomic_open
@@ -221,60 +222,87 @@ def certify_from_args(args: argparse.Namespace) -> None:
     expected = stamp(commit, data_dir)  # what computes the base fingerprints this time
     print(
         f"certifying {len(rows)} row(s): code {version[:12]} against base {commit[:12]} "
-        f"(shuffle {args.shuffle}, one thread)"
+        f"(shuffle {args.shuffle}, one thread each, {args.jobs} at a time)"
     )
+
+    def certify_row(system: str, dataset: str, shot: int) -> Dict:
+        return certify_one(system, dataset, shot, args, commit, tree, version, base_names, data_dir, expected)
+
     verdicts = []
-    for system, dataset, shot in rows:
-        start = time.time()
-        name = f"{system}_{dataset}_{shot}shot_s{args.shuffle}"
-        sides = []
-        for label, root in (("base", tree), ("current", PROJECT_ROOT)):
-            work = os.path.abspath(os.path.join(args.work, label if label == "current" else commit[:12], name))
-            # The base commit's code is fixed, so its fingerprint is computed once per machine and data.
-            result = stored_fingerprint(work, expected) if label == "base" else None
-            if result is not None:
-                print(f"  {name}: the base fingerprint computed before is reused ({work})")
-            else:
-                named = base_names.get(system, system) if label == "base" else system
-                result, log = run_fingerprint(root, named, dataset, shot, args.shuffle, work, data_dir)
-                if result is not None and label == "base":
-                    with atomic_open(os.path.join(work, STAMP), "w") as handle:
-                        json.dump(expected, handle, sort_keys=True)
-            if result is None:
-                reason = log.strip().splitlines()[-1] if log.strip() else "?"
-                print(f"  {name}: the {label} code failed to run it: {reason}")
-            sides.append(result)
-        base, current = sides
-        if base is None or current is None:
-            verdict, changed, pretraining = "failed", ["not run"], "failed"
-        else:
-            changed = differences(base, current)
-            verdict = "yes" if not changed else "no"
-            pretraining = "yes" if pretraining_agrees(base, current) else "no"
-        system_label, setting, _ = SYSTEMS[system]
-        row = {
-            "system": system_label,
-            "setting": setting,
-            "dataset": dataset,
-            "shot": shot,
-            "shuffle": args.shuffle,
-            "base_version": commit,
-            "code_version": version,
-            "same": verdict,
-            "base_fingerprint": fingerprint.digest(base) if base else "",
-            "fingerprint": fingerprint.digest(current) if current else "",
-            "differs_in": "; ".join(changed),
-            "seconds": round(time.time() - start, 1),
-            "pretraining_same": pretraining,
-        }
-        verdicts.append(row)
-        said = {"yes": "same behaviour", "failed": "failed"}.get(
-            verdict, f"CHANGED: {row['differs_in']}" + ("; pre-training the same" if pretraining == "yes" else "")
-        )
-        print(f"  {name}: {said} ({row['seconds']:.0f} s)")
-        record(args.record, row)
+    # Each fingerprint is a subprocess with one thread, so threads suffice to run `--jobs` of them at once;
+    # verdicts are recorded here, one at a time, as rows finish.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for row in pool.map(lambda r: certify_row(*r), rows):
+            verdicts.append(row)
+            said = {"yes": "same behaviour", "failed": "failed"}.get(
+                row["same"],
+                f"CHANGED: {row['differs_in']}"
+                + ("; pre-training the same" if row["pretraining_same"] == "yes" else ""),
+            )
+            name = f"{row['_name']}"
+            print(f"  {name}: {said} ({row['seconds']:.0f} s)", flush=True)
+            record(args.record, {k: v for k, v in row.items() if k in FIELDS})
     same = sum(v["same"] == "yes" for v in verdicts)
     print(f"{same} of {len(verdicts)} row(s) behave as at {commit[:12]}; verdicts in {args.record}")
+
+
+def certify_one(
+    system: str,
+    dataset: str,
+    shot: int,
+    args: argparse.Namespace,
+    commit: str,
+    tree: str,
+    version: str,
+    base_names: Dict[str, str],
+    data_dir: str,
+    expected: Dict[str, str],
+) -> Dict:
+    """The verdict of one row: its fingerprint under the base tree (stored or computed) and the current code."""
+    start = time.time()
+    name = f"{system}_{dataset}_{shot}shot_s{args.shuffle}"
+    sides = []
+    for label, root in (("base", tree), ("current", PROJECT_ROOT)):
+        work = os.path.abspath(os.path.join(args.work, label if label == "current" else commit[:12], name))
+        # The base commit's code is fixed, so its fingerprint is computed once per machine and data.
+        result = stored_fingerprint(work, expected) if label == "base" else None
+        if result is not None:
+            print(f"  {name}: the base fingerprint computed before is reused ({work})", flush=True)
+        else:
+            named = base_names.get(system, system) if label == "base" else system
+            result, log = run_fingerprint(root, named, dataset, shot, args.shuffle, work, data_dir)
+            if result is not None and label == "base":
+                with atomic_open(os.path.join(work, STAMP), "w") as handle:
+                    json.dump(expected, handle, sort_keys=True)
+        if result is None:
+            reason = log.strip().splitlines()[-1] if log.strip() else "?"
+            print(f"  {name}: the {label} code failed to run it: {reason}", flush=True)
+        sides.append(result)
+    base, current = sides
+    if base is None or current is None:
+        verdict, changed, pretraining = "failed", ["not run"], "failed"
+    else:
+        changed = differences(base, current)
+        verdict = "yes" if not changed else "no"
+        pretraining = "yes" if pretraining_agrees(base, current) else "no"
+    system_label, setting, _ = SYSTEMS[system]
+    row = {
+        "system": system_label,
+        "setting": setting,
+        "dataset": dataset,
+        "shot": shot,
+        "shuffle": args.shuffle,
+        "base_version": commit,
+        "code_version": version,
+        "same": verdict,
+        "base_fingerprint": fingerprint.digest(base) if base else "",
+        "fingerprint": fingerprint.digest(current) if current else "",
+        "differs_in": "; ".join(changed),
+        "seconds": round(time.time() - start, 1),
+        "pretraining_same": pretraining,
+    }
+    row["_name"] = name
+    return row
 
 
 def record(path: str, row: Dict) -> None:
