@@ -27,9 +27,18 @@ as for reshaped pairs. Templates that already use an entity of the support LF ar
 Candidates take turns over the template positions (predicate, argument), smallest template LF
 first, one utterance per template LF. Only the lambda-calculus formalism has such operators (Prolog
 files get none).
+
+A support LF can also be a call of a new *function* whose type suffix names a kind of entity: "what is
+the capital of s0", `( capital:c s0 )`, where the training set's city atoms are `c0`. The training set
+never calls the new function, so nothing there says where its result goes, but its type does: the
+positions that take `c` atoms (`population:i` in "how many people live in c0", which becomes "how many
+people live in the capital of s0", `( population:i ( capital:c s0 ) )`). Its noun phrase is the
+support utterance from the new predicate's words on (`wording.support_entries`), with the article
+before them, when it speaks every entity of the LF; the question opening is checked as above.
 """
 
 import collections
+import re
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
 
 from fewshot_parser.data.examples import Example
@@ -46,6 +55,7 @@ from fewshot_parser.data.recombination.trees import (
     subject_types,
     variable_count,
 )
+from fewshot_parser.data.recombination.wording import support_entries
 from fewshot_parser.logical_forms.tree import Tree, parse, to_string
 
 _ARTICLES = ("the", "a", "an")
@@ -75,17 +85,59 @@ def entity_slots(context: RecombinationContext) -> EntitySlots:
     return slots
 
 
+_DIGITS = re.compile(r"\d+$")
+
+
+def entity_kinds(context: RecombinationContext) -> Dict[Position, Set[str]]:
+    """Per (predicate, argument) position: the kinds of entity atom the training set puts there (`c` of
+    `c0`, the atom without its number)."""
+    kinds: Dict[Position, Set[str]] = collections.defaultdict(set)
+    for example in context.training:
+        for label, index, child in atom_positions(example.tree):
+            if not child.is_call and ENTITY.match(child.label):
+                kinds[(label, index)].add(_DIGITS.sub("", child.label))
+    return kinds
+
+
+def function_kind(context: RecombinationContext, support: Support, example: Example) -> Optional[str]:
+    """The kind of entity a support LF denotes when it is a call of a new function whose type suffix
+    names a kind the training set's entity atoms have (`c` of `( capital:c s0 )`), else None."""
+    label = example.tree.label
+    if label not in support.new:
+        return None
+    suffix = label.split(":", 1)[1] if ":" in label.strip(":") else ""
+    kinds = context.derived("entity kinds", lambda: entity_kinds(context))
+    return suffix if suffix and any(suffix in seen for seen in kinds.values()) else None
+
+
+def _phrase_from(context: RecombinationContext, example: Example, start: int) -> Optional[List[str]]:
+    """The support utterance from word `start` on (from the article before it), unless the words before
+    name a predicate or an entity of the LF (not a question opening)."""
+    if start > 0 and example.utterance[start - 1] in _ARTICLES:
+        start -= 1
+    predicates = call_labels(example.tree)
+    opening = example.utterance[:start]
+    if any(ENTITY.match(w) or context.statistics.names(w, q) for w in opening for q in predicates):
+        return None
+    return list(example.utterance[start:])
+
+
 def noun_phrase(context: RecombinationContext, example: Example) -> Optional[List[str]]:
     """The words of a support utterance that speak its whole LF, or None (see the module docstring)."""
-    operator = example.tree.label
-    predicates = call_labels(example.tree)
     for i, token in enumerate(example.utterance):
-        if context.statistics.predictiveness(token, operator) >= context.max_explained:
-            start = i - 1 if i > 0 and example.utterance[i - 1] in _ARTICLES else i
-            opening = example.utterance[:start]
-            if any(ENTITY.match(w) or context.statistics.names(w, q) for w in opening for q in predicates):
-                return None
-            return list(example.utterance[start:])
+        if context.statistics.predictiveness(token, example.tree.label) >= context.max_explained:
+            return _phrase_from(context, example, i)
+    return None
+
+
+def function_phrase(context: RecombinationContext, support: Support, example: Example) -> Optional[List[str]]:
+    """The words of a support utterance that speak a new function's call: from the function's words on,
+    when they speak every entity of the LF; None without such words."""
+    entities = {leaf.label for leaf in example.tree.leaves() if ENTITY.match(leaf.label)}
+    for entry in support_entries(context, support, example.tree.label):
+        if entry.example is example:
+            phrase = _phrase_from(context, example, entry.span.start)
+            return phrase if phrase is not None and entities <= set(phrase) else None
     return None
 
 
@@ -118,18 +170,25 @@ class SubtreePairs(PairGenerator):
         example = cast(Example, unit)
         if context.formalism != "lambda":
             return
-        # The positions that take the support LF's type; all of them when its type is new.
-        types = subject_types(example.tree)
-        if not types or not all(":" in t.strip(":") for t in types):
-            return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
-        slots = {
-            position
-            for position, seen in context.derived("entity slots", lambda: entity_slots(context))
-            .get(example.tree.label, {})
-            .items()
-            if types & seen or not types & context.known
-        }
-        phrase = noun_phrase(context, example) if slots and call_labels(example.tree) & support.new else None
+        kind = function_kind(context, support, example)
+        if kind is not None:
+            # A new function's call goes where the training set puts entities of its kind.
+            kinds = context.derived("entity kinds", lambda: entity_kinds(context))
+            slots = {position for position, seen in kinds.items() if kind in seen}
+            phrase = function_phrase(context, support, example) if slots else None
+        else:
+            # The positions that take the support LF's type; all of them when its type is new.
+            types = subject_types(example.tree)
+            if not types or not all(":" in t.strip(":") for t in types):
+                return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
+            slots = {
+                position
+                for position, seen in context.derived("entity slots", lambda: entity_slots(context))
+                .get(example.tree.label, {})
+                .items()
+                if types & seen or not types & context.known
+            }
+            phrase = noun_phrase(context, example) if slots and call_labels(example.tree) & support.new else None
         if phrase is None:
             return
         entities = {leaf.label for leaf in example.tree.leaves() if ENTITY.match(leaf.label)}
