@@ -7513,6 +7513,31 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-result-types',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, result-type re-ranking, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with result-type re-ranking after entity coverage (decoding only): a call may go only where the training file puts calls of its type suffix; taught capital:c and capital:t, the parser wrote ( and ( capital:c s0 ) ... ), a city among conditions (dev geo draw 26, lab/results/error_analysis_dev_geo_d26.md). lab/fewshot_lab/modules/decoding/result_types.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      model: {
+        rerankers: [
+          { type: 'entity_coverage', beam_size: 10, weight: 5 },
+          { type: 'result_types', training_data: c.train },
+        ],
+      },
+      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+      teaching_recipe: false,
+    },
+  },
+  {
+    name: 'ours-result-types',
+    system: 'ProtoParser',
+    setting: '+ result-type re-ranking',
+    about: 'The faithful row with result-type re-ranking after its dead-end reranker (decoding only; lab/fewshot_lab/modules/decoding/result_types.py).',
+    base: '../experiments/faithful.jsonnet',
+    overrides: { model: { rerankers: [{ type: 'dead_ends' }, { type: 'result_types', training_data: c.train }] } },
+  },
+  {
     name: 'ours-repeated',
     system: 'ProtoParser',
     setting: '+ repeated-subtree re-ranking',

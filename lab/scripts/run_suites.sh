@@ -56,7 +56,8 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
 # major:t), so they run beside the geo pair draws and on the geo draws of three that do (their
 # best-row pre-training is made again). Variable scoping (best-scoped) stopped after geo draws 13-28
 # (+0.02 ± 0.02 on 16 draws). Subtree pairs of new functions (best-subtrees, ours-subtrees: the error
-# analysis of geo draw 26) run beside geo draws 29-50 and then on the measured draws making capital:c new.
+# analysis of geo draw 26) and result-type re-ranking (best-result-types, ours-result-types: the same
+# analysis) run beside geo draws 29-50 and then on the measured draws making capital:c new.
 # After each new group of draws, both rows fine-tuned from their pre-trainings' 20-epoch snapshots
 # (`short`): whether the suite's pre-trainings, three quarters of its cost, can be a fifth as long.
 step dev geo "21 22 23 24 25 26 27 28" ours best best-modifiers ours-modifiers
@@ -66,11 +67,13 @@ step dev jobs "19 20" ours best
 short dev jobs "19 20"
 step dev jobs "21 22 23 24 25 26 27 28 29 30" ours best
 short dev jobs "21 22 23 24 25 26 27 28 29 30"
-step dev geo "29 30 31 32 33 34 35" ours best best-modifiers ours-modifiers best-subtrees ours-subtrees
+step dev geo "29 30 31 32 33 34 35" ours best best-modifiers ours-modifiers best-subtrees ours-subtrees \
+  best-result-types ours-result-types
 short dev geo "29 30 31 32 33 34 35"
-step dev geo "36 37 38 39 40 41 42 43 44 45 46 47 48 49 50" ours best best-subtrees ours-subtrees
-# Subtree pairs of new functions (best-subtrees, ours-subtrees) on the measured draws that make capital:c new.
-step dev geo "21 24 26 28 2 7 10 11 12 13 14 16 18 19" best-subtrees ours-subtrees
+step dev geo "36 37 38 39 40 41 42 43 44 45 46 47 48 49 50" ours best best-subtrees ours-subtrees \
+  best-result-types ours-result-types
+# Subtree pairs and result types on the measured draws that make capital:c new.
+step dev geo "21 24 26 28 2 7 10 11 12 13 14 16 18 19" best-subtrees ours-subtrees best-result-types ours-result-types
 step dev geo "2 3 4 6 7 8 10 14 15 17" best best-modifiers
 # Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
 $python lab/scripts/teach_probe.py measure --component typed_variables \
