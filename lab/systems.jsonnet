@@ -7460,8 +7460,8 @@ local untyped(generators=null) = {
   {
     name: 'best-subtrees',
     system: 'ProtoParser',
-    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, subtree pairs of new functions, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: 'The best row with subtree pairs (fine-tuning only): a support LF that denotes an entity, a new function\'s call among them ("what is the capital of s0", ( capital:c s0 ), whose type suffix names the training set\'s c atoms), placed whole where the training templates and the earlier pairs have such an entity, 10 per support example. From the error analysis of dev geo draw 26 (lab/results/error_analysis_dev_geo_d26.md): the best row wrote ( population:i s0 ) for ( population:i ( capital:c s0 ) ). lab/fewshot_lab/data/recombination/subtrees.py.',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, subtree pairs of new functions both ways, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with subtree pairs (fine-tuning only): a support LF that denotes an entity, a new function\'s call among them ("what is the capital of s0", ( capital:c s0 ), whose type suffix names the training set\'s c atoms), placed whole where the training templates and the earlier pairs have such an entity, and the reverse, a training LF that denotes an entity (( argmax $0 ( state:t $0 ) ... )) placed in an entity argument of a new predicate in a support LF (( capital:c ( argmax ... ) )), 10 each per support example. From the error analysis of dev geo draw 26 (lab/results/error_analysis_dev_geo_d26.md): the best row wrote ( population:i s0 ) for ( population:i ( capital:c s0 ) ) and the argmax alone for ( capital:c ( argmax ... ) ). lab/fewshot_lab/data/recombination/subtrees.py.',
     base: '../experiments/best.jsonnet',
     overrides: {
       dataset_reader: {
@@ -7471,7 +7471,7 @@ local untyped(generators=null) = {
             { type: 'reverse', pairs_per_predicate: 10 },
           ],
           [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
-          [{ type: 'subtrees', pairs_per_example: 10 }],
+          [{ type: 'subtrees', pairs_per_example: 10 }, { type: 'subtree_arguments', pairs_per_example: 10 }],
         ],
       },
       // It shares the best row's pre-trained archive, whose recipe stays the best row's.
@@ -7481,7 +7481,7 @@ local untyped(generators=null) = {
   {
     name: 'ours-subtrees',
     system: 'ProtoParser',
-    setting: '+ subtree pairs of new functions',
+    setting: '+ subtree pairs of new functions both ways',
     about: "The faithful row with best-subtrees' subtree pairs and nothing else of recombination (no forward or reverse pairs, no replay, the support once, its 20 epochs): a component added to the faithful row. lab/fewshot_lab/data/recombination/subtrees.py.",
     base: '../experiments/faithful.jsonnet',
     overrides: {
@@ -7494,7 +7494,7 @@ local untyped(generators=null) = {
           token_indexers: null,
           typed_entities: null,
           unify_slots: null,
-          generators: [[{ type: 'subtrees', pairs_per_example: 10 }]],
+          generators: [[{ type: 'subtrees', pairs_per_example: 10 }, { type: 'subtree_arguments', pairs_per_example: 10 }]],
           lexicon: c.dataset,
           reader: {
             type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),

@@ -137,3 +137,36 @@ def test_no_function_pairs_without_an_entity_kind_or_an_opening():
     pairs = fixtures.synthesize(fixtures.examples(FUNCTION_TRAINING), fixtures.examples(before, source="s"),
                                 SubtreePairs())
     assert not [p for p in pairs if p.direction == "subtree"]
+
+
+ARGUMENT_TRAINING = FUNCTION_TRAINING + [
+    ("what state border s0", "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"),
+    ("what river run through s0", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("what state border the state with the most city",
+     "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 ( argmax $1 ( state:t $1 ) ( count $2 ( and ( city:t $2 ) ( loc:t $2 $1 ) ) ) ) ) ) )"),
+    ("what state ha the most city", "( argmax $0 ( state:t $0 ) ( count $1 ( and ( city:t $1 ) ( loc:t $1 $0 ) ) ) )"),
+    ("what is the state with the largest area", "( argmax $0 ( state:t $0 ) ( area:i $0 ) )"),
+    ("how many state border s0", "( count $0 ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"),
+]
+
+
+def test_a_training_lf_that_denotes_a_state_goes_in_the_support_s_state_argument():
+    from fewshot_lab.data import SubtreeArguments
+
+    support = [("what is the capital of s1", "( capital:c s1 )")]
+    pairs = fixtures.synthesize(fixtures.examples(ARGUMENT_TRAINING), fixtures.examples(support, source="support.txt"),
+                                SubtreeArguments())
+    made = {(" ".join(p.utterance), p.logical_form) for p in pairs if p.direction == "subtree"}
+    # `next_to:t`'s second argument takes states and the state with the most cities: argmax over
+    # `state:t` denotes a state. The question gives the noun phrase, as a relative clause or after "what is".
+    assert made == {
+        ("what is the capital of the state that ha the most city",
+         "( capital:c ( argmax $0 ( state:t $0 ) ( count $1 ( and ( city:t $1 ) ( loc:t $1 $0 ) ) ) ) )"),
+        ("what is the capital of the state with the largest area", "( capital:c ( argmax $0 ( state:t $0 ) ( area:i $0 ) ) )"),
+    }  # `count` denotes a number: "how many state border s0" is never put there
+    # Only an entity in an argument of a new predicate, spoken once, is replaced.
+    known = [("what river run through s1", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s1 ) ) )")]
+    assert not [p for p in fixtures.synthesize(fixtures.examples(ARGUMENT_TRAINING), fixtures.examples(known, source="s"),
+                                               SubtreeArguments()) if p.direction == "subtree"]
+    assert sum(p.direction == "subtree" for p in fixtures.synthesize(
+        fixtures.examples(ARGUMENT_TRAINING), fixtures.examples(support, source="s"), SubtreeArguments(1))) == 1
