@@ -7458,6 +7458,86 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-subtrees',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, subtree pairs of new functions both ways, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with subtree pairs (fine-tuning only): a support LF that denotes an entity, a new function\'s call among them ("what is the capital of s0", ( capital:c s0 ), whose type suffix names the training set\'s c atoms), placed whole where the training templates and the earlier pairs have such an entity, and the reverse, a training LF that denotes an entity (( argmax $0 ( state:t $0 ) ... )) placed in an entity argument of a new predicate in a support LF (( capital:c ( argmax ... ) )), 10 each per support example. From the error analysis of dev geo draw 26 (lab/results/error_analysis_dev_geo_d26.md): the best row wrote ( population:i s0 ) for ( population:i ( capital:c s0 ) ) and the argmax alone for ( capital:c ( argmax ... ) ). lab/fewshot_lab/data/recombination/subtrees.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+          ],
+          [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
+          [{ type: 'subtrees', pairs_per_example: 10 }, { type: 'subtree_arguments', pairs_per_example: 10 }],
+        ],
+      },
+      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+      teaching_recipe: false,
+    },
+  },
+  {
+    name: 'ours-subtrees',
+    system: 'ProtoParser',
+    setting: '+ subtree pairs of new functions both ways',
+    about: "The faithful row with best-subtrees' subtree pairs and nothing else of recombination (no forward or reverse pairs, no replay, the support once, its 20 epochs): a component added to the faithful row. lab/fewshot_lab/data/recombination/subtrees.py.",
+    base: '../experiments/faithful.jsonnet',
+    overrides: {
+      dataset_reader: {
+        reader: {
+          type: 'fewshot_augmented',
+          completeness: null,
+          idiom_source: null,
+          min_support: null,
+          token_indexers: null,
+          typed_entities: null,
+          unify_slots: null,
+          generators: [[{ type: 'subtrees', pairs_per_example: 10 }, { type: 'subtree_arguments', pairs_per_example: 10 }]],
+          lexicon: c.dataset,
+          reader: {
+            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
+            completeness: 1,
+            idiom_source: c.path(0, 1) + '/train.txt',
+            min_support: 5,
+            token_indexers: { tokens: { type: 'single_id' } },
+            typed_entities: false,
+            unify_slots: false,
+          },
+          seed: c.seed,
+          support_data_path: c.support,
+          training_data_path: c.train,
+        },
+      },
+    },
+  },
+  {
+    name: 'best-result-types',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, result-type re-ranking, slot-type check, pre-trained parser where no new predicate is used",
+    about: 'The best row with result-type re-ranking after entity coverage (decoding only): a call may go only where the training file puts calls of its type suffix; taught capital:c and capital:t, the parser wrote ( and ( capital:c s0 ) ... ), a city among conditions (dev geo draw 26, lab/results/error_analysis_dev_geo_d26.md). lab/fewshot_lab/modules/decoding/result_types.py.',
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      model: {
+        rerankers: [
+          { type: 'entity_coverage', beam_size: 10, weight: 5 },
+          { type: 'result_types', training_data: c.train },
+        ],
+      },
+      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+      teaching_recipe: false,
+    },
+  },
+  {
+    name: 'ours-result-types',
+    system: 'ProtoParser',
+    setting: '+ result-type re-ranking',
+    about: 'The faithful row with result-type re-ranking after its dead-end reranker (decoding only; lab/fewshot_lab/modules/decoding/result_types.py).',
+    base: '../experiments/faithful.jsonnet',
+    overrides: { model: { rerankers: [{ type: 'dead_ends' }, { type: 'result_types', training_data: c.train }] } },
+  },
+  {
     name: 'ours-repeated',
     system: 'ProtoParser',
     setting: '+ repeated-subtree re-ranking',

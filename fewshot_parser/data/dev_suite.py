@@ -7,7 +7,7 @@ Two strata, each a suite of its own (`allennlp run-grid --suite NAME`, results i
 
 * `dev`: three new predicates per draw among those of moderate frequency (at most `max_share` of the
   examples), as a new product feature usually is, and, where three alone give too few draws to tell
-  two rows apart, further draws with two (and on geo with four);
+  two rows apart, further draws with two and four (and on jobs with one);
 * `dev-frequent`: one new predicate per draw among the frequent ones (more than the `dev` limit), the
   case of a flight assistant's new `ground_fare` that users ask about often, and on jobs and geo
   further draws with two; it takes much of the training set with it, so retention (`known.txt`)
@@ -35,20 +35,20 @@ from fewshot_parser.data.splits import make_splits
 # the eligibility of a predicate (at least `min_examples` examples, a share of the file above
 # `min_share` and at most `max_share`), the size of the held-out known set and the support samples per
 # draw. Draws cycle through the combinations of eligible predicates (`choose_predicates`), so a run of
-# consecutive draws as long as their number takes each once: jobs' `dev` draws 1-10 are every
-# combination of three of its 5 eligible predicates and 11-20 every pair (one new predicate would
-# leave 7-11 queries a draw), geo's 1-20, 21-35 and 36-50 every three, two and four of its 6 (a
-# paired difference's spread between draws asks for about 42 geo 1-shot draws for a standard error of
-# 2.5 points, more than the 35 combinations of two and three: lab/results/suite_size.md); their
-# `dev-frequent` draws 1-5 are every one of their 5 frequent predicates and 6-15 every two. ATIS has 26
-# (2,600 combinations of three) and 9.
+# consecutive draws as long as their number takes each once: jobs' `dev` draws 1-10, 11-20, 21-25 and
+# 26-30 are every combination of three, two, four and one of its 5 eligible predicates (one new
+# predicate leaves 7-45 queries a draw, four 68-101), geo's 1-20, 21-35 and 36-50 every three, two and
+# four of its 6 (a paired difference's spread between draws asks for about 42 geo 1-shot draws and 28
+# jobs ones for a standard error of 2.5 points, more than the combinations of two and three:
+# lab/results/suite_size.md); their `dev-frequent` draws 1-5 are every one of their 5 frequent
+# predicates and 6-15 every two. ATIS has 26 (2,600 combinations of three) and 9.
 # Each draw needs its own pre-training (an ATIS one costs up to an hour and a half at one thread);
 # `run-grid --draws` runs a subset.
 SUITES: Dict[str, Dict[str, Dict]] = {
     "dev": {
         "jobs": {
-            "draws": list(range(1, 21)),
-            "new": {3: list(range(1, 11)), 2: list(range(11, 21))},
+            "draws": list(range(1, 31)),
+            "new": {3: list(range(1, 11)), 2: list(range(11, 21)), 4: list(range(21, 26)), 1: list(range(26, 31))},
             "min_examples": 8,
             "max_share": 0.15,
             "known": 40,

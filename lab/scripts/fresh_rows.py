@@ -25,11 +25,9 @@ CONFIG_STALE = ("no provenance", "no grid system makes this row any more", "conf
 
 def verdicts(root: str, files: List[str]) -> Dict[str, Dict[str, Optional[str]]]:
     """file -> row key (`system|setting|dataset|shot|shuffle`, with `#<n>` for a repeated key) -> why stale, or None."""
-    sys.path.insert(0, root)
+    sys.path[:0] = [root, os.path.join(root, "lab")]
     from fewshot_lab.staleness import draw_stale_reason, stale_reason
-    from fewshot_parser.commands.systems import read_systems
-
-    systems = read_systems(os.path.join(root, "experiments", "systems.csv"))
+    from fewshot_lab.systems import SYSTEMS as systems  # the product's and the lab's systems tables
     found: Dict[str, Dict[str, Optional[str]]] = {}
     for path in files:
         with open(os.path.join(root, path), newline="", encoding="utf-8") as handle:

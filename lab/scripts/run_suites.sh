@@ -6,8 +6,8 @@
 # the lab's check that also looks at the code a row depends on, e.g. the MiniLM rows recorded before
 # e7ec5e1, which ran the frozen transformer with dropout; the package's default `config` check would
 # keep them), so the script resumes where it stopped, also in a fresh checkout. Two runs at a time, one
-# thread each (a 2-core machine). Jobs' 20 and geo's 50 `dev` draws are every combination of three
-# and of two (geo: and four) of their eligible predicates (fewshot_parser/data/dev_suite.py). Steps that
+# thread each (a 2-core machine). Jobs' 30 and geo's 50 `dev` draws are every combination of three,
+# two and four (jobs: and one) of their eligible predicates (fewshot_parser/data/dev_suite.py). Steps that
 # earlier sessions finished (geo 1-20, jobs 1-10, dev-frequent geo, best-scoped on geo 13-20, the
 # pre-training-epoch rows) are left out: run-grid would only skip them.
 #
@@ -45,16 +45,36 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their p
     done
   done
 }
-# The wider recipe for the power a paired difference needs: geo's first eight pair draws, jobs' ten,
-# the rest of geo's pairs, then geo's draws of four, the frequent pairs, two at a time. Modifier pairs
-# (lab rows best-modifiers, ours-modifiers) change only the draws that make a modifier new (geo:
-# major:t), so they run beside the geo pair draws and on the geo draws of three that do (their
-# best-row pre-training is made again). Variable scoping (best-scoped) stopped after geo draws 13-28
-# (+0.02 ± 0.02 on 16 draws).
-step dev geo "21 22 23 24 25 26 27 28" ours best best-scoped best-modifiers ours-modifiers
-step dev jobs "11 12 13 14 15 16 17 18 19 20" ours best
-step dev geo "29 30 31 32 33 34 35" ours best best-modifiers ours-modifiers
-step dev geo "36 37 38 39 40 41 42 43 44 45 46 47 48 49 50" ours best
+short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained 20 epochs (fine-tunings only)
+  $python lab/scripts/pretraining_epochs.py build "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" \
+    "$FEWSHOT_PRETRAIN_DIR" | tail -2
+  step "$1" "$2" "$3" ours-pre20 best-pre20
+}
+# The wider recipe for the power a paired difference needs: geo's first eight pair draws, the rest of
+# geo's pairs (draw 34 first: it makes capital:c new), jobs' pairs, fours and ones, geo's draws of
+# four, the frequent pairs, two at a time. Modifier pairs (lab rows best-modifiers, ours-modifiers)
+# change only the draws that make a modifier new (geo: major:t), so they run beside the geo pair draws
+# and on the geo draws of three that do (their best-row pre-training is made again). Variable scoping
+# (best-scoped) stopped after geo draws 13-28 (+0.02 ± 0.02 on 16 draws). Subtree pairs of new
+# functions (best-subtrees, ours-subtrees) and result-type re-ranking (best-result-types,
+# ours-result-types), both from the error analysis of geo draw 26, run beside geo draws 29-50 and then
+# on the measured draws making capital:c new. After each new group of draws, both rows fine-tuned from
+# their pre-trainings' 20-epoch snapshots (`short`): whether the suite's pre-trainings, three quarters
+# of its cost, can be a fifth as long.
+step dev geo "21 22 23 24 25 26 27 28" ours best best-modifiers ours-modifiers
+step dev geo "34 29 30 31 32 33 35" ours best best-modifiers ours-modifiers best-subtrees ours-subtrees \
+  best-result-types ours-result-types
+short dev geo "34 29 30 31 32 33 35"
+step dev jobs "11 12 13 14 15 16 17 18" ours best
+short dev jobs "17 18"
+step dev jobs "19 20" ours best
+short dev jobs "19 20"
+step dev jobs "21 22 23 24 25 26 27 28 29 30" ours best
+short dev jobs "21 22 23 24 25 26 27 28 29 30"
+step dev geo "36 37 38 39 40 41 42 43 44 45 46 47 48 49 50" ours best best-subtrees ours-subtrees \
+  best-result-types ours-result-types
+# Subtree pairs and result types on the measured draws that make capital:c new.
+step dev geo "21 24 26 28 2 7 10 11 12 13 14 16 18 19" best-subtrees ours-subtrees best-result-types ours-result-types
 step dev geo "2 3 4 6 7 8 10 14 15 17" best best-modifiers
 # Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
 $python lab/scripts/teach_probe.py measure --component typed_variables \

@@ -102,3 +102,71 @@ def test_the_reader_and_the_jsonnet_switch(tmp_path, monkeypatch):
     assert new_subtrees.pop("generators")[1:2] == [[{"type": "adjectives", "pairs_per_predicate": 40}]]
     assert new_reshaped.pop("generators")[1:] == [[{"type": "reshaped", "pairs_per_predicate": 40}]]
     assert new_subtrees == new_reshaped
+
+
+FUNCTION_TRAINING = [
+    ("how many people live in c0", "( population:i c0 )"),
+    ("where is c0", "( lambda $0 e ( loc:t c0 $0 ) )"),
+    ("how many people live in s0", "( population:i s0 )"),
+    ("what rivers are in s0", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("what is the population of the largest city", "( population:i ( argmax $0 ( city:t $0 ) ( size:i $0 ) ) )"),
+]
+
+
+def test_a_new_function_goes_where_the_training_set_puts_entities_of_its_kind():
+    support = [("what is the capital of s1", "( capital:c s1 )")]
+    pairs = fixtures.synthesize(fixtures.examples(FUNCTION_TRAINING), fixtures.examples(support, source="support.txt"),
+                                SubtreePairs())
+    subtree = {(" ".join(p.utterance), p.logical_form) for p in pairs if p.direction == "subtree"}
+    # `c` atoms go in `population:i`'s argument and `loc:t`'s first: the capital goes there, not where
+    # only states go (the river template), and the templates that use its entity are left out.
+    assert ("how many people live in the capital of s1", "( population:i ( capital:c s1 ) )") in subtree
+    assert ("where is the capital of s1", "( lambda $0 e ( loc:t ( capital:c s1 ) $0 ) )") in subtree
+    assert not [lf for _, lf in subtree if "river:t" in lf]
+    assert all(p.predicate == "capital:c" for p in pairs if p.direction == "subtree")
+
+
+def test_no_function_pairs_without_an_entity_kind_or_an_opening():
+    # `:i` names no kind of entity atom: a new measure is not placed as an entity.
+    measure = [("how big is s1", "( area:i s1 )")]
+    pairs = fixtures.synthesize(fixtures.examples(FUNCTION_TRAINING), fixtures.examples(measure, source="s"),
+                                SubtreePairs())
+    assert not [p for p in pairs if p.direction == "subtree"]
+    # The entity spoken before the function's words: no noun phrase speaks the whole LF.
+    before = [("s1 has which capital", "( capital:c s1 )")]
+    pairs = fixtures.synthesize(fixtures.examples(FUNCTION_TRAINING), fixtures.examples(before, source="s"),
+                                SubtreePairs())
+    assert not [p for p in pairs if p.direction == "subtree"]
+
+
+ARGUMENT_TRAINING = FUNCTION_TRAINING + [
+    ("what state border s0", "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"),
+    ("what river run through s0", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("what state border the state with the most city",
+     "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 ( argmax $1 ( state:t $1 ) ( count $2 ( and ( city:t $2 ) ( loc:t $2 $1 ) ) ) ) ) ) )"),
+    ("what state ha the most city", "( argmax $0 ( state:t $0 ) ( count $1 ( and ( city:t $1 ) ( loc:t $1 $0 ) ) ) )"),
+    ("what is the state with the largest area", "( argmax $0 ( state:t $0 ) ( area:i $0 ) )"),
+    ("how many state border s0", "( count $0 ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"),
+]
+
+
+def test_a_training_lf_that_denotes_a_state_goes_in_the_support_s_state_argument():
+    from fewshot_lab.data import SubtreeArguments
+
+    support = [("what is the capital of s1", "( capital:c s1 )")]
+    pairs = fixtures.synthesize(fixtures.examples(ARGUMENT_TRAINING), fixtures.examples(support, source="support.txt"),
+                                SubtreeArguments())
+    made = {(" ".join(p.utterance), p.logical_form) for p in pairs if p.direction == "subtree"}
+    # `next_to:t`'s second argument takes states and the state with the most cities: argmax over
+    # `state:t` denotes a state. The question gives the noun phrase, as a relative clause or after "what is".
+    assert made == {
+        ("what is the capital of the state that ha the most city",
+         "( capital:c ( argmax $0 ( state:t $0 ) ( count $1 ( and ( city:t $1 ) ( loc:t $1 $0 ) ) ) ) )"),
+        ("what is the capital of the state with the largest area", "( capital:c ( argmax $0 ( state:t $0 ) ( area:i $0 ) ) )"),
+    }  # `count` denotes a number: "how many state border s0" is never put there
+    # Only an entity in an argument of a new predicate, spoken once, is replaced.
+    known = [("what river run through s1", "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s1 ) ) )")]
+    assert not [p for p in fixtures.synthesize(fixtures.examples(ARGUMENT_TRAINING), fixtures.examples(known, source="s"),
+                                               SubtreeArguments()) if p.direction == "subtree"]
+    assert sum(p.direction == "subtree" for p in fixtures.synthesize(
+        fixtures.examples(ARGUMENT_TRAINING), fixtures.examples(support, source="s"), SubtreeArguments(1))) == 1

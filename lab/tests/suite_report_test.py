@@ -170,7 +170,8 @@ def test_a_partly_measured_suite_weights_the_groups_it_has_and_a_lone_draw_borro
 
 
 def test_the_dev_suite_report_stratifies_jobs_by_new_predicates_per_draw(tmp_path):
-    assert suite_strata("dev", "jobs")[1] == (3, 0.5) and suite_strata("dev", "jobs")[11] == (2, 0.5)
+    jobs = suite_strata("dev", "jobs")
+    assert (jobs[1], jobs[11], jobs[21], jobs[30]) == ((3, 10 / 30), (2, 10 / 30), (4, 5 / 30), (1, 5 / 30))
     assert suite_strata("dev", "geo")[21] == (2, 15 / 50) and suite_strata("dev", "geo")[50] == (4, 15 / 50)
     assert suite_strata("nonexistent", "jobs") is None
     runs = []

@@ -6,5 +6,5 @@ from fewshot_lab.data.dataset_readers.untyped_new import UntypedNewReader
 from fewshot_lab.data.recombination.adjectives import AdjectivePairs
 from fewshot_lab.data.recombination.modifiers import ModifierPairs
 from fewshot_lab.data.recombination.reparented import ReparentedPairs
-from fewshot_lab.data.recombination.subtrees import SubtreePairs
+from fewshot_lab.data.recombination.subtrees import SubtreeArguments, SubtreePairs
 from fewshot_lab.data.recombination.superlative_forward import SuperlativeForwardPairs

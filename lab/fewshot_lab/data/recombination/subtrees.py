@@ -27,9 +27,18 @@ as for reshaped pairs. Templates that already use an entity of the support LF ar
 Candidates take turns over the template positions (predicate, argument), smallest template LF
 first, one utterance per template LF. Only the lambda-calculus formalism has such operators (Prolog
 files get none).
+
+A support LF can also be a call of a new *function* whose type suffix names a kind of entity: "what is
+the capital of s0", `( capital:c s0 )`, where the training set's city atoms are `c0`. The training set
+never calls the new function, so nothing there says where its result goes, but its type does: the
+positions that take `c` atoms (`population:i` in "how many people live in c0", which becomes "how many
+people live in the capital of s0", `( population:i ( capital:c s0 ) )`). Its noun phrase is the
+support utterance from the new predicate's words on (`wording.support_entries`), with the article
+before them, when it speaks every entity of the LF; the question opening is checked as above.
 """
 
 import collections
+import re
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union, cast
 
 from fewshot_parser.data.examples import Example
@@ -46,6 +55,7 @@ from fewshot_parser.data.recombination.trees import (
     subject_types,
     variable_count,
 )
+from fewshot_parser.data.recombination.wording import support_entries
 from fewshot_parser.logical_forms.tree import Tree, parse, to_string
 
 _ARTICLES = ("the", "a", "an")
@@ -75,17 +85,80 @@ def entity_slots(context: RecombinationContext) -> EntitySlots:
     return slots
 
 
+_DIGITS = re.compile(r"\d+$")
+
+
+def entity_kinds(context: RecombinationContext) -> Dict[Position, collections.Counter]:
+    """Per (predicate, argument) position: how often the training set puts there each kind of entity atom
+    (`c` of `c0`, the atom without its number)."""
+    kinds: Dict[Position, collections.Counter] = collections.defaultdict(collections.Counter)
+    for example in context.training:
+        for label, index, child in atom_positions(example.tree):
+            if not child.is_call and ENTITY.match(child.label):
+                kinds[(label, index)][_DIGITS.sub("", child.label)] += 1
+    return kinds
+
+
+def function_kind(context: RecombinationContext, support: Support, example: Example) -> Optional[str]:
+    """The kind of entity a support LF denotes when it is a call of a new function whose type suffix
+    names a kind the training set's entity atoms have (`c` of `( capital:c s0 )`), else None."""
+    label = example.tree.label
+    if label not in support.new:
+        return None
+    suffix = label.split(":", 1)[1] if ":" in label.strip(":") else ""
+    kinds = context.derived("entity kinds", lambda: entity_kinds(context))
+    return suffix if suffix and any(suffix in seen for seen in kinds.values()) else None
+
+
+def _phrase_from(context: RecombinationContext, example: Example, start: int) -> Optional[List[str]]:
+    """The support utterance from word `start` on (from the article before it), unless the words before
+    name a predicate or an entity of the LF (not a question opening)."""
+    if start > 0 and example.utterance[start - 1] in _ARTICLES:
+        start -= 1
+    predicates = call_labels(example.tree)
+    opening = example.utterance[:start]
+    if any(ENTITY.match(w) or context.statistics.names(w, q) for w in opening for q in predicates):
+        return None
+    return list(example.utterance[start:])
+
+
 def noun_phrase(context: RecombinationContext, example: Example) -> Optional[List[str]]:
     """The words of a support utterance that speak its whole LF, or None (see the module docstring)."""
-    operator = example.tree.label
-    predicates = call_labels(example.tree)
     for i, token in enumerate(example.utterance):
-        if context.statistics.predictiveness(token, operator) >= context.max_explained:
-            start = i - 1 if i > 0 and example.utterance[i - 1] in _ARTICLES else i
-            opening = example.utterance[:start]
-            if any(ENTITY.match(w) or context.statistics.names(w, q) for w in opening for q in predicates):
-                return None
-            return list(example.utterance[start:])
+        if context.statistics.predictiveness(token, example.tree.label) >= context.max_explained:
+            return _phrase_from(context, example, i)
+    return None
+
+
+_QUESTION_WORDS = ("what", "which")
+
+
+def question_phrase(context: RecombinationContext, example: Example) -> Optional[List[str]]:
+    """A noun phrase for a training question whose LF is an operator call: `noun_phrase`'s, else "what is
+    the state with the lowest population" -> "the state with the lowest population", else "what state
+    border the most state" -> "the state that border the most state" (the word after the question word
+    names a type of the call)."""
+    phrase = noun_phrase(context, example)
+    words = list(example.utterance)
+    if phrase is not None or len(words) < 3 or words[0] not in _QUESTION_WORDS:
+        return phrase
+    if words[1] in ("is", "are") and words[2] in _ARTICLES:
+        return words[2:]
+    if words[2] not in ("which", "that") and any(
+        context.statistics.names(words[1], t) for t in subject_types(example.tree)
+    ):
+        return ["the", words[1], "that"] + words[2:]
+    return None
+
+
+def function_phrase(context: RecombinationContext, support: Support, example: Example) -> Optional[List[str]]:
+    """The words of a support utterance that speak a new function's call: from the function's words on,
+    when they speak every entity of the LF; None without such words."""
+    entities = {leaf.label for leaf in example.tree.leaves() if ENTITY.match(leaf.label)}
+    for entry in support_entries(context, support, example.tree.label):
+        if entry.example is example:
+            phrase = _phrase_from(context, example, entry.span.start)
+            return phrase if phrase is not None and entities <= set(phrase) else None
     return None
 
 
@@ -118,18 +191,25 @@ class SubtreePairs(PairGenerator):
         example = cast(Example, unit)
         if context.formalism != "lambda":
             return
-        # The positions that take the support LF's type; all of them when its type is new.
-        types = subject_types(example.tree)
-        if not types or not all(":" in t.strip(":") for t in types):
-            return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
-        slots = {
-            position
-            for position, seen in context.derived("entity slots", lambda: entity_slots(context))
-            .get(example.tree.label, {})
-            .items()
-            if types & seen or not types & context.known
-        }
-        phrase = noun_phrase(context, example) if slots and call_labels(example.tree) & support.new else None
+        kind = function_kind(context, support, example)
+        if kind is not None:
+            # A new function's call goes where the training set puts entities of its kind.
+            kinds = context.derived("entity kinds", lambda: entity_kinds(context))
+            slots = {position for position, seen in kinds.items() if kind in seen}
+            phrase = function_phrase(context, support, example) if slots else None
+        else:
+            # The positions that take the support LF's type; all of them when its type is new.
+            types = subject_types(example.tree)
+            if not types or not all(":" in t.strip(":") for t in types):
+                return  # Without type suffixes nothing says what the support LF denotes (as for reshaped pairs).
+            slots = {
+                position
+                for position, seen in context.derived("entity slots", lambda: entity_slots(context))
+                .get(example.tree.label, {})
+                .items()
+                if types & seen or not types & context.known
+            }
+            phrase = noun_phrase(context, example) if slots and call_labels(example.tree) & support.new else None
         if phrase is None:
             return
         entities = {leaf.label for leaf in example.tree.leaves() if ENTITY.match(leaf.label)}
@@ -179,3 +259,111 @@ class SubtreePairs(PairGenerator):
             for p in earlier
         ]
         return templates
+
+
+def kind_types(context: RecombinationContext, share: float = 0.9) -> Dict[str, Dict[str, Set[str]]]:
+    """Per entity kind (`s`) and operator (`argmax`): the types (`state:t`) of the operator's calls that the
+    training set puts in an argument whose entity atoms are of that kind (at least `share` of them:
+    `next_to:t`'s second argument takes states, and a river once), so that what such a call denotes is
+    known."""
+    kinds = context.derived("entity kinds", lambda: entity_kinds(context))
+    found: Dict[str, Dict[str, Set[str]]] = collections.defaultdict(lambda: collections.defaultdict(set))
+    for operator, positions in context.derived("entity slots", lambda: entity_slots(context)).items():
+        for position, types in positions.items():
+            seen = kinds.get(position)
+            if seen:
+                kind, count = seen.most_common(1)[0]
+                if count >= share * sum(seen.values()):
+                    found[kind][operator] |= types
+    return found
+
+
+@PairGenerator.register("subtree_arguments")
+class SubtreeArguments(PairGenerator):
+    """
+    The reverse of subtree pairs: a training LF that denotes an entity ("what is the largest state",
+    `( argmax $0 ( state:t $0 ) ( size:i $0 ) )`) placed whole where a support LF gives a new predicate
+    an entity of its kind ("what is the capital of s0", `( capital:c s0 )` -> "what is the capital of
+    the largest state", `( capital:c ( argmax $0 ( state:t $0 ) ( size:i $0 ) ) )`). A training LF
+    denotes an entity of kind `s` when it is a call of an operator whose calls of its type the training
+    set puts in an argument that takes `s` atoms (nearly) only (`kind_types`); its noun phrase is found as for subtree
+    pairs, or made of the question ("what state border the most state" -> "the state that border the
+    most state", `question_phrase`). The entity must be spoken once in the support utterance and used once in its
+    LF; training LFs that use another entity of the support LF are left out. Candidates take turns over
+    the support's entities, smallest training LF first, one utterance per training LF.
+
+    Registered as a `PairGenerator` with name "subtree_arguments".
+
+    # Parameters
+
+    pairs_per_example : `int`, optional (default = `10`)
+        Pairs per support example (at most).
+    """
+
+    per = "example"
+    limit_name = "pairs_per_example"
+
+    def __init__(self, pairs_per_example: int = 10) -> None:
+        super().__init__(pairs_per_example)
+
+    def pairs(
+        self,
+        context: RecombinationContext,
+        support: Support,
+        unit: Union[str, Example],
+        earlier: Sequence[SyntheticPair],
+    ) -> Iterable[SyntheticPair]:
+        example = cast(Example, unit)
+        new = call_labels(example.tree) & support.new
+        if context.formalism != "lambda" or not new:
+            return
+        atoms = [leaf.label for leaf in example.tree.leaves()]
+        targets = sorted(
+            {
+                child.label
+                for label, _, child in atom_positions(example.tree)
+                if label in new
+                and not child.is_call
+                and ENTITY.match(child.label)
+                and atoms.count(child.label) == 1
+                and list(example.utterance).count(child.label) == 1
+            }
+        )
+        if not targets:
+            return
+        types = context.derived("kind types", lambda: kind_types(context))
+        entities = {atom for atom in atoms if ENTITY.match(atom)}
+        predicate = sorted(new)[0]
+        by_target: Dict[str, List[Tuple[int, SyntheticPair]]] = collections.defaultdict(list)
+        used: Set[Tuple[str, Tree]] = set()
+        phrases = context.derived(
+            "question phrases",
+            lambda: {i: question_phrase(context, e) for i, e in enumerate(context.training) if subject_types(e.tree)},
+        )
+        for index, template in enumerate(context.training):
+            tree = template.tree
+            subject = subject_types(tree)
+            if not subject or any(leaf.label in entities for leaf in tree.leaves()):
+                continue
+            for target in targets:
+                denoted = types.get(_DIGITS.sub("", target), {}).get(tree.label, set())
+                if not subject & denoted or (target, tree) in used:
+                    continue
+                phrase = phrases.get(index)
+                if phrase is None:
+                    continue
+                used.add((target, tree))
+                at = list(example.utterance).index(target)
+                before = list(example.utterance[:at])
+                if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
+                    before = before[:-1]
+                words = before + phrase + list(example.utterance[at + 1 :])
+                subtree = renumbered(tree, variable_count(example.tree))
+                lf = to_string(replaced_atom(example.tree, target, subtree), context.formalism)
+                source = f"{template.source}:{template.line_number}"
+                by_target[target].append(
+                    (tree.size(), SyntheticPair(words, lf, predicate, "subtree", source, target, 1.0))
+                )
+        yield from round_robin(
+            [pair for _, pair in sorted(by_target[target], key=lambda c: c[0])] for target in sorted(by_target)
+        )
