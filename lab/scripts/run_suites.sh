@@ -8,7 +8,7 @@
 # keep them), so the script resumes where it stopped, also in a fresh checkout. Two runs at a time, one
 # thread each (a 2-core machine). Jobs' 30 and geo's 50 `dev` draws are every combination of three,
 # two and four (jobs: and one) of their eligible predicates (fewshot_parser/data/dev_suite.py). Steps that
-# earlier sessions finished (geo 1-20, jobs 1-10, dev-frequent geo, best-scoped on geo 13-20, the
+# earlier sessions finished (geo 1-28, jobs 1-16, dev-frequent geo, best-scoped on geo 13-20, the
 # pre-training-epoch rows) are left out: run-grid would only skip them.
 #
 #   nohup bash lab/scripts/run_suites.sh > runs/suites.log 2>&1 &
@@ -61,7 +61,6 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
 # on the measured draws making capital:c new. After each new group of draws, both rows fine-tuned from
 # their pre-trainings' 20-epoch snapshots (`short`): whether the suite's pre-trainings, three quarters
 # of its cost, can be a fifth as long.
-step dev geo "21 22 23 24 25 26 27 28" ours best best-modifiers ours-modifiers
 step dev geo "34 29 30 31 32 33 35" ours best best-modifiers ours-modifiers best-subtrees ours-subtrees \
   best-result-types ours-result-types
 short dev geo "34 29 30 31 32 33 35"
