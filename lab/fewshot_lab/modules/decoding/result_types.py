@@ -14,8 +14,7 @@ the training file. An argument the training file never shows (of a new predicate
 a new predicate's call is charged by its suffix like a known one's, so nothing depends on which
 predicates are new. On the 50 geo draws of the development suite no gold query LF has a misplaced
 call (3,700 queries; ATIS 3 of 522, `loc:t` as a lambda's body; `lab/scripts/result_types_check.py`).
-Calls without a suffix (`exists`, `argmax`, Prolog's
-and ATIS's predicates) are never charged.
+Calls without a suffix (`exists`, `argmax`, Prolog's and ATIS's predicates) are never charged.
 
 When the current first LF has a misplaced call, it also decodes a beam and takes, among the hypotheses
 with none, the one with the best score (log-probability less entity coverage's weight per entity token
