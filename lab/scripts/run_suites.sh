@@ -50,31 +50,40 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
     "$FEWSHOT_PRETRAIN_DIR" | tail -2
   step "$1" "$2" "$3" ours-pre20 best-pre20
 }
-# The wider recipe for the power a paired difference needs: geo's first eight pair draws, the rest of
-# geo's pairs (draw 34 first: it makes capital:c new), jobs' pairs, fours and ones, geo's draws of
-# four, the frequent pairs, two at a time. Modifier pairs (lab rows best-modifiers, ours-modifiers)
-# change only the draws that make a modifier new (geo: major:t), so they run beside the geo pair draws
-# and on the geo draws of three that do (their best-row pre-training is made again). Variable scoping
-# (best-scoped) stopped after geo draws 13-28 (+0.02 ± 0.02 on 16 draws). Subtree pairs of new
-# functions (best-subtrees, ours-subtrees) and result-type re-ranking (best-result-types,
-# ours-result-types), both from the error analysis of geo draw 26, run beside geo draws 29-50 and then
-# on the measured draws making capital:c new. After each new group of draws, both rows fine-tuned from
-# their pre-trainings' 20-epoch snapshots (`short`): whether the suite's pre-trainings, three quarters
-# of its cost, can be a fifth as long.
-step dev geo "34 29 30 31 32 33 35" ours best best-modifiers ours-modifiers best-subtrees ours-subtrees \
-  best-result-types ours-result-types
-short dev geo "34 29 30 31 32 33 35"
-step dev jobs "11 12 13 14 15 16 17 18" ours best
-short dev jobs "17 18"
+# The draws still missing for the power a paired difference needs, the cheap jobs draws first, geo's
+# pairs and fours two at a time. The lab rows run only on the draws whose data they change (elsewhere
+# they train on the base row's data with its seed and give its numbers exactly: checked on geo draw 29):
+# modifier pairs (best-modifiers, ours-modifiers) where major:t is new; subtree pairs of new functions
+# (best-subtrees, ours-subtrees) where capital:c is new; each right after its draws' pre-trainings, which
+# it shares. Result-type re-ranking (+0.5 at most on geo draws 29 and 34) runs last, on the capital:c
+# draws. After each group of draws, both rows fine-tuned from their pre-trainings' 20-epoch snapshots
+# (`short`): whether the suite's pre-trainings, three quarters of its cost, can be a fifth as long.
 step dev jobs "19 20" ours best
+step dev geo "30 31" ours best
+step dev geo "31" best-modifiers ours-modifiers
+step dev geo "32 33" ours best
+step dev geo "33" best-modifiers ours-modifiers
+short dev geo "30 31 32 33"
 short dev jobs "19 20"
 step dev jobs "21 22 23 24 25 26 27 28 29 30" ours best
 short dev jobs "21 22 23 24 25 26 27 28 29 30"
-step dev geo "36 37 38 39 40 41 42 43 44 45 46 47 48 49 50" ours best best-subtrees ours-subtrees \
-  best-result-types ours-result-types
-# Subtree pairs and result types on the measured draws that make capital:c new.
-step dev geo "21 24 26 28 2 7 10 11 12 13 14 16 18 19" best-subtrees ours-subtrees best-result-types ours-result-types
+step dev geo "35 36 37 38" ours best
+step dev geo "37 38" best-modifiers ours-modifiers
+step dev geo "36 37 38" best-subtrees ours-subtrees
+step dev geo "39 40 41 42" ours best
+step dev geo "39 40 41 42" best-modifiers ours-modifiers
+step dev geo "39 41" best-subtrees ours-subtrees
+step dev geo "43 44 45 46" ours best
+step dev geo "43 44 46" best-modifiers ours-modifiers
+step dev geo "43 45" best-subtrees ours-subtrees
+step dev geo "47 48 49 50" ours best
+step dev geo "50" best-modifiers ours-modifiers
+step dev geo "47 49 50" best-subtrees ours-subtrees
+short dev geo "35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50"
+# Subtree pairs on the measured draws that make capital:c new; modifier pairs on those making major:t new.
+step dev geo "21 24 26 28 2 7 10 11 12 13 14 16 18 19" best-subtrees ours-subtrees
 step dev geo "2 3 4 6 7 8 10 14 15 17" best best-modifiers
+step dev geo "34 21 24 26 28 36 37 38 39 41 43 45 47 49 50" best-result-types ours-result-types
 # Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
 $python lab/scripts/teach_probe.py measure --component typed_variables \
   --draws 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 2 3 4 6 7 8 10 14 15 17 \
