@@ -1,19 +1,10 @@
-import copy
-import json
-
-import _jsonnet
 import pytest
-import torch
-from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
-from allennlp.common.testing import ModelTestCase
-from allennlp.models import Model
-from fake_decoding import FakeParser, inputs
+from fake_decoding import FakeParser, FixtureParserTest, inputs
 from fewshot_lab.modules.decoding.repeated_subtrees import RepeatedSubtrees, repeats_a_subtree
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.modules.decoding.hypotheses import Hypothesis
-from tests import FIXTURES_ROOT, fixture_split
 
 REPEATED = "( lambda $0 e ( and ( river:t $0 ) ( river:t $0 ) ( loc:t $0 s0 ) ) )"
 CLEAN = "( lambda $0 e ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"
@@ -55,25 +46,8 @@ def test_bad_settings_are_configuration_errors():
         RepeatedSubtrees(beam_size=1)
 
 
-class TestInTheParser(ModelTestCase):
-    def setup_method(self):
-        super().setup_method()
-        torch.manual_seed(0)
-        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
-
-    def parser(self, rerankers) -> Model:
-        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(rerankers=rerankers)
-        model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
-        model.load_state_dict(self.model.state_dict())
-        model.eval()
-        return model
-
+class TestInTheParser(FixtureParserTest):
     def test_the_parser_builds_it_and_changes_only_lfs_that_repeat_a_subtree(self):
         model = self.parser([{"type": "repeated_subtrees", "beam_size": 4}])
         assert isinstance(model.rerankers[0], RepeatedSubtrees)
-        plain = self.parser([]).forward_on_instances(self.instances)
-        checked = model.forward_on_instances(self.instances)
-        for p, c in zip(plain, checked):
-            if not repeats_a_subtree(p["logical_form"], "lambda"):
-                assert c["logical_form"] == p["logical_form"]
+        self.assert_only_flagged_lfs_change(model, repeats_a_subtree)

@@ -1,22 +1,14 @@
 """Result-type re-ranking: a call goes only where the training file puts calls of its suffix."""
 
-import copy
-import json
-
-import _jsonnet
 import pytest
-import torch
-from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
-from allennlp.common.testing import ModelTestCase
-from allennlp.models import Model
-from fake_decoding import FakeParser, inputs
+from fake_decoding import FakeParser, FixtureParserTest, inputs
 from fewshot_lab.modules.decoding.result_types import ResultTypeCounts, ResultTypes, argument_calls
 
 import fewshot_parser  # noqa: F401
 from fewshot_parser.logical_forms.tree import parse
 from fewshot_parser.modules.decoding.hypotheses import Hypothesis
-from tests import FIXTURES_ROOT, fixture_split
+from tests import fixture_split
 
 TRAINING = [
     "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )",
@@ -58,7 +50,11 @@ def reranker(tmp_path, beam_size=3):
 
 
 def test_a_misplaced_call_gives_way_to_the_best_beam_lf_without_one(tmp_path):
-    beam = [Hypothesis(FUNCTION_AS_CONDITION, [], -0.5), Hypothesis(CONDITION, [], -1.0), Hypothesis("( x:c s0 )", [], -2)]
+    beam = [
+        Hypothesis(FUNCTION_AS_CONDITION, [], -0.5),
+        Hypothesis(CONDITION, [], -1.0),
+        Hypothesis("( x:c s0 )", [], -2),
+    ]
     parser = FakeParser(beam)
     found = [[Hypothesis(FUNCTION_AS_CONDITION, [], -0.5)], [Hypothesis(CONDITION, [], -0.1)]]
     reranked = reranker(tmp_path).rerank(parser, inputs(2), found)
@@ -79,26 +75,8 @@ def test_bad_settings_are_configuration_errors(tmp_path):
         ResultTypes(fixture_split("geo", "train"), min_count=0)
 
 
-class TestInTheParser(ModelTestCase):
-    def setup_method(self):
-        super().setup_method()
-        torch.manual_seed(0)
-        self.set_up_model(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet", fixture_split("geo", "train"))
-
-    def parser(self, rerankers) -> Model:
-        config = json.loads(_jsonnet.evaluate_file(FIXTURES_ROOT + "/proto_parser/experiment.jsonnet"))["model"]
-        config.update(rerankers=rerankers)
-        model = Model.from_params(vocab=self.vocab, params=Params(copy.deepcopy(config)))
-        model.load_state_dict(self.model.state_dict())
-        model.eval()
-        return model
-
+class TestInTheParser(FixtureParserTest):
     def test_the_parser_builds_it_and_changes_only_lfs_with_a_misplaced_call(self):
         model = self.parser([{"type": "result_types", "training_data": fixture_split("geo", "train"), "beam_size": 4}])
-        checker = model.rerankers[0]
-        assert isinstance(checker, ResultTypes)
-        plain = self.parser([]).forward_on_instances(self.instances)
-        checked = model.forward_on_instances(self.instances)
-        for p, c in zip(plain, checked):
-            if not checker.violates(p["logical_form"], "lambda"):
-                assert c["logical_form"] == p["logical_form"]
+        assert isinstance(model.rerankers[0], ResultTypes)
+        self.assert_only_flagged_lfs_change(model, model.rerankers[0].violates)

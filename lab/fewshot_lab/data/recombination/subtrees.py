@@ -162,6 +162,21 @@ def function_phrase(context: RecombinationContext, support: Support, example: Ex
     return None
 
 
+def spliced(
+    utterance: Sequence[str], host: Tree, atom: str, phrase: List[str], inner: Tree, formalism: str
+) -> Tuple[List[str], str]:
+    """
+    The utterance with the word `atom` replaced by `phrase` (one article kept where both have one), and
+    `host`'s LF with the atom replaced by `inner` (its variables renumbered after `host`'s).
+    """
+    at = list(utterance).index(atom)
+    before = list(utterance[:at])
+    if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
+        before = before[:-1]
+    words = before + phrase + list(utterance[at + 1 :])
+    return words, to_string(replaced_atom(host, atom, renumbered(inner, variable_count(host))), formalism)
+
+
 @PairGenerator.register("subtrees")
 class SubtreePairs(PairGenerator):
     """
@@ -232,13 +247,7 @@ class SubtreePairs(PairGenerator):
                     or list(utterance).count(atom) != 1
                 ):
                     continue
-                at = list(utterance).index(atom)
-                before = list(utterance[:at])
-                if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
-                    before = before[:-1]
-                words = before + phrase + list(utterance[at + 1 :])
-                subtree = renumbered(example.tree, variable_count(tree))
-                lf = to_string(replaced_atom(tree, atom, subtree), context.formalism)
+                words, lf = spliced(utterance, tree, atom, phrase, example.tree, context.formalism)
                 pair = SyntheticPair(words, lf, predicate, "subtree", source, atom, 1.0)
                 by_position[position].append((tree.size(), pair))
         # Smallest templates first ("where is m0" before "how many states does m0 run through").
@@ -353,13 +362,7 @@ class SubtreeArguments(PairGenerator):
                 if phrase is None:
                     continue
                 used.add((target, tree))
-                at = list(example.utterance).index(target)
-                before = list(example.utterance[:at])
-                if before and before[-1] in _ARTICLES and phrase[0] in _ARTICLES:
-                    before = before[:-1]
-                words = before + phrase + list(example.utterance[at + 1 :])
-                subtree = renumbered(tree, variable_count(example.tree))
-                lf = to_string(replaced_atom(example.tree, target, subtree), context.formalism)
+                words, lf = spliced(example.utterance, example.tree, target, phrase, tree, context.formalism)
                 source = f"{template.source}:{template.line_number}"
                 by_target[target].append(
                     (tree.size(), SyntheticPair(words, lf, predicate, "subtree", source, target, 1.0))

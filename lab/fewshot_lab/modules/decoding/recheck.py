@@ -1,12 +1,12 @@
 """
 What the lab's re-checking rerankers share: for the examples whose first LF a rule flags, decode a beam
 and gather the candidates, and the entity-coverage weight and entity tokens to score them as
-`entity_coverage` does.
+`entity_coverage` does; `first_clean` keeps the best candidate the rule does not flag.
 """
 
-from typing import Any, Dict, List, NamedTuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional
 
-from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage, coverage_weight
+from fewshot_parser.modules.decoding.entity_coverage import EntityCoverage, coverage_weight, uncovered_entities
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
 
 
@@ -29,3 +29,31 @@ def recheck(
         seen = {h.logical_form for h in hypotheses[b]}
         candidates[b] = hypotheses[b] + [h for h in beam[i] if h.logical_form not in seen]
     return Recheck(candidates, coverage, entities)
+
+
+def first_clean(
+    parser: Any,
+    inputs: DecodingInputs,
+    hypotheses: List[List[Hypothesis]],
+    flags: Callable[[Optional[str], str], bool],
+    beam_size: int,
+) -> List[List[Hypothesis]]:
+    """
+    Where `flags(logical_form, formalism)` holds for an example's first LF, decodes a beam and puts first
+    the best-scoring candidate it does not flag (log-probability less the entity-coverage penalty); the
+    first LF stays when every candidate is flagged.
+    """
+    formalisms = [m["formalism"] for m in inputs.metadata]
+    flagged = [b for b, found in enumerate(hypotheses) if found and flags(found[0].logical_form, formalisms[b])]
+    if not flagged:
+        return hypotheses
+    found = recheck(parser, inputs, hypotheses, flagged, beam_size)
+    reranked = list(hypotheses)
+    for b, candidates in found.candidates.items():
+        clean = [h for h in candidates[1:] if h.logical_form and not flags(h.logical_form, formalisms[b])]
+        if clean:
+            chosen = max(
+                clean, key=lambda h: h.score - found.coverage * uncovered_entities(h.logical_form, found.entities[b])
+            )
+            reranked[b] = [chosen] + [h for h in candidates if h is not chosen]
+    return reranked

@@ -20,9 +20,8 @@ from typing import Any, List, Optional
 
 from allennlp.common.checks import ConfigurationError
 
-from fewshot_lab.modules.decoding.recheck import recheck
+from fewshot_lab.modules.decoding.recheck import first_clean
 from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, parse
-from fewshot_parser.modules.decoding.entity_coverage import uncovered_entities
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
 from fewshot_parser.modules.decoding.reranker import Reranker
 
@@ -68,22 +67,4 @@ class RepeatedSubtrees(Reranker):
         self.beam_size = beam_size
 
     def rerank(self, parser: Any, inputs: DecodingInputs, hypotheses: List[List[Hypothesis]]) -> List[List[Hypothesis]]:
-        formalisms = [m["formalism"] for m in inputs.metadata]
-        repeating = [
-            b for b, found in enumerate(hypotheses) if found and repeats_a_subtree(found[0].logical_form, formalisms[b])
-        ]
-        if not repeating:
-            return hypotheses
-        found = recheck(parser, inputs, hypotheses, repeating, self.beam_size)
-        reranked = list(hypotheses)
-        for b, candidates in found.candidates.items():
-            clean = [
-                h for h in candidates[1:] if h.logical_form and not repeats_a_subtree(h.logical_form, formalisms[b])
-            ]
-            if clean:
-                chosen = max(
-                    clean,
-                    key=lambda h: h.score - found.coverage * uncovered_entities(h.logical_form, found.entities[b]),
-                )
-                reranked[b] = [chosen] + [h for h in candidates if h is not chosen]
-        return reranked
+        return first_clean(parser, inputs, hypotheses, repeats_a_subtree, self.beam_size)

@@ -26,11 +26,10 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from allennlp.common.checks import ConfigurationError
 
-from fewshot_lab.modules.decoding.recheck import recheck
+from fewshot_lab.modules.decoding.recheck import first_clean
 from fewshot_parser.data.examples import read_examples
 from fewshot_parser.data.paths import resolve_data_path
 from fewshot_parser.logical_forms.tree import LogicalFormError, Tree, parse
-from fewshot_parser.modules.decoding.entity_coverage import uncovered_entities
 from fewshot_parser.modules.decoding.hypotheses import DecodingInputs, Hypothesis
 from fewshot_parser.modules.decoding.reranker import Reranker
 
@@ -113,20 +112,4 @@ class ResultTypes(Reranker):
             return False
 
     def rerank(self, parser: Any, inputs: DecodingInputs, hypotheses: List[List[Hypothesis]]) -> List[List[Hypothesis]]:
-        formalisms = [m["formalism"] for m in inputs.metadata]
-        flagged = [
-            b for b, found in enumerate(hypotheses) if found and self.violates(found[0].logical_form, formalisms[b])
-        ]
-        if not flagged:
-            return hypotheses
-        found = recheck(parser, inputs, hypotheses, flagged, self.beam_size)
-        reranked = list(hypotheses)
-        for b, candidates in found.candidates.items():
-            clean = [h for h in candidates[1:] if h.logical_form and not self.violates(h.logical_form, formalisms[b])]
-            if clean:
-                chosen = max(
-                    clean,
-                    key=lambda h: h.score - found.coverage * uncovered_entities(h.logical_form, found.entities[b]),
-                )
-                reranked[b] = [chosen] + [h for h in candidates if h is not chosen]
-        return reranked
+        return first_clean(parser, inputs, hypotheses, self.violates, self.beam_size)
