@@ -7424,6 +7424,27 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-modifiers-same',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs beside the support's types, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: "best-modifiers with the modifier placed beside the types its support shows it modifying only (`same_type`). For ATIS, whose predicates carry no type suffix: there best-modifiers puts a new modifier beside any known condition (`round_trip` beside `airline`, `airport`). On geo draws 22-23 it lost 10-20 points (2-shot) against best-modifiers. lab/fewshot_lab/data/recombination/modifiers.py.",
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+            { type: 'modifiers', pairs_per_predicate: 20, same_type: true },
+          ],
+          [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
+        ],
+      },
+      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+      teaching_recipe: false,
+    },
+  },
+  {
     name: 'ours-modifiers',
     system: 'ProtoParser',
     setting: '+ modifier pairs',

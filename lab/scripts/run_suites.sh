@@ -51,40 +51,44 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
   step "$1" "$2" "$3" ours-pre20 best-pre20
 }
 # The draws still missing for the power a paired difference needs, the cheap jobs draws first, geo's
-# pairs and fours two at a time. The lab rows run only on the draws whose data they change (elsewhere
-# they train on the base row's data with its seed and give its numbers exactly: checked on geo draw 29):
-# modifier pairs (best-modifiers, ours-modifiers) where major:t is new; subtree pairs of new functions
-# (best-subtrees, ours-subtrees) where capital:c is new; each right after its draws' pre-trainings, which
+# pairs and fours two at a time. The lab rows run only on the draws whose data they change
+# (lab/results/reach/*.csv, `python lab/scripts/component_reach.py`; elsewhere they fine-tune on the base
+# row's data with its seed and give its numbers exactly): modifier pairs (best-modifiers, ours-modifiers;
+# geo 25 of 50 draws, jobs 12 of 30, ATIS 4 of 5) and subtree pairs of new functions (best-subtrees,
+# ours-subtrees; geo 37 of 50), each right after its draws' pre-trainings, which
 # it shares. Result-type re-ranking (+0.5 at most on geo draws 29 and 34) runs last, on the capital:c
-# draws. Modifier pairs change no jobs draw (no pair is made there). Both rows fine-tuned from their
-# pre-trainings' 20-epoch snapshots (`short`): whether the suite's pre-trainings, three quarters of its
-# cost, can be a fifth as long.
+# draws. Both rows fine-tuned from their pre-trainings' 20-epoch snapshots (`short`): whether the suite's
+# pre-trainings, three quarters of its cost, can be a fifth as long.
 step dev jobs "19 20 21 22 23 24 25 26 27 28 29 30" ours best
+step dev jobs "21 22 23 24 30" best-modifiers ours-modifiers
 step dev geo "30 31" ours best
 step dev geo "31" best-modifiers ours-modifiers
 step dev geo "32 33" ours best
 step dev geo "33" best-modifiers ours-modifiers
-# ATIS: the five draws the suite needs; modifier pairs change draws 2, 4 and 5 (round_trip, weekday; daily, nonstop).
+step dev geo "32" best-subtrees ours-subtrees
+# ATIS: the five draws the suite needs; modifier pairs change draws 1, 2, 4 and 5, beside any known condition
+# (ATIS has no type suffixes) or beside the support's types only (best-modifiers-same).
 step dev atis "1 2 3 4 5" ours best
-step dev atis "2 4 5" best-modifiers ours-modifiers
+step dev atis "1 2 4 5" best-modifiers best-modifiers-same ours-modifiers
 short dev geo "30 31 32 33"
 short dev jobs "19 20 21 22 23 24 25 26 27 28 29 30"
 step dev geo "35 36 37 38" ours best
 step dev geo "37 38" best-modifiers ours-modifiers
-step dev geo "36 37 38" best-subtrees ours-subtrees
+step dev geo "35 36 37 38" best-subtrees ours-subtrees
 step dev geo "39 40 41 42" ours best
 step dev geo "39 40 41 42" best-modifiers ours-modifiers
-step dev geo "39 41" best-subtrees ours-subtrees
+step dev geo "39 41 42" best-subtrees ours-subtrees
 step dev geo "43 44 45 46" ours best
 step dev geo "43 44 46" best-modifiers ours-modifiers
-step dev geo "43 45" best-subtrees ours-subtrees
+step dev geo "43 44 45 46" best-subtrees ours-subtrees
 step dev geo "47 48 49 50" ours best
 step dev geo "50" best-modifiers ours-modifiers
-step dev geo "47 49 50" best-subtrees ours-subtrees
+step dev geo "47 48 49 50" best-subtrees ours-subtrees
 short dev geo "35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50"
-# Subtree pairs on the measured draws that make capital:c new; modifier pairs on those making major:t new.
-step dev geo "21 24 26 28 2 7 10 11 12 13 14 16 18 19" best-subtrees ours-subtrees
-step dev geo "2 3 4 6 7 8 10 14 15 17" best best-modifiers
+# Subtree and modifier pairs on the measured draws they change (their best-row pre-trainings made again).
+step dev geo "21 22 24 26 28 1 2 7 8 9 10 11 12 13 14 15 16 17 18 19" best-subtrees ours-subtrees
+step dev geo "2 3 4 6 7 8 10 14 15 17" best-modifiers ours-modifiers
+step dev jobs "6 8 9 11 12 13 15" best-modifiers ours-modifiers
 step dev geo "34 21 24 26 28 36 37 38 39 41 43 45 47 49 50" best-result-types ours-result-types
 # Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
 $python lab/scripts/teach_probe.py measure --component typed_variables \
