@@ -27,7 +27,10 @@ them; each row names its study and the row it was measured in:
 - typed variables added to the best row, decoding only: the draws' pre-trained archives taught again
   with and without it, lab/results/teach_probe/typed_variables.csv (`teach_probe.py`, suite only);
 - modifier pairs added to the best row and to the faithful row: grid systems `best-modifiers` against
-  `best` and `ours-modifiers` against `ours`, results/dev/runs.csv (suite only so far);
+  `best` and `ours-modifiers` against `ours`, results/dev/runs.csv (suite only so far), on the draws
+  where they make pairs, weighted by the share of such draws (lab/results/reach/*.csv,
+  `component_reach.py`; `pairs`); subtree pairs of new functions (`best-subtrees`, `ours-subtrees`) the
+  same way; result-type re-ranking (`best-result-types`, `ours-result-types`) on the draws run;
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
 - the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
@@ -93,18 +96,34 @@ def by_sample(file: str, system: Tuple[str, str]) -> Dict[Tuple[str, str, str], 
     return found
 
 
+def reach_of(file: str) -> Dict[Tuple[str, str, str], bool]:
+    """(dataset, shot, draw) -> whether the component changes the draw's fine-tuning (in any support
+    sample), from a `component_reach.py` CSV."""
+    changed: Dict[Tuple[str, str, str], bool] = {}
+    for row in read(path(file)):
+        key = (row["dataset"], row["shot"], row["draw"])
+        changed[key] = changed.get(key, False) or row["same"] != "1"
+    return changed
+
+
 def pairs(
     with_name: str,
     without_name: str,
     dev: str,
     official: str,
     without_files: Tuple[Optional[str], Optional[str]] = (None, None),
+    reach: Optional[str] = None,
 ) -> Callable[[], Gains]:
     """
     Gains of two grid systems that differ by the component, paired by draw (dev; the support samples
     both have are averaged within the draw first) or shuffle 1-5 (official); `without_files` (suite,
     official) reads the rows of the system without it from other files where given (rows made on the
-    same machine as the ones with it).
+    same machine as the ones with it). With `reach` (a `component_reach.py` CSV), only the draws the
+    component changes are paired, and each of their gains is multiplied by the share of the suite's
+    draws it changes: their mean is then the gain over every suite draw (0 where the row with the
+    component fine-tunes on the same data with the same settings), and its error that of the measured
+    draws; a column whose draws it never changes shows exactly 0. Where an unchanged draw has both rows,
+    their numbers must be equal.
     """
 
     def gains() -> Gains:
@@ -114,12 +133,24 @@ def pairs(
         found = empty()
         with_ = by_sample(path(dev), systems[with_name])
         without = by_sample(path(without_files[0] or dev), systems[without_name])
+        changed = reach_of(reach) if reach else {}
         for key in sorted(with_):
             samples = sorted(set(with_[key]) & set(without.get(key, {})))
-            if samples and key[:2] in found["d"]:
-                found["d"][key[:2]].append(
-                    statistics.mean(with_[key][s] for s in samples) - statistics.mean(without[key][s] for s in samples)
-                )
+            if not samples or key[:2] not in found["d"]:
+                continue
+            gain = statistics.mean(with_[key][s] for s in samples) - statistics.mean(without[key][s] for s in samples)
+            if reach and not changed.get(key, True):
+                if any(with_[key][s] != without[key][s] for s in samples):
+                    raise ValueError(f"{reach}: {key} fine-tunes alike, yet {with_name} and {without_name} differ")
+                continue
+            if reach:
+                draws = [k for k in changed if k[:2] == key[:2]]
+                gain *= sum(changed[k] for k in draws) / len(draws)
+            found["d"][key[:2]].append(gain)
+        for column in found["d"]:  # a column the component never changes: exactly 0
+            draws = [k for k in changed if k[:2] == column]
+            if draws and not any(changed[k] for k in draws):
+                found["d"][column] = [0.0]
         shuffles = ["1", "2", "3", "4", "5"]
         official_with = exact_matches(path(official), systems[with_name], shuffles)
         official_without = exact_matches(path(without_files[1] or official), systems[without_name], shuffles)
@@ -353,13 +384,61 @@ ROWS = [
         "modifier pairs",
         "added to the best row (`best-modifiers`)",
         "no",
-        pairs("best-modifiers", "best", "results/dev/runs.csv", "results/runs.csv"),
+        pairs(
+            "best-modifiers",
+            "best",
+            "results/dev/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/best-modifiers.csv",
+        ),
     ),
     Row(
         "modifier pairs",
         "added to the faithful row (`ours-modifiers`)",
         "no",
-        pairs("ours-modifiers", "ours", "results/dev/runs.csv", "results/runs.csv"),
+        pairs(
+            "ours-modifiers",
+            "ours",
+            "results/dev/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/ours-modifiers.csv",
+        ),
+    ),
+    Row(
+        "subtree pairs of new functions",
+        "added to the best row (`best-subtrees`)",
+        "no",
+        pairs(
+            "best-subtrees",
+            "best",
+            "results/dev/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/best-subtrees.csv",
+        ),
+    ),
+    Row(
+        "subtree pairs of new functions",
+        "added to the faithful row (`ours-subtrees`)",
+        "no",
+        pairs(
+            "ours-subtrees",
+            "ours",
+            "results/dev/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/ours-subtrees.csv",
+        ),
+    ),
+    Row(
+        "result-type re-ranking",
+        "added to the best row (`best-result-types`)",
+        "no",
+        pairs("best-result-types", "best", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "result-type re-ranking",
+        "added to the faithful row (`ours-result-types`)",
+        "no",
+        pairs("ours-result-types", "ours", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "superlatives in forward pairs",

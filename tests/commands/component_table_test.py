@@ -86,3 +86,29 @@ def test_docs_results_shows_the_table_its_committed_rows_give():
         document = handle.read()
     block = document.split(script.START, 1)[1].split(script.END, 1)[0]
     assert block == "\n" + script.table(), f"docs/results.md's components table is stale: run {script.COMMAND}"
+
+
+def test_with_reach_changed_draws_are_weighted_by_their_share_and_unchanged_ones_must_agree(tmp_path):
+    script = load_script()
+    with_ = ("ProtoParser", "+ recombination with role-checked forward pairs")
+    without = ("ProtoParser", "")
+    dev, official, reach = tmp_path / "dev.csv", tmp_path / "official.csv", tmp_path / "reach.csv"
+    write_rows(dev, [(*with_, "geo", "1", "1", "50"), (*without, "geo", "1", "1", "40"),
+                     (*with_, "geo", "1", "2", "36"), (*without, "geo", "1", "2", "36"),
+                     (*without, "geo", "1", "3", "20"), (*without, "jobs", "1", "1", "20")])  # fmt: skip
+    write_rows(official, [])
+    # geo: draws 1 and 3 change (3 in one sample of two), 2 and 4 do not; jobs: nothing changes.
+    cells = [("geo", "1", "1", "0", "0"), ("geo", "1", "2", "0", "1"), ("geo", "1", "3", "0", "1"),
+             ("geo", "1", "3", "1", "0"), ("geo", "1", "4", "0", "1"), ("jobs", "1", "1", "0", "1")]  # fmt: skip
+    with open(reach, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["dataset", "shot", "draw", "sample", "same"])
+        writer.writerows(cells)
+    found = script.pairs("ours-recomb", "ours", str(dev), str(official), reach=str(reach))()
+    assert found["d"][("geo", "1")] == [5.0]  # draw 1's +10 times the 2 of 4 draws changed
+    assert found["d"][("jobs", "1")] == [0.0]
+    assert found["d"][("geo", "2")] == []
+    # An unchanged draw where the two rows were both run and differ is an error, not a gain.
+    write_rows(dev, [(*with_, "geo", "1", "2", "50"), (*without, "geo", "1", "2", "36")])
+    with pytest.raises(ValueError, match="fine-tunes alike"):
+        script.pairs("ours-recomb", "ours", str(dev), str(official), reach=str(reach))()
