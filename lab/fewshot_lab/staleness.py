@@ -423,32 +423,38 @@ def certified(
     (`pretraining_same`) though fine-tuning or decoding changed, and with `systems` a certificate of any
     row that shares this row's pre-trained archive (`sharing_pretraining`) counts as this row's.
     """
-    rows = {(row["system"], row["setting"])}
-    if pretraining and systems:
-        certified_rows = {(c.get("system"), c.get("setting")) for c in read_certifications()}
-        shared = sharing_pretraining(row, config_json, {k: v for k, v in systems.items() if v[:2] in certified_rows})
-        rows |= set(shared)
     agree = ("same", "pretraining_same") if pretraining else ("same",)
-    certificates = [
-        c
-        for c in read_certifications()
-        if any(c.get(field) == "yes" for field in agree)
-        and (c.get("system"), c.get("setting")) in rows
-        and [c.get("dataset"), c.get("shot")] == [row["dataset"], str(row["shot"])]
-    ]
-    reached, frontier = {version}, [version]
-    while frontier:
-        current = frontier.pop()
-        for certificate in certificates:
-            if certificate["code_version"] in reached or not same_code(
-                current, certificate["base_version"], config_json
-            ):
-                continue
-            if code_unchanged_since(certificate["code_version"], config_json=config_json):
-                return True
-            reached.add(certificate["code_version"])
-            frontier.append(certificate["code_version"])
-    return False
+
+    def covered(rows: Set[Tuple[Optional[str], Optional[str]]]) -> bool:
+        certificates = [
+            c
+            for c in read_certifications()
+            if any(c.get(field) == "yes" for field in agree)
+            and (c.get("system"), c.get("setting")) in rows
+            and [c.get("dataset"), c.get("shot")] == [row["dataset"], str(row["shot"])]
+        ]
+        reached, frontier = {version}, [version]
+        while frontier:
+            current = frontier.pop()
+            for certificate in certificates:
+                if certificate["code_version"] in reached or not same_code(
+                    current, certificate["base_version"], config_json
+                ):
+                    continue
+                if code_unchanged_since(certificate["code_version"], config_json=config_json):
+                    return True
+                reached.add(certificate["code_version"])
+                frontier.append(certificate["code_version"])
+        return False
+
+    own = {(row["system"], row["setting"])}
+    if covered(own):  # the row's own certificates, before rendering every row that might share its archive
+        return True
+    if not (pretraining and systems):
+        return False
+    certified_rows = {(c.get("system"), c.get("setting")) for c in read_certifications()}
+    shared = sharing_pretraining(row, config_json, {k: v for k, v in systems.items() if v[:2] in certified_rows})
+    return bool(set(shared) - own) and covered(own | set(shared))
 
 
 @Freshness.register("code")
