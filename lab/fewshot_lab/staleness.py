@@ -202,6 +202,12 @@ def module_closure(modules: Iterable[str], root: str = PROJECT_ROOT) -> Set[str]
 
 
 @functools.lru_cache(maxsize=None)
+def _closure(modules: FrozenSet[str], root: str) -> FrozenSet[str]:
+    """`module_closure`, once per process for a set of modules (every draw's config names the same ones)."""
+    return frozenset(module_closure(modules, root))
+
+
+@functools.lru_cache(maxsize=None)
 def dependencies(config_json: Optional[str], root: str = PROJECT_ROOT) -> FrozenSet[str]:
     """
     The repository files the numbers of a rendered config (JSON text) depend on: the modules that
@@ -215,7 +221,7 @@ def dependencies(config_json: Optional[str], root: str = PROJECT_ROOT) -> Frozen
     modules = registered_modules(frozenset(component_types(json.loads(config_json))), PACKAGE_FOLDERS)
     if not modules:
         return everything
-    files = module_closure(modules, root)
+    files = _closure(frozenset(modules), root)
     # Imports are followed through the whole package, but only the code under CODE_PATHS counts
     # (commands, predictors and bookkeeping in `common` do not change a run's numbers).
     resources = {path for path in everything if path.startswith("fewshot_parser/resources/")}
@@ -263,12 +269,14 @@ def _file_at(commit: Optional[str], path: str, root: str) -> Optional[str]:
     return normalized(path, text)
 
 
+@functools.lru_cache(maxsize=None)
 def code_fingerprint(
     commit: Optional[str], root: str = PROJECT_ROOT, files: Optional[FrozenSet[str]] = None
 ) -> Optional[str]:
     """
     A hash of the normalized code results depend on, at `commit` (None: the working tree): the
     given `files`, or every file under `CODE_PATHS`. None when `commit` is not in the repository.
+    Cached per process, as `_file_at` is (a report asks for the same fingerprints thousands of times).
     """
     if commit is not None:
         try:
