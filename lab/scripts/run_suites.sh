@@ -44,6 +44,7 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their p
     local group="${draws[*]:i:2}"
     echo "=== $suite $dataset draws $group: $* ($(date))"
     grid --suite "$suite" --datasets "$dataset" --draws $group --systems "$@" --runs-dir "runs/$suite-82"
+    $python lab/scripts/pretraining_minutes.py "$FEWSHOT_PRETRAIN_DIR" > /dev/null  # kept beyond runs/
     # Fine-tuned archives are ~200 MB each and their metrics are recorded: keep draw 1's (error analyses).
     for d in $group; do
       if [ "$d" != 1 ]; then find "runs/$suite-82" -path "*_d${d}*/model.tar.gz" -delete; fi

@@ -15,20 +15,21 @@ mean has SE^2 = sum s_h^2 (between_h + w / k) / N_h; the table projects it to ev
 recipe, with the samples per draw as now and with 5, and gives the draws a standard error of
 `--target` needs with the groups in the recipe's proportions, sum s_h (between_h + w / k) / target^2.
 A group with one draw measured takes the pooled between-draw variance. Only rows whose
-`code_version` is `--since` or a later commit count (runs on the current code).
+`code_version` is `--since` or a later commit count (runs on the current code). Pre-training minutes come
+from the logs under `--pretrain-dir`, else from lab/results/pretraining_minutes.csv (the queue's ledger,
+`pretraining_minutes.py`), so they outlast the archives; pre-trainings in neither are not counted.
 """
 
 import argparse
 import math
 import os
-import re
 import statistics
 import sys
 from collections import defaultdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path[:0] = [ROOT, os.path.join(ROOT, "lab")]
+sys.path[:0] = [ROOT, os.path.join(ROOT, "lab"), os.path.join(ROOT, "lab", "scripts")]
 
 from fewshot_lab.code_versions import rows_since  # noqa: E402
 from fewshot_lab.commands.suite_report import (  # noqa: E402
@@ -39,6 +40,7 @@ from fewshot_lab.commands.suite_report import (  # noqa: E402
     suite_strata,
 )
 from fewshot_lab.systems import SYSTEMS  # noqa: E402
+from pretraining_minutes import minutes, read_ledger  # noqa: E402
 
 from fewshot_parser.common.errors import UserError  # noqa: E402
 from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
@@ -109,19 +111,6 @@ def spread(
     return Spread(between, w, k, shares, {g: statistics.mean(v) for g, v in groups.items()})
 
 
-def minutes(log: str) -> Optional[float]:
-    """Minutes a pre-training took: the last `training_duration` in the log the grid keeps beside it."""
-    try:
-        with open(log, encoding="utf-8") as handle:
-            found = re.findall(r'"training_duration": "(\d+):(\d+):([\d.]+)"', handle.read())
-    except OSError:
-        return None
-    if not found:
-        return None
-    hours, mins, seconds = found[-1]
-    return int(hours) * 60 + int(mins) + float(seconds) / 60
-
-
 def combinations(suite: str, dataset: str) -> Optional[int]:
     """How many different draws the suite has for a dataset: draws cycle through the combinations of
     its eligible predicates (`fewshot_parser.data.splits.choose_predicates`); None without the data."""
@@ -175,6 +164,7 @@ def suite_lines(
             f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0]) or '?'} |"
         )
     lines += ["", "Cost on the current code (process hours at one thread):", ""]
+    ledger = read_ledger()  # pre-trainings whose logs are gone (lab/scripts/pretraining_minutes.py)
     total = 0.0
     variants = {FAITHFUL: "ours", best_key: VARIANTS[best_row]}
     for key, label in ((FAITHFUL, "faithful"), (best_key, "best")):
@@ -191,6 +181,7 @@ def suite_lines(
                 m
                 for m in (
                     minutes(os.path.join(pretrain_dir, suite, f"draw_{d}", f"{dataset}-{variants[key]}.log"))
+                    or ledger.get((suite, d, dataset, variants[key]))
                     for d in draws
                 )
                 if m is not None
