@@ -130,14 +130,8 @@ def reach(
                         check_settings(with_config, without_config, f"{dataset} {shot}-shot")
                         checked = shot == SHOTS[-1]
                     count = component_pairs(with_config, directions)
-                    rows.append(
-                        dict(
-                            zip(
-                                FIELDS,
-                                [with_name, without_name, suite, dataset, draw, shot, sample, count, int(count == 0)],
-                            )
-                        )  # fmt: skip
-                    )
+                    values = [with_name, without_name, suite, dataset, draw, shot, sample, count, int(count == 0)]
+                    rows.append(dict(zip(FIELDS, values)))
                     print(f"{dataset} d{draw} {shot}-shot s{sample}: {count} pair(s)", flush=True)
     return rows
 
