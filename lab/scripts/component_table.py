@@ -134,6 +134,10 @@ def pairs(
         with_ = by_sample(path(dev), systems[with_name])
         without = by_sample(path(without_files[0] or dev), systems[without_name])
         changed = reach_of(reach) if reach else {}
+        share: Dict[Tuple[str, str], float] = {}  # per column: the share of its draws the component changes
+        for column in {k[:2] for k in changed}:
+            draws = [k for k in changed if k[:2] == column]
+            share[column] = sum(changed[k] for k in draws) / len(draws)
         for key in sorted(with_):
             samples = sorted(set(with_[key]) & set(without.get(key, {})))
             if not samples or key[:2] not in found["d"]:
@@ -144,12 +148,10 @@ def pairs(
                     raise ValueError(f"{reach}: {key} fine-tunes alike, yet {with_name} and {without_name} differ")
                 continue
             if reach:
-                draws = [k for k in changed if k[:2] == key[:2]]
-                gain *= sum(changed[k] for k in draws) / len(draws)
+                gain *= share[key[:2]]
             found["d"][key[:2]].append(gain)
         for column in found["d"]:  # a column the component never changes: exactly 0
-            draws = [k for k in changed if k[:2] == column]
-            if draws and not any(changed[k] for k in draws):
+            if share.get(column) == 0:
                 found["d"][column] = [0.0]
         shuffles = ["1", "2", "3", "4", "5"]
         official_with = exact_matches(path(official), systems[with_name], shuffles)
