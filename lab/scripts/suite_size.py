@@ -14,6 +14,8 @@ differences (pooled over the groups). With group shares s_h and N_h draws measur
 mean has SE^2 = sum s_h^2 (between_h + w / k) / N_h; the table projects it to every draw of the
 recipe, with the samples per draw as now and with 5, and gives the draws a standard error of
 `--target` needs with the groups in the recipe's proportions, sum s_h (between_h + w / k) / target^2.
+With unlimited samples per draw (k -> infinity) only the between-draw part is left: the floor a
+recipe's draws allow, whatever the number of support samples.
 A group with one draw measured takes the pooled between-draw variance. Only rows whose
 `code_version` is `--since` or a later commit count (runs on the current code). Pre-training minutes come
 from the logs under `--pretrain-dir`, else from lab/results/pretraining_minutes.csv (the queue's ledger,
@@ -133,9 +135,9 @@ def suite_lines(
         f"## Suite `{suite}`: best (`{best_row}`) − faithful",
         "",
         "| column | draws | pairs | difference (mean ± SE) | by new predicates per draw: mean (sd between draws) | "
-        f"within-draw sd | SE with every recipe draw (samples as now) | the same with 5 samples | draws for SE "
-        f"{target:g} (samples as now) | recipe draws | different draws |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        f"within-draw sd | SE with every recipe draw (samples as now) | the same with 5 samples | the same with "
+        f"unlimited samples (floor) | draws for SE {target:g} (samples as now) | recipe draws | different draws |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for column in COLUMNS:
         strata = suite_strata(suite, column[0])
@@ -146,7 +148,7 @@ def suite_lines(
         parts = spread(best.get(column, {}), faithful.get(column, {}), strata)
         if parts is None or error is None:
             lines.append(
-                f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – | – | – |"
+                f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – | – | – | – |"
             )
             continue
         recipe: Dict[int, int] = defaultdict(int)
@@ -161,6 +163,7 @@ def suite_lines(
         lines.append(
             f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {by_group} | "
             f"{math.sqrt(parts.within):.1f} | {parts.error(recipe):.2f} | {parts.error(recipe, 5):.2f} | "
+            f"{parts.error(recipe, math.inf):.2f} | "
             f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0]) or '?'} |"
         )
     lines += ["", "Cost on the current code (process hours at one thread):", ""]

@@ -1,0 +1,32 @@
+"""lab/scripts/suite_size.py: how a paired difference's spread splits, and what more draws or samples buy."""
+import fewshot_lab  # noqa: F401
+import math
+
+import pytest
+
+from tests import load_benchmark
+
+
+def load():
+    return load_benchmark("suite_size", "lab/scripts")
+
+
+def test_spread_splits_between_and_within_draws_and_projects_the_error():
+    suite_size = load()
+    # Two groups of draws (1 and 2 new predicates, half the recipe each), two samples a draw.
+    faithful = {(d, s): 0.0 for d in (1, 2, 3, 4) for s in (0, 1)}
+    runs = {(1, 0): 9.0, (1, 1): 11.0, (2, 0): 19.0, (2, 1): 21.0, (3, 0): 0.0, (3, 1): 2.0, (4, 0): 4.0, (4, 1): 6.0}
+    strata = {1: (1, 0.5), 2: (1, 0.5), 3: (2, 0.5), 4: (2, 0.5)}
+    spread = suite_size.spread(runs, faithful, strata)
+    assert spread.within == pytest.approx(2.0)  # every draw's two differences are 2 apart: variance 2
+    assert spread.samples == 2
+    # Draw means 10, 20 (group 1) and 1, 5 (group 2); their variance less w / k = 1.
+    assert spread.between[1] == pytest.approx(50.0 - 1.0)
+    assert spread.between[2] == pytest.approx(8.0 - 1.0)
+    measured = {1: 2, 2: 2}
+    now = math.sqrt(0.25 * (49 + 1) / 2 + 0.25 * (7 + 1) / 2)
+    assert spread.error(measured) == pytest.approx(now)
+    # Unlimited samples leave the between-draw part alone: the floor of these draws.
+    assert spread.error(measured, math.inf) == pytest.approx(math.sqrt(0.25 * 49 / 2 + 0.25 * 7 / 2))
+    assert spread.error(measured, math.inf) < spread.error(measured, 5) < spread.error(measured)
+    assert spread.draws_needed(1.0) == math.ceil(0.5 * 50 + 0.5 * 8)
