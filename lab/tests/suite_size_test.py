@@ -1,7 +1,8 @@
 """lab/scripts/suite_size.py: how a paired difference's spread splits, and what more draws or samples buy."""
-import fewshot_lab  # noqa: F401
+
 import math
 
+import fewshot_lab  # noqa: F401
 import pytest
 
 from tests import load_benchmark
