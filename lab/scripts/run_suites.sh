@@ -67,6 +67,8 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
 # pre-trainings, three quarters of its cost, can be a fifth as long.
 step dev jobs "19 20 21 22 23 24 25 26 27 28 29 30" ours best
 step dev geo "30 31" ours best
+# Modifier pairs on the jobs draws whose pre-trainings are still kept (fine-tunings only).
+step dev jobs "23 24 30" best-modifiers ours-modifiers
 step dev geo "31" best-modifiers ours-modifiers
 step dev geo "32 33" ours best
 step dev geo "33" best-modifiers ours-modifiers
@@ -94,7 +96,7 @@ short dev jobs "19 20 21 22 23 24 25 26 27 28 29 30"
 # Subtree and modifier pairs on the measured draws they change (their best-row pre-trainings made again).
 step dev geo "21 22 24 26 28 1 2 7 8 9 10 11 12 13 14 15 16 17 18 19" best-subtrees ours-subtrees
 step dev geo "2 3 4 6 7 8 10 14 15 17" best-modifiers ours-modifiers
-step dev jobs "21 22 23 24 30 6 8 9 11 12 13 15" best-modifiers ours-modifiers
+step dev jobs "6 8 9 11 12 13 15" best-modifiers ours-modifiers
 step dev geo "34 21 24 26 28 36 37 38 39 41 43 45 47 49 50" best-result-types ours-result-types
 # Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
 $python lab/scripts/teach_probe.py measure --component typed_variables \
