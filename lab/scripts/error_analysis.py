@@ -17,7 +17,13 @@ wrong prediction falls in the first class that applies:
 - `slots`: the same template, another entity or variable in a slot.
 
 Reads `<runs-dir>/<system>/<dataset>_<shot>shot_s<shuffle>/model.tar.gz`; the query predictions are
-cached beside it as `query_predictions.jsonl` (`allennlp predict`, one process per run).
+cached beside it as `query_predictions.jsonl` (`allennlp predict`, one process per run), so they outlast
+the archive. With `--suite NAME --draws ...` it reads a development suite's runs instead
+(`<dataset>_<shot>shot_d<draw>[s<sample>]`, the splits under `<data-dir>/<suite>/draw_<draw>/`), every
+support sample of each draw:
+
+    python lab/scripts/error_analysis.py --system best --suite dev-frequent --draws 6 7 \
+        --runs-dir runs/dev-frequent-82 --datasets geo
 """
 import argparse
 import os
@@ -104,6 +110,23 @@ def analyse_run(run: str, split_dir: str, formalism: str, pairs: Counter) -> Tup
     return classes, len(query), right_with_new, with_new
 
 
+def run_folders(args: argparse.Namespace, dataset: str, shot: int) -> List[Tuple[str, str, str]]:
+    """(label, run folder, split folder) of every run of a column: official shuffles, or a suite's draws."""
+    folders = []
+    if args.suite:
+        for draw in args.draws:
+            for sample in args.samples:
+                run = os.path.join(args.runs_dir, args.system, f"{dataset}_{shot}shot_d{draw}" + (f"s{sample}" if sample else ""))
+                split = os.path.join(args.data_dir, args.suite, f"draw_{draw}", dataset, "lemma_data",
+                                     f"shuffle_{sample}_shot_{shot}")
+                folders.append((f"d{draw} sample {sample}", run, split))
+        return folders
+    for shuffle in args.shuffles:
+        run = os.path.join(args.runs_dir, args.system, f"{dataset}_{shot}shot_s{shuffle}")
+        folders.append((f"s{shuffle}", run, os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{shuffle}_shot_{shot}")))
+    return folders
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -113,29 +136,36 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=["jobs", "geo", "atis"], choices=sorted(FORMALISM))
     parser.add_argument("--shots", nargs="+", type=int, default=[1, 2], choices=(1, 2))
     parser.add_argument("--shuffles", nargs="+", type=int, default=[1, 2, 3, 4, 5])
+    parser.add_argument("--suite", default=None, help="a development suite (run-grid --suite) instead of shuffles")
+    parser.add_argument("--draws", nargs="+", type=int, default=[], help="with --suite: its draws to read")
+    parser.add_argument("--samples", nargs="+", type=int, default=[0, 1, 2], help="with --suite: support samples")
     parser.add_argument("--out", default=None, help="also write the table to this markdown file")
     args = parser.parse_args()
+    if args.suite and not args.draws:
+        parser.error("--suite needs --draws")
 
     header = ("| column | runs | queries | right % | right % with a new predicate | "
               + " | ".join(CLASSES) + " |\n|" + "---|" * (5 + len(CLASSES)))
     swapped: Dict[str, Counter] = {}
-    lines = [f"Error classes of `{args.system}` over shuffles {' '.join(map(str, args.shuffles))}, as % of all "
-             "queries (the classes sum to 100 - right %).", "", header]
+    over = (f"suite `{args.suite}` draws {' '.join(map(str, args.draws))} (support samples "
+            f"{' '.join(map(str, args.samples))})" if args.suite else f"shuffles {' '.join(map(str, args.shuffles))}")
+    lines = [f"Error classes of `{args.system}` over {over}, as % of all queries (the classes sum to 100 - right %).",
+             "", header]
     for dataset in args.datasets:
         for shot in args.shots:
             totals: Counter = Counter()
             pairs: Counter = Counter()
             queries = runs = right_new = with_new = 0
-            for shuffle in args.shuffles:
-                run = os.path.join(args.runs_dir, args.system, f"{dataset}_{shot}shot_s{shuffle}")
-                if not os.path.isfile(os.path.join(run, "model.tar.gz")):
+            for label, run, split_dir in run_folders(args, dataset, shot):
+                if not os.path.isfile(os.path.join(run, "query_predictions.jsonl")) and not os.path.isfile(
+                    os.path.join(run, "model.tar.gz")
+                ):
                     print(f"error_analysis: {run}/model.tar.gz missing; skipped", file=sys.stderr)
                     continue
-                split_dir = os.path.join(args.data_dir, dataset, "lemma_data", f"shuffle_{shuffle}_shot_{shot}")
                 classes, n, r, w = analyse_run(run, split_dir, FORMALISM[dataset], pairs)
                 totals.update(classes)
                 queries, runs, right_new, with_new = queries + n, runs + 1, right_new + r, with_new + w
-                print(f"error_analysis: {dataset} {shot}-shot s{shuffle}: {100 * classes['right'] / n:.2f} right",
+                print(f"error_analysis: {dataset} {shot}-shot {label}: {100 * classes['right'] / n:.2f} right",
                       file=sys.stderr, flush=True)
             if not runs:
                 continue

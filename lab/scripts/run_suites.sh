@@ -45,6 +45,14 @@ step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their p
     echo "=== $suite $dataset draws $group: $* ($(date))"
     grid --suite "$suite" --datasets "$dataset" --draws $group --systems "$@" --runs-dir "runs/$suite-82"
     $python lab/scripts/pretraining_minutes.py "$FEWSHOT_PRETRAIN_DIR" > /dev/null  # kept beyond runs/
+    # The frequent stratum's query predictions, kept for its error analysis (lab/scripts/error_analysis.py
+    # --suite dev-frequent) once the archives are gone.
+    if [ "$suite" = dev-frequent ]; then
+      for system in "$@"; do
+        $python lab/scripts/error_analysis.py --system "$system" --suite "$suite" --draws $group \
+          --runs-dir "runs/$suite-82" --datasets "$dataset" 2>&1 > /dev/null | grep -v "right$" | tail -2
+      done
+    fi
     # Fine-tuned archives are ~200 MB each and their metrics are recorded: keep draw 1's (error analyses).
     for d in $group; do
       if [ "$d" != 1 ]; then find "runs/$suite-82" -path "*_d${d}*/model.tar.gz" -delete; fi
