@@ -1,0 +1,31 @@
+#!/bin/bash
+# Every table the development suites feed, regenerated from the recorded rows, in the order they depend
+# on each other: the queue's rows copied in (when it runs from a worktree, `run_suites.sh`), the
+# pre-training ledger, the component table (lab/results/components.md and its block in docs/results.md),
+# the power table (lab/results/suite_size.md), the suites' tables (results/dev*/table.md) and README's
+# tables (`allennlp report`), then the tests that check the documents agree with them.
+#
+#   bash lab/scripts/regenerate_tables.sh [QUEUE_WORKTREE]
+#
+# The two reports take about six minutes each beside a 2-process grid.
+set -eu
+cd "$(dirname "$0")/../.."
+export FEWSHOT_SYSTEMS_TABLES=lab/systems.jsonnet OMP_NUM_THREADS=1
+queue=${1:-}
+if [ -n "$queue" ]; then
+  for suite in dev dev-frequent; do
+    if [ -f "$queue/results/$suite/runs.csv" ]; then cp "$queue/results/$suite/runs.csv" "results/$suite/runs.csv"; fi
+  done
+fi
+python=.venv/bin/python
+allennlp=.venv/bin/allennlp
+pretrain=${FEWSHOT_PRETRAIN_DIR:-runs/pretrain-82}
+if [ -d "$pretrain" ]; then $python lab/scripts/pretraining_minutes.py "$pretrain" > /dev/null; fi
+$python lab/scripts/component_table.py --out lab/results/components.md --docs docs/results.md | tail -1
+$python lab/scripts/suite_size.py --suites dev dev-frequent --since 62ec330 --pretrain-dir "$pretrain" --best best \
+  --out lab/results/suite_size.md > /dev/null
+for suite in dev dev-frequent; do
+  $allennlp report --suite "$suite" --results "results/$suite/runs.csv" 2>&1 | grep -v INFO | tail -1
+done
+$allennlp report 2>&1 | grep -v INFO | tail -1
+$python -m pytest -q tests/docs_test.py tests/commands/component_table_test.py 2>&1 | tail -1
