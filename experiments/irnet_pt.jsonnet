@@ -72,6 +72,7 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
     },
     pytorch_seed: c.seed,
     random_seed: c.seed,
+    teaching_shot: shot,  // the shot this config's fine-tuning is for: the archive's recipe for it
     test_data_path: c.query,
     train_data_path: c.support,
     trainer: {

@@ -7,12 +7,13 @@ fine-tuning recipe the archive carries.
 
 A pre-trained archive holds the fine-tuning config of the experiment that pre-trained it, one per shot,
 and the data files that config reads (`fewshot_parser.training.teaching_recipe`), so teaching needs
-neither this project's checkout nor the benchmark data. The shot (which fine-tuning hyper-parameters)
-is read off the support file: 2 when every new predicate has two examples or more, else 1 (`--shot`
-chooses). The result is `<serialization dir>/model.tar.gz`, for `allennlp predict` and `evaluate`, with
-the files its reader reads under `<serialization dir>/teaching/`; AllenNLP's log is in
-`<serialization dir>/out.log`, and the terminal shows the phases, one line per epoch, the seconds each
-phase took (`fewshot_parser.common.phases`) and the time in all.
+neither this project's checkout nor the benchmark data. The shot (which fine-tuning hyper-parameters) is
+read off the support file: 2 when most new predicates have two examples or more and the others only
+appear beside them, else 1 (`teaching_recipe.shot_of`; `--shot` chooses). The result is `<serialization
+dir>/model.tar.gz`, for `allennlp predict` and `evaluate`, with the files its reader reads under
+`<serialization dir>/teaching/`; AllenNLP's log is in `<serialization dir>/out.log`, and the terminal
+shows the phases, one line per epoch, the seconds each phase took (`fewshot_parser.common.phases`) and
+the time in all.
 """
 
 import argparse
@@ -86,8 +87,8 @@ class Teach(Subcommand):
             "--shot",
             type=int_in([1, 2], "shot"),
             default=None,
-            help="use the 1-shot or 2-shot recipe (default: 2 when every new predicate "
-            "has two examples or more, else 1)",
+            help="use the 1-shot or 2-shot recipe (default: 2 when most new predicates have "
+            "two examples or more and the others only appear beside them, else 1)",
         )
         sub.add_argument(
             "--threads",
@@ -381,7 +382,8 @@ def check_support(
     vocabulary; None skips the check). A file without a new predicate is a `UserError` unless
     `allow_known` (its examples are corrections).
     """
-    examples, counts = teaching_recipe.new_predicate_counts(config["dataset_reader"], support, known)
+    by_example = teaching_recipe.new_predicates_by_example(config["dataset_reader"], support, known)
+    examples, counts = len(by_example), teaching_recipe.example_counts(by_example)
     if known is None:
         return Support(examples, [], 1)
     if not counts and allow_known:
@@ -392,7 +394,7 @@ def check_support(
             f"{archive} already knows); teach adds predicates (--corrections fine-tunes on "
             "corrections of known ones), allennlp predict parses with the archive as it is"
         )
-    return Support(examples, sorted(counts), teaching_recipe.shot_of(counts))
+    return Support(examples, sorted(counts), teaching_recipe.shot_of(by_example))
 
 
 def with_overrides(config: Dict[str, Any], overrides: str) -> Params:

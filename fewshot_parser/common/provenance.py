@@ -75,13 +75,14 @@ def config_hash(config: Mapping[str, Any]) -> str:
 def experiment_hash(config: Mapping[str, Any]) -> str:
     """
     `config_hash` of a run's rendered config without what does not change its numbers: where the
-    shared pre-trained archive lives (`pretrained_archive`), whether the run's recipe replaces the one
-    the archive carries (`teaching_recipe`) and the device (`trainer.cuda_device`). The config is
-    hashed as it is written.
+    shared pre-trained archive lives (`pretrained_archive`), whether and under which shot the run's
+    recipe replaces the one the archive carries (`teaching_recipe`, `teaching_shot`) and the device
+    (`trainer.cuda_device`). The config is hashed as it is written.
     """
     experiment: Dict[str, Any] = json.loads(json.dumps(config))
     experiment.pop("pretrained_archive", None)
     experiment.pop("teaching_recipe", None)
+    experiment.pop("teaching_shot", None)
     if isinstance(experiment.get("trainer"), dict):
         experiment["trainer"].pop("cuda_device", None)
     return config_hash(experiment)

@@ -94,11 +94,13 @@ def ensure_pretrained(archive_path: str, pretraining: Optional[Dict[str, Any]]) 
     return archive_path
 
 
-def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Vocabulary, replace: bool) -> bool:
+def store_teaching_recipe(
+    archive_path: str, serialization_dir: str, vocab: Vocabulary, replace: bool, shot: Optional[int] = None
+) -> bool:
     """
     Stores the experiment of `serialization_dir` (its `config.json`) in the pre-trained archive as
-    the recipe for its shot, read off its support set (`training.teaching_recipe`); while it writes,
-    no other process pre-trains or rewrites the archive. Returns whether it wrote.
+    the recipe for `shot`, by default read off its support set (`training.teaching_recipe.shot_of`);
+    while it writes, no other process pre-trains or rewrites the archive. Returns whether it wrote.
     """
     from fewshot_parser.training import teaching_recipe
 
@@ -109,12 +111,17 @@ def store_teaching_recipe(archive_path: str, serialization_dir: str, vocab: Voca
         return False
     if experiment.get("type") != "fewshot_pretrain_finetune":
         return False
-    known = teaching_recipe.predicates_of(vocab.get_token_to_index_vocabulary("actions"))
-    _, counts = teaching_recipe.new_predicate_counts(experiment["dataset_reader"], experiment["train_data_path"], known)
+    if shot is None:
+        known = teaching_recipe.predicates_of(vocab.get_token_to_index_vocabulary("actions"))
+        shot = teaching_recipe.shot_of(
+            teaching_recipe.new_predicates_by_example(
+                experiment["dataset_reader"], experiment["train_data_path"], known
+            )
+        )
     staging = os.path.dirname(os.path.abspath(archive_path)) + ".partial"
     with open(staging + ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return teaching_recipe.store_recipe(archive_path, experiment, teaching_recipe.shot_of(counts), replace)
+        return teaching_recipe.store_recipe(archive_path, experiment, shot, replace)
 
 
 PROVENANCE = "provenance.json"
@@ -269,8 +276,9 @@ class PretrainFinetune(TrainModel):
     is emptied), so that fine-tuning does not depend on whether pre-training ran in the same process.
     `retention` lists what fine-tuning does to keep the known predicates (`training/retention/`);
     without it fine-tuning is the paper's. An experiment that pre-trains stores itself in the archive
-    as its fine-tuning recipe for `allennlp teach`, for its shot when the archive has none yet, or
-    always with `teaching_recipe` (`training.teaching_recipe`). `training_data_path` names the data
+    as its fine-tuning recipe for `allennlp teach`, for its shot (`teaching_shot`, by default read
+    off its support set) when the archive has none yet, or always with `teaching_recipe`
+    (`training.teaching_recipe`). `training_data_path` names the data
     the archive was pre-trained on, for retention methods that replay it (by default the pre-training's).
 
     Registered as a `TrainModel` with name "fewshot_pretrain_finetune".
@@ -331,9 +339,12 @@ class PretrainFinetune(TrainModel):
         finetune_seed: Optional[int] = None,
         retention: Optional[List[Lazy[RetentionMethod]]] = None,
         teaching_recipe: bool = False,
+        teaching_shot: Optional[int] = None,
         training_data_path: Optional[str] = None,
         ddp_accelerator: Any = None,
     ) -> "PretrainFinetune":
+        if teaching_shot not in (None, 1, 2):
+            raise ConfigurationError(f"teaching_shot must be 1 or 2 (the shot of the recipe), not {teaching_shot!r}")
         # Every section is checked for unknown keys and types before a pre-training of minutes.
         check_sections(
             pretraining,
@@ -373,7 +384,7 @@ class PretrainFinetune(TrainModel):
         if pretraining is not None:
             # This experiment owns the pre-training: the archive learns how to be taught (`allennlp teach`).
             with phase("storing the teaching recipe"):
-                store_teaching_recipe(archive_path, serialization_dir, vocab, replace=teaching_recipe)
+                store_teaching_recipe(archive_path, serialization_dir, vocab, teaching_recipe, teaching_shot)
         pretrained_shapes = {name: parameter.shape for name, parameter in pretrained.named_parameters()}
         with phase("reading the support set"):
             support = list(dataset_reader.read(train_data_path))

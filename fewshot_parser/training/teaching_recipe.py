@@ -2,7 +2,8 @@
 The fine-tuning recipe a pre-trained archive carries, so that `allennlp teach` needs nothing but it.
 
 A few-shot experiment (`fewshot_pretrain_finetune`) that pre-trains an archive, or finds it ready,
-writes its own fine-tuning config into that archive as the recipe for its shot:
+writes its own fine-tuning config into that archive as the recipe for its shot (its
+`teaching_shot`, else read off its support set, `shot_of`):
 `teaching/recipes.json` maps `"1"` and `"2"` to an experiment config whose data files are
 placeholders, and `teaching/files/` holds every other data file the recipe reads (the pre-training
 data that recombination, replay and lexicon scoping read, idiom sources, ...), stored once per
@@ -22,7 +23,20 @@ import os
 import shutil
 import tarfile
 import tempfile
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Set, Tuple
+from typing import (
+    AbstractSet,
+    Any,
+    Callable,
+    Dict,
+    FrozenSet,
+    Iterable,
+    List,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
 from fewshot_parser.common.errors import UserError
 
@@ -308,12 +322,12 @@ def innermost_reader(reader: Dict[str, Any]) -> Dict[str, Any]:
     return reader
 
 
-def new_predicate_counts(
+def new_predicates_by_example(
     reader_config: Dict[str, Any], path: str, known: Optional[List[str]]
-) -> Tuple[int, Dict[str, int]]:
+) -> List[FrozenSet[str]]:
     """
-    The number of examples in `path`, read with the LF reader inside `reader_config`, and for each
-    predicate not in `known` the number of examples that use it (empty when `known` is None).
+    For each example of `path`, read with the LF reader inside `reader_config`, the predicates it uses
+    that are not in `known` (every set empty when `known` is None).
     """
     from allennlp.common import Params
     from allennlp.data import DatasetReader
@@ -323,22 +337,42 @@ def new_predicate_counts(
 
     reader = DatasetReader.from_params(Params(json.loads(json.dumps(innermost_reader(reader_config)))))
     known_set = set(known or [])
-    examples = 0
-    counts: Dict[str, int] = {}
+    found: List[FrozenSet[str]] = []
     for instance in reader.read(path):
-        examples += 1
         metadata = instance["metadata"]
         assert isinstance(metadata, MetadataField)
         actions = metadata.metadata.get("actions", [])
-        for predicate in sorted({p for action in actions for p in Action.from_string(action).predicates}):
-            if known is not None and predicate not in known_set:
-                counts[predicate] = counts.get(predicate, 0) + 1
-    return examples, counts
+        used = {p for action in actions for p in Action.from_string(action).predicates}
+        found.append(frozenset() if known is None else frozenset(used - known_set))
+    return found
 
 
-def shot_of(counts: Dict[str, int]) -> int:
-    """2 when every new predicate has two examples or more, else 1."""
-    return 2 if counts and min(counts.values()) >= 2 else 1
+def example_counts(by_example: Sequence[AbstractSet[str]]) -> Dict[str, int]:
+    """How many examples use each predicate of `by_example` (`new_predicates_by_example`)."""
+    counts: Dict[str, int] = {}
+    for predicates in by_example:
+        for predicate in predicates:
+            counts[predicate] = counts.get(predicate, 0) + 1
+    return counts
+
+
+def shot_of(by_example: Sequence[AbstractSet[str]]) -> int:
+    """
+    The shot a support set was written for, from the new predicates of each of its examples: 2 when at
+    least half of the new predicates have two examples or more and every other one rides along (each
+    of its examples also uses one that has two or more: geo's 2-shot supports show `area:i` twice and
+    `sum` once, in one of those two examples), else 1. Some supports read both ways (one example with A
+    and B and another with B: 1-shot for A and B, or 2-shot for B with A riding along) and are read as
+    2-shot; an experiment's `teaching_shot` and `allennlp teach --shot` say which.
+    """
+    counts = example_counts(by_example)
+    taught = {predicate for predicate, count in counts.items() if count >= 2}
+    if not counts or 2 * len(taught) < len(counts):
+        return 1
+    for predicate in set(counts) - taught:
+        if not all(taught & (predicates - {predicate}) for predicates in by_example if predicate in predicates):
+            return 1
+    return 2
 
 
 def predicates_of(action_names: Iterable[str]) -> List[str]:

@@ -179,6 +179,39 @@ def test_the_first_run_of_a_shot_writes_its_recipe_and_a_marked_run_replaces_it(
         train_model_from_file(GRID, str(tmp_path / "restored"), overrides=json.dumps({"teaching_recipe": True}))
 
 
+def test_a_run_stores_its_recipe_under_the_shot_it_declares(grid_run, tmp_path):
+    root, _ = grid_run
+    pretrain = tmp_path / "pretrain"
+    shutil.copytree(root / "pretrain", pretrain)  # the module's archive stays as the other tests read it
+    with pushd(PROJECT_ROOT), environment(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(pretrain)):
+        # The fixture's support is 1-shot; a run that says it is the 2-shot experiment fills that recipe.
+        train_model_from_file(GRID, str(tmp_path / "declared"), overrides=json.dumps(
+            {"teaching_recipe": True, "teaching_shot": 2, "trainer": {"num_epochs": 3}}))
+    recipes = teaching_recipe.read_recipes(str(pretrain / "geo-fixture" / "model.tar.gz"))
+    assert recipes.by_shot["2"]["trainer"]["num_epochs"] == 3
+    assert recipes.by_shot["1"]["trainer"]["num_epochs"] == 2  # the 1-shot run's recipe is left alone
+    with pushd(PROJECT_ROOT), environment(FEWSHOT_DATA_DIR=str(root / "data"), FEWSHOT_PRETRAIN_DIR=str(pretrain)):
+        with pytest.raises(ConfigurationError, match="teaching_shot must be 1 or 2"):
+            train_model_from_file(GRID, str(tmp_path / "bad"), overrides=json.dumps({"teaching_shot": 3}))
+
+
+@pytest.mark.parametrize(
+    "examples, shot",
+    [
+        ([], 1),
+        ([{"a"}, {"b"}], 1),  # one example each
+        ([{"a"}, {"a"}, {"b"}], 1),  # b has one example of its own
+        ([{"a"}, {"a", "b"}, {"b"}], 2),
+        ([{"a", "sum"}, {"a"}, {"b"}, {"b"}], 2),  # `sum` rides along with `a`
+        ([{"a", "b"}, {"b"}], 2),  # read both ways; the 2-shot reading wins
+        ([{"a", "x"}, {"b", "x"}], 1),  # x has two examples, a and b one each: most have one
+        ([{"a", "b", "c"}, {"a"}], 1),
+    ],
+)
+def test_the_shot_read_off_a_support_set(examples, shot):
+    assert teaching_recipe.shot_of([frozenset(e) for e in examples]) == shot
+
+
 @pytest.mark.parametrize("dataset", ["geo", "jobs"])
 @pytest.mark.parametrize("config", ["ours", "best"])
 def test_the_faithful_and_the_best_recipe_read_only_placeholders_and_bundled_files(dataset, config):

@@ -34,6 +34,8 @@ def test_a_config_hash_is_stable_and_independent_of_key_order():
     assert config_hash(config) == config_hash(reordered) == "3c619f0fb5c2"
     assert experiment_hash(config) == experiment_hash(reordered) == "64430f9e774f"
     assert experiment_hash(config) == config_hash({"model": config["model"], "trainer": {"num_epochs": 3}})
+    # Where the run's teaching recipe goes changes no number.
+    assert experiment_hash({**config, "teaching_recipe": True, "teaching_shot": 2}) == experiment_hash(config)
     # Hashed as written: another spelling of a component is another config, and the list order counts.
     assert experiment_hash({**config, "model": {**config["model"], "rerankers": []}}) != experiment_hash(config)
     assert config_hash({"a": [1, 2]}) != config_hash({"a": [2, 1]})
