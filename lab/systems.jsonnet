@@ -2341,6 +2341,7 @@ local untyped(generators=null) = {
       finetune_seed: null,
       initialize_new_actions: null,
       retention: null,
+      teaching_shot: null,
       train_data_path: null,
       trainer: null,
       dataset_reader: {
@@ -2385,6 +2386,7 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed,
           initialize_new_actions: true,
+          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
@@ -2673,6 +2675,7 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed + 10,
           initialize_new_actions: true,
+          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
@@ -2961,6 +2964,7 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed + 20,
           initialize_new_actions: true,
+          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',

@@ -118,6 +118,7 @@ class EnsembleFinetune(PretrainFinetune):
         retention: Optional[List[Lazy[RetentionMethod]]] = None,
         parallel_members: int = 1,
         training_data_path: Optional[str] = None,
+        teaching_shot: Optional[int] = None,
         ddp_accelerator: Any = None,
     ) -> "EnsembleFinetune":
         ensemble_config = copy.deepcopy(model._params.as_dict(quiet=True))  # type: ignore[attr-defined]
@@ -148,6 +149,7 @@ class EnsembleFinetune(PretrainFinetune):
                 finetune_seed=finetune_seed + index,
                 retention=retention,
                 training_data_path=training_data_path,
+                teaching_shot=teaching_shot,
             )
 
         first = build(0)
