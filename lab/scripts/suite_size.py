@@ -16,6 +16,13 @@ recipe, with the samples per draw as now and with 5, and gives the draws a stand
 `--target` needs with the groups in the recipe's proportions, sum s_h (between_h + w / k) / target^2.
 With unlimited samples per draw (k -> infinity) only the between-draw part is left: the floor a
 recipe's draws allow, whatever the number of support samples.
+The last error column reads the same measurements as a census of the recipe's own draws: group h has
+C_h possible draws (every combination of its number of new predicates among the eligible ones), and
+the finite-population correction gives SE^2 = sum s_h^2 ((1 − N_h / C_h) between_h + w / k) / N_h. When
+a group's draws are all of its combinations, only the support samples' noise is left. That is the
+error of the mean over the predicates this dataset can make new; the other columns are the error for
+predicates drawn from a larger population (a user's other predicates), which no further draw of a
+dataset whose combinations are all measured can lower.
 A group with one draw measured takes the pooled between-draw variance. Only rows whose
 `code_version` is `--since` or a later commit count (runs on the current code). Pre-training minutes come
 from the logs under `--pretrain-dir`, else from lab/results/pretraining_minutes.csv (the queue's ledger,
@@ -76,6 +83,18 @@ class Spread:
             sum((self.shares[g] / total) ** 2 * (self.between[g] + self.within / k) / n for g, n in draws.items())
         )
 
+    def census_error(self, draws: Dict[int, int], possible: Dict[int, int]) -> float:
+        """The SE with `draws` per group out of `possible` draws per group (finite-population correction)."""
+        total = sum(self.shares[g] for g in draws)
+        return math.sqrt(
+            sum(
+                (self.shares[g] / total) ** 2
+                * (max(0.0, 1 - n / possible[g]) * self.between[g] + self.within / self.samples)
+                / n
+                for g, n in draws.items()
+            )
+        )
+
     def draws_needed(self, target: float, samples: Optional[float] = None) -> int:
         """Draws for an SE of `target` with the groups in their shares' proportions."""
         k = samples or self.samples
@@ -113,16 +132,29 @@ def spread(
     return Spread(between, w, k, shares, {g: statistics.mean(v) for g, v in groups.items()})
 
 
-def combinations(suite: str, dataset: str) -> Optional[int]:
-    """How many different draws the suite has for a dataset: draws cycle through the combinations of
-    its eligible predicates (`fewshot_parser.data.splits.choose_predicates`); None without the data."""
+def eligible_count(suite: str, dataset: str) -> Optional[int]:
+    """How many predicates the suite's recipe may make new in a dataset; None without the data."""
     recipe = suite_recipe(suite)[dataset]
     try:
         examples = read_source(official_training_file(os.path.join(ROOT, "data"), dataset), FORMALISMS[dataset])
     except UserError:
         return None
-    eligible = eligible_predicates(examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0))
-    return combinations_available(recipe, len(eligible))
+    return len(eligible_predicates(examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0)))
+
+
+def combinations(suite: str, dataset: str) -> Optional[int]:
+    """How many different draws the suite has for a dataset: draws cycle through the combinations of
+    its eligible predicates (`fewshot_parser.data.splits.choose_predicates`); None without the data."""
+    eligible = eligible_count(suite, dataset)
+    return None if eligible is None else combinations_available(suite_recipe(suite)[dataset], eligible)
+
+
+def measured_draws(draws: Sequence[int], strata: Optional[Strata]) -> Dict[int, int]:
+    """Draws measured per group (group 0 without strata)."""
+    counts: Dict[int, int] = defaultdict(int)
+    for draw in draws:
+        counts[strata[draw][0] if strata and draw in strata else 0] += 1
+    return dict(counts)
 
 
 def suite_lines(
@@ -136,8 +168,9 @@ def suite_lines(
         "",
         "| column | draws | pairs | difference (mean ± SE) | by new predicates per draw: mean (sd between draws) | "
         f"within-draw sd | SE with every recipe draw (samples as now) | the same with 5 samples | the same with "
-        f"unlimited samples (floor) | draws for SE {target:g} (samples as now) | recipe draws | different draws |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"unlimited samples (floor) | draws for SE {target:g} (samples as now) | recipe draws | different draws | "
+        "SE as a census of the possible draws (finite population) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for column in COLUMNS:
         strata = suite_strata(suite, column[0])
@@ -148,7 +181,7 @@ def suite_lines(
         parts = spread(best.get(column, {}), faithful.get(column, {}), strata)
         if parts is None or error is None:
             lines.append(
-                f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – | – | – | – |"
+                f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± n/a | – | – | – | – | – | – | – | – | – |"
             )
             continue
         recipe: Dict[int, int] = defaultdict(int)
@@ -160,11 +193,19 @@ def suite_lines(
             f"{g} new: {parts.means[g]:+.1f} ({math.sqrt(b):.1f})" if g in parts.means else f"{g} new: –"
             for g, b in sorted(parts.between.items(), reverse=True)
         )
+        eligible = eligible_count(suite, column[0])
+        census = "?"
+        if eligible is not None and strata:
+            measured = measured_draws(
+                sorted({d for d, _ in set(best.get(column, {})) & set(faithful.get(column, {}))}), strata
+            )
+            census = f"{parts.census_error(measured, {g: math.comb(eligible, g) for g in measured}):.2f}"
         lines.append(
             f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {by_group} | "
             f"{math.sqrt(parts.within):.1f} | {parts.error(recipe):.2f} | {parts.error(recipe, 5):.2f} | "
             f"{parts.error(recipe, math.inf):.2f} | "
-            f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0]) or '?'} |"
+            f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0]) or '?'} | "
+            f"{census} |"
         )
     lines += ["", "Cost on the current code (process hours at one thread):", ""]
     ledger = read_ledger()  # pre-trainings whose logs are gone (lab/scripts/pretraining_minutes.py)

@@ -31,3 +31,9 @@ def test_spread_splits_between_and_within_draws_and_projects_the_error():
     assert spread.error(measured, math.inf) == pytest.approx(math.sqrt(0.25 * 49 / 2 + 0.25 * 7 / 2))
     assert spread.error(measured, math.inf) < spread.error(measured, 5) < spread.error(measured)
     assert spread.draws_needed(1.0) == math.ceil(0.5 * 50 + 0.5 * 8)
+    # As a census: group 1's two draws are every draw it has (no between-draw error left), group 2's
+    # two of four (half of it left).
+    census = spread.census_error(measured, {1: 2, 2: 4})
+    assert census == pytest.approx(math.sqrt(0.25 * (0 + 1) / 2 + 0.25 * (0.5 * 7 + 1) / 2))
+    assert spread.census_error(measured, {1: 1000, 2: 1000}) < spread.error(measured)
+    assert suite_size.measured_draws([1, 2, 3, 4, 9], strata) == {1: 2, 2: 2, 0: 1}
