@@ -2386,7 +2386,6 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed,
           initialize_new_actions: true,
-          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
@@ -2675,7 +2674,6 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed + 10,
           initialize_new_actions: true,
-          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
@@ -2964,7 +2962,6 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed + 20,
           initialize_new_actions: true,
-          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
