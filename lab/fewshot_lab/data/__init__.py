@@ -1,5 +1,5 @@
 """Probe readers and recombination generators (literal slots; adjective, modifier, superlative
-forward, reparented and subtree pairs)."""
+forward, reparented, subtree and unknown-word pairs)."""
 
 from fewshot_lab.data.dataset_readers.literal_slots import LiteralSlotsReader
 from fewshot_lab.data.dataset_readers.untyped_new import UntypedNewReader
@@ -8,3 +8,4 @@ from fewshot_lab.data.recombination.modifiers import ModifierPairs
 from fewshot_lab.data.recombination.reparented import ReparentedPairs
 from fewshot_lab.data.recombination.subtrees import SubtreeArguments, SubtreePairs
 from fewshot_lab.data.recombination.superlative_forward import SuperlativeForwardPairs
+from fewshot_lab.data.recombination.unknown_words import UnknownWordPairs
