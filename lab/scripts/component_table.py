@@ -31,6 +31,8 @@ them; each row names its study and the row it was measured in:
   where they make pairs, weighted by the share of such draws (lab/results/reach/*.csv,
   `component_reach.py`; `pairs`); subtree pairs of new functions (`best-subtrees`, `ours-subtrees`) the
   same way; result-type re-ranking (`best-result-types`, `ours-result-types`) on the draws run;
+- unknown-word pairs added to the best row and to the faithful row (`best-unknown`, `ours-unknown`),
+  on the suite and, in rows of their own, on the frequent stratum (results/dev-frequent/runs.csv);
 - reshaped pairs and the ensemble, measured in the former best row `reshaped40-ens5`:
   lab/results/decoding_components.csv, results/dev/runs.csv and results/runs.csv;
 - the ensemble of 5 added to the faithful row (`ours-ens5` against `ours`, fine-tuned from the same
@@ -405,6 +407,30 @@ ROWS = [
             "results/runs.csv",
             reach="lab/results/reach/ours-modifiers.csv",
         ),
+    ),
+    Row(
+        "unknown-word pairs",
+        "added to the best row (`best-unknown`)",
+        "no",
+        pairs("best-unknown", "best", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "unknown-word pairs",
+        "added to the best row, frequent stratum (`best-unknown`)",
+        "no",
+        pairs("best-unknown", "best", "results/dev-frequent/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "unknown-word pairs",
+        "added to the faithful row (`ours-unknown`)",
+        "no",
+        pairs("ours-unknown", "ours", "results/dev/runs.csv", "results/runs.csv"),
+    ),
+    Row(
+        "unknown-word pairs",
+        "added to the faithful row, frequent stratum (`ours-unknown`)",
+        "no",
+        pairs("ours-unknown", "ours", "results/dev-frequent/runs.csv", "results/runs.csv"),
     ),
     Row(
         "subtree pairs of new functions",
