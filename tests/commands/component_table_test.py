@@ -85,7 +85,7 @@ def test_docs_results_shows_the_table_its_committed_rows_give():
     with open(os.path.join(PROJECT_ROOT, "docs", "results.md"), encoding="utf-8") as handle:
         document = handle.read()
     block = document.split(script.START, 1)[1].split(script.END, 1)[0]
-    assert block == "\n" + script.table(), f"docs/results.md's components table is stale: run {script.COMMAND}"
+    assert block == "\n" + script.table(measured_only=True), f"docs/results.md's components table is stale: run {script.COMMAND}"
 
 
 def test_with_reach_changed_draws_are_weighted_by_their_share_and_unchanged_ones_must_agree(tmp_path):
@@ -112,3 +112,12 @@ def test_with_reach_changed_draws_are_weighted_by_their_share_and_unchanged_ones
     write_rows(dev, [(*with_, "geo", "1", "2", "50"), (*without, "geo", "1", "2", "36")])
     with pytest.raises(ValueError, match="fine-tunes alike"):
         script.pairs("ours-recomb", "ours", str(dev), str(official), reach=str(reach))()
+
+
+def test_the_docs_table_leaves_out_rows_with_no_pair_yet():
+    script = load_script()
+    measured = script.empty()
+    measured["d"][("geo", "1")] = [2.0, 4.0]
+    rows = [script.Row("a", "added", "no", lambda: measured), script.Row("b", "added", "no", script.empty)]
+    assert [line.split(" | ")[0] for line in script.table(rows).splitlines()[2:]] == ["| a", "| b"]
+    assert [line.split(" | ")[0] for line in script.table(rows, measured_only=True).splitlines()[2:]] == ["| a"]
