@@ -9,8 +9,8 @@ where the support has the predicate's words may name the new predicate: each sup
 predicate, then each pair of an earlier pass that shows it, with the predicate's words replaced (a
 run of them by one `placeholder`, by default AllenNLP's unknown token, so that the word-id namespace
 reads it as any unseen word). The predicate's words are those of its span in the support
-(`wording.new_span`) that no training utterance has; a support whose words for it are all training
-words gives no pairs. The LF stays as it is.
+(`wording.new_span`) that no training utterance has and no other new predicate's span shares; a
+support whose words for it are all training words gives no pairs. The LF stays as it is.
 """
 
 from typing import Iterable, List, Sequence, Set, Union, cast
@@ -65,9 +65,18 @@ class UnknownWordPairs(PairGenerator):
         predicate = cast(str, unit)
         entries = list(support_entries(context, support, predicate))
         # The predicate's words: those of its span in a support example that no training utterance
-        # has (the words a query's other wording would stand in for; `the`, `of` stay).
+        # has (the words a query's other wording would stand in for; `the`, `of` stay), and that no
+        # other new predicate's span has (in "what state border s0", with state:t and next_to:t new,
+        # state:t's span may take `border` too).
         training_words = context.derived("training words", lambda: {w for e in context.training for w in e.utterance})
-        words = {w for e in entries for w in e.example.utterance[e.span.start : e.span.end]} - training_words
+        others = {
+            w
+            for other in support.new_predicates
+            if other != predicate
+            for e in support_entries(context, support, other)
+            for w in e.example.utterance[e.span.start : e.span.end]
+        }
+        words = {w for e in entries for w in e.example.utterance[e.span.start : e.span.end]} - training_words - others
         if not words:
             return
         for entry in entries:
