@@ -42,3 +42,15 @@ def test_a_support_whose_words_training_has_gives_no_pairs():
 def test_a_run_of_masked_words_is_one_placeholder():
     assert masked("which state be next to s0".split(), {"next", "to"}, "<unk>") == ["which", "state", "be", "<unk>", "s0"]
     assert masked("a b a".split(), {"a"}, "X") == ["X", "b", "X"]
+
+
+def test_a_word_in_two_new_predicates_spans_belongs_to_the_shorter_span():
+    # state:t and next_to:t are both new; state:t's span is `state border`, next_to:t's `border`.
+    context = RecombinationContext(fixtures.examples([r for r in fixtures.TRAINING if "state:t" not in r[1]]), "lambda")
+    lf = "( lambda $0 e ( and ( state:t $0 ) ( next_to:t $0 s0 ) ) )"
+    support = fixtures.examples([("what state border s0", lf)], source="support.txt")
+    pairs = recombine(context, support, [[UnknownWordPairs(10)]])
+    assert sorted((p.predicate, " ".join(p.utterance)) for p in pairs) == [
+        ("next_to:t", "what state @@UNKNOWN@@ s0"),
+        ("state:t", "what @@UNKNOWN@@ border s0"),
+    ]

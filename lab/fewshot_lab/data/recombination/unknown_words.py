@@ -9,11 +9,11 @@ where the support has the predicate's words may name the new predicate: each sup
 predicate, then each pair of an earlier pass that shows it, with the predicate's words replaced (a
 run of them by one `placeholder`, by default AllenNLP's unknown token, so that the word-id namespace
 reads it as any unseen word). The predicate's words are those of its span in the support
-(`wording.new_span`) that no training utterance has and no other new predicate's span shares; a
-support whose words for it are all training words gives no pairs. The LF stays as it is.
+(`wording.new_span`) that no training utterance has and that no other new predicate's span covers
+as tightly; a support whose words for it are all training words gives no pairs. The LF stays as it is.
 """
 
-from typing import Iterable, List, Sequence, Set, Union, cast
+from typing import Dict, Iterable, List, Sequence, Set, Tuple, Union, cast
 
 from fewshot_parser.data.examples import Example
 from fewshot_parser.data.recombination.context import RecombinationContext, Support
@@ -33,6 +33,23 @@ def masked(utterance: Sequence[str], words: Set[str], placeholder: str) -> List[
         else:
             result.append(token)
     return result
+
+
+def owned_words(context: RecombinationContext, support: Support, predicate: str) -> Set[str]:
+    """The words of `predicate`'s support spans that no other new predicate's shorter or equal span covers."""
+    spans: Dict[Tuple[str, int], List[Tuple[str, int, int]]] = {}  # support example -> (predicate, start, end)
+    for other in support.new_predicates:
+        for entry in support_entries(context, support, other):
+            key = (entry.example.source, entry.example.line_number)
+            spans.setdefault(key, []).append((other, entry.span.start, entry.span.end))
+    owned: Set[str] = set()
+    for entry in support_entries(context, support, predicate):
+        covering = spans[(entry.example.source, entry.example.line_number)]
+        for position in range(entry.span.start, entry.span.end):
+            lengths = sorted((end - start, name) for name, start, end in covering if start <= position < end)
+            if lengths[0][1] == predicate and (len(lengths) == 1 or lengths[1][0] > lengths[0][0]):
+                owned.add(entry.example.utterance[position])
+    return owned
 
 
 @PairGenerator.register("unknown_words")
@@ -65,18 +82,12 @@ class UnknownWordPairs(PairGenerator):
         predicate = cast(str, unit)
         entries = list(support_entries(context, support, predicate))
         # The predicate's words: those of its span in a support example that no training utterance
-        # has (the words a query's other wording would stand in for; `the`, `of` stay), and that no
-        # other new predicate's span has (in "what state border s0", with state:t and next_to:t new,
-        # state:t's span may take `border` too).
+        # has (the words a query's other wording would stand in for; `the`, `of` stay). A word in the
+        # spans of several new predicates belongs to the one whose span is shortest ("what state border
+        # s0" with state:t and next_to:t new: state:t's span may be `state border`, next_to:t's
+        # `border`), to none on a tie.
         training_words = context.derived("training words", lambda: {w for e in context.training for w in e.utterance})
-        others = {
-            w
-            for other in support.new_predicates
-            if other != predicate
-            for e in support_entries(context, support, other)
-            for w in e.example.utterance[e.span.start : e.span.end]
-        }
-        words = {w for e in entries for w in e.example.utterance[e.span.start : e.span.end]} - training_words - others
+        words = owned_words(context, support, predicate) - training_words
         if not words:
             return
         for entry in entries:
