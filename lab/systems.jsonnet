@@ -2386,6 +2386,7 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed,
           initialize_new_actions: true,
+          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
@@ -2674,6 +2675,7 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed + 10,
           initialize_new_actions: true,
+          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',
@@ -2962,6 +2964,7 @@ local untyped(generators=null) = {
           evaluate_on_test: true,
           finetune_seed: c.seed + 20,
           initialize_new_actions: true,
+          teaching_shot: c.shot,
           model: {
             type: 'fewshot_ensemble',
             combine: 'vote',

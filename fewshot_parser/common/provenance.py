@@ -85,6 +85,11 @@ def experiment_hash(config: Mapping[str, Any]) -> str:
     experiment.pop("teaching_shot", None)
     if isinstance(experiment.get("trainer"), dict):
         experiment["trainer"].pop("cuda_device", None)
+    # An experiment made of experiments (the lab's ensembles over pre-trainings): their recipe keys alike.
+    for part in experiment.get("experiments") or []:
+        if isinstance(part, dict):
+            part.pop("teaching_recipe", None)
+            part.pop("teaching_shot", None)
     return config_hash(experiment)
 
 
