@@ -36,12 +36,13 @@ grid() {
   $allennlp run-grid --jobs 2 --threads 1 --redo-stale --freshness code --systems-table lab/systems.jsonnet "$@" 2>&1 \
     | grep -vE "^\s*$" | tail -4
 }
-step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws two at a time (their pre-trainings in parallel)
+step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws $GROUP (default two) at a time (pre-trainings in parallel)
   local suite=$1 dataset=$2
   local -a draws=($3)
   shift 3
-  for ((i = 0; i < ${#draws[@]}; i += 2)); do
-    local group="${draws[*]:i:2}"
+  local size=${GROUP:-2}
+  for ((i = 0; i < ${#draws[@]}; i += size)); do
+    local group="${draws[*]:i:size}"
     echo "=== $suite $dataset draws $group: $* ($(date))"
     grid --suite "$suite" --datasets "$dataset" --draws $group --systems "$@" --runs-dir "runs/$suite-82"
     $python lab/scripts/pretraining_minutes.py "$FEWSHOT_PRETRAIN_DIR" > /dev/null  # kept beyond runs/
@@ -86,6 +87,14 @@ step dev geo "35 36 37 38" ours best
 step dev-frequent geo "6 7 8 9 10 11 12 13 14 15" best-unknown ours-unknown
 step dev geo "33 37 38" best-modifiers ours-modifiers
 step dev geo "30 31 32 33 35 36 37 38" best-unknown ours-unknown
+# ATIS (a pre-training is an hour or more), first: the five draws the issue asks for, the last column
+# the suite still lacks; modifier pairs change draws
+# 1, 2, 4 and 5, beside any known condition (ATIS has no type suffixes) or beside the support's types only
+# (best-modifiers-same).
+# Draws 3-5 together: an odd draw alone would leave a core idle for most of its faithful pre-training.
+step dev atis "1 2" ours best
+GROUP=3 step dev atis "3 4 5" ours best
+step dev atis "1 2 4 5" best-modifiers best-modifiers-same ours-modifiers
 # Whether the best row's pre-training can be a fifth as long (the faithful row's could on 8 geo draws).
 short dev geo "30 31 32 33 35 36 37 38"
 step dev geo "32" best-subtrees ours-subtrees
@@ -93,11 +102,6 @@ step dev geo "35 36 37 38" best-subtrees ours-subtrees
 step dev geo "39 40 41 42" ours best
 step dev geo "39 40 41 42" best-modifiers ours-modifiers
 step dev geo "39 41 42" best-subtrees ours-subtrees
-# ATIS (a pre-training is an hour or more): the five draws the suite needs; modifier pairs change draws
-# 1, 2, 4 and 5, beside any known condition (ATIS has no type suffixes) or beside the support's types only
-# (best-modifiers-same).
-step dev atis "1 2 3 4 5" ours best
-step dev atis "1 2 4 5" best-modifiers best-modifiers-same ours-modifiers
 step dev geo "43 44 45 46" ours best
 step dev geo "43 44 46" best-modifiers ours-modifiers
 step dev geo "43 44 45 46" best-subtrees ours-subtrees
