@@ -35,7 +35,7 @@ import os
 import statistics
 import sys
 from collections import defaultdict
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "lab"), os.path.join(ROOT, "lab", "scripts")]
@@ -43,118 +43,21 @@ sys.path[:0] = [ROOT, os.path.join(ROOT, "lab"), os.path.join(ROOT, "lab", "scri
 from fewshot_lab.code_versions import rows_since  # noqa: E402
 from fewshot_lab.commands.suite_report import (  # noqa: E402
     COLUMNS,
-    Strata,
     latest_runs,
     paired_difference,
     suite_strata,
 )
+from fewshot_lab.suite_power import combinations, eligible_count, measured_draws, spread  # noqa: E402
 from fewshot_lab.systems import SYSTEMS  # noqa: E402
 from pretraining_minutes import minutes, read_ledger  # noqa: E402
 
-from fewshot_parser.common.errors import UserError  # noqa: E402
 from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
-from fewshot_parser.data.dev_suite import combinations_available, official_training_file, suite_recipe  # noqa: E402
-from fewshot_parser.data.splits import FORMALISMS, eligible_predicates, read_source  # noqa: E402
 
 FAITHFUL = SYSTEMS["ours"][:2]
+DATA = os.path.join(ROOT, "data")
 # The pre-trained archive of each candidate best row: <dataset>-<variant>.
 VARIANTS = {"chosen-fallback-roles": "contextual-schema", "best": "contextual-schema-classes"}
-
-
-class Spread:
-    """How a column's paired differences spread: per group between draws, and within a draw."""
-
-    def __init__(
-        self,
-        between: Dict[int, float],
-        within: float,
-        samples: float,
-        shares: Dict[int, float],
-        means: Dict[int, float],
-    ):
-        self.between, self.within, self.samples, self.shares, self.means = between, within, samples, shares, means
-
-    def error(self, draws: Dict[int, int], samples: Optional[float] = None) -> float:
-        """The stratified SE with `draws` per group and `samples` per draw (as now when None)."""
-        k = samples or self.samples
-        total = sum(self.shares[g] for g in draws)
-        return math.sqrt(
-            sum((self.shares[g] / total) ** 2 * (self.between[g] + self.within / k) / n for g, n in draws.items())
-        )
-
-    def census_error(self, draws: Dict[int, int], possible: Dict[int, int]) -> float:
-        """The SE with `draws` per group out of `possible` draws per group (finite-population correction)."""
-        total = sum(self.shares[g] for g in draws)
-        return math.sqrt(
-            sum(
-                (self.shares[g] / total) ** 2
-                * (max(0.0, 1 - n / possible[g]) * self.between[g] + self.within / self.samples)
-                / n
-                for g, n in draws.items()
-            )
-        )
-
-    def draws_needed(self, target: float, samples: Optional[float] = None) -> int:
-        """Draws for an SE of `target` with the groups in their shares' proportions."""
-        k = samples or self.samples
-        total = sum(self.shares.values())
-        need = sum(self.shares[g] / total * (self.between[g] + self.within / k) for g in self.between)
-        return max(2, math.ceil(need / target**2))
-
-
-def spread(
-    runs: Dict[Tuple[int, int], float], faithful: Dict[Tuple[int, int], float], strata: Optional[Strata]
-) -> Optional[Spread]:
-    """The `Spread` of `runs` − `faithful` (None with fewer than two draws)."""
-    by_draw: Dict[int, List[float]] = defaultdict(list)
-    for key in set(runs) & set(faithful):
-        by_draw[key[0]].append(runs[key] - faithful[key])
-    if len(by_draw) < 2:
-        return None
-    within = [statistics.variance(v) for v in by_draw.values() if len(v) > 1]
-    w = statistics.mean(within) if within else 0.0
-    k = statistics.mean(len(v) for v in by_draw.values())
-    group_of = {d: (strata[d] if strata and d in strata else (0, 1.0)) for d in by_draw}
-    groups: Dict[int, List[float]] = defaultdict(list)
-    for draw, values in by_draw.items():
-        groups[group_of[draw][0]].append(statistics.mean(values))
-    measured = {g: max(0.0, statistics.variance(v) - w / k) for g, v in groups.items() if len(v) > 1}
-    pooled = (
-        statistics.mean(measured.values())
-        if measured
-        else max(0.0, statistics.variance([statistics.mean(v) for v in by_draw.values()]) - w / k)
-    )
-    shares = {g: s for g, s in group_of.values()}
-    if strata:
-        shares.update({g: s for g, s in strata.values()})
-    between = {g: measured.get(g, pooled) for g in shares}
-    return Spread(between, w, k, shares, {g: statistics.mean(v) for g, v in groups.items()})
-
-
-def eligible_count(suite: str, dataset: str) -> Optional[int]:
-    """How many predicates the suite's recipe may make new in a dataset; None without the data."""
-    recipe = suite_recipe(suite)[dataset]
-    try:
-        examples = read_source(official_training_file(os.path.join(ROOT, "data"), dataset), FORMALISMS[dataset])
-    except UserError:
-        return None
-    return len(eligible_predicates(examples, recipe["min_examples"], recipe["max_share"], recipe.get("min_share", 0.0)))
-
-
-def combinations(suite: str, dataset: str) -> Optional[int]:
-    """How many different draws the suite has for a dataset: draws cycle through the combinations of
-    its eligible predicates (`fewshot_parser.data.splits.choose_predicates`); None without the data."""
-    eligible = eligible_count(suite, dataset)
-    return None if eligible is None else combinations_available(suite_recipe(suite)[dataset], eligible)
-
-
-def measured_draws(draws: Sequence[int], strata: Optional[Strata]) -> Dict[int, int]:
-    """Draws measured per group (group 0 without strata)."""
-    counts: Dict[int, int] = defaultdict(int)
-    for draw in draws:
-        counts[strata[draw][0] if strata and draw in strata else 0] += 1
-    return dict(counts)
 
 
 def suite_lines(
@@ -193,7 +96,7 @@ def suite_lines(
             f"{g} new: {parts.means[g]:+.1f} ({math.sqrt(b):.1f})" if g in parts.means else f"{g} new: –"
             for g, b in sorted(parts.between.items(), reverse=True)
         )
-        eligible = eligible_count(suite, column[0])
+        eligible = eligible_count(suite, column[0], DATA)
         census = "?"
         if eligible is not None and strata:
             measured = measured_draws(
@@ -204,7 +107,7 @@ def suite_lines(
             f"| {column[0]} {column[1]} | {draws} | {pairs} | {mean:+.2f} ± {error:.2f} | {by_group} | "
             f"{math.sqrt(parts.within):.1f} | {parts.error(recipe):.2f} | {parts.error(recipe, 5):.2f} | "
             f"{parts.error(recipe, math.inf):.2f} | "
-            f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0]) or '?'} | "
+            f"{parts.draws_needed(target)} | {sum(recipe.values())} | {combinations(suite, column[0], DATA) or '?'} | "
             f"{census} |"
         )
     lines += ["", "Cost on the current code (process hours at one thread):", ""]

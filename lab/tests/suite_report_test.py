@@ -182,3 +182,33 @@ def test_the_dev_suite_report_stratifies_jobs_by_new_predicates_per_draw(tmp_pat
     assert line.split(" | ")[1] == "+30.00 ± 3.54* (4/4)"
     plain = next(line for line in paired_lines(rows) if line.startswith("| ProtoParser (+ lexicon) |"))
     assert plain.split(" | ")[1] == "+30.00 ± 9.13* (4/4)"
+
+
+def test_the_census_section_leaves_only_the_samples_noise_once_every_combination_is_measured(tmp_path, monkeypatch):
+    from fewshot_lab import suite_power
+    from fewshot_lab.commands.suite_report import census_lines
+
+    # Every one of jobs' 30 `dev` draws (5 eligible predicates: 10 + 10 + 5 + 5 combinations), two
+    # samples each, differences draw-specific (draw number) ± 1: w = 2, k = 2, so a group of N draws
+    # adds s^2 / N to SE^2: (1/3)^2 / 10 twice and (1/6)^2 / 5 twice.
+    monkeypatch.setattr(suite_power, "eligible_count", lambda suite, dataset, data_dir: 5)
+    runs = []
+    for draw in range(1, 31):
+        for sample, offset in ((0, -1.0), (1, 1.0)):
+            runs += [(FAITHFUL, "jobs", 1, draw, sample, 10.0), (OTHER, "jobs", 1, draw, sample, 10.0 + draw + offset)]
+    rows = read_result_rows(write_runs(tmp_path / "runs.csv", runs))
+    lines = census_lines(rows, "dev", str(tmp_path), best=OTHER)
+    row = next(line for line in lines if line.startswith("| jobs 1 |"))
+    cells = row.split(" | ")
+    assert cells[1] == "30 / 30"
+    assert cells[3].rstrip(" |") == f"{math.sqrt(2 * (1 / 9) / 10 + 2 * (1 / 36) / 5):.2f}"
+    paired = paired_difference(
+        latest_runs(rows)[OTHER][("jobs", 1)], latest_runs(rows)[FAITHFUL][("jobs", 1)], suite_strata("dev", "jobs")
+    )
+    assert cells[2] == f"{paired[0]:+.2f} ± {paired[1]:.2f}"  # the draws' spread counts there
+    assert paired[1] > 2 * float(cells[3].rstrip(" |"))
+    # Without the official training file the census cannot be read: "?", not a made-up figure.
+    monkeypatch.undo()
+    row = next(line for line in census_lines(rows, "dev", str(tmp_path), best=OTHER) if line.startswith("| jobs 1 |"))
+    assert row.endswith("| 30 / ? | " + cells[2] + " | ? |")
+    assert census_lines(rows, "dev", str(tmp_path), best=("ProtoParser", "+ nothing")) == []

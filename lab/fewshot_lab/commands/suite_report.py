@@ -33,8 +33,10 @@ import statistics
 from collections import defaultdict
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from fewshot_lab.recipes import HEADLINE_SYSTEMS
 from fewshot_lab.staleness import draw_stale_reason
-from fewshot_lab.systems import TABLES
+from fewshot_lab.suite_power import Strata, census_error, combinations
+from fewshot_lab.systems import SYSTEMS, TABLES
 from fewshot_parser.commands.systems import read_systems
 from fewshot_parser.common.errors import UserError
 from fewshot_parser.common.results_io import read_result_rows, require_rows
@@ -50,8 +52,6 @@ FAITHFUL: Key = ("ProtoParser", "")
 SIGNIFICANT_MARK = "*"
 # (draw, sample) -> exact match of one row in one column
 Runs = Dict[Tuple[int, int], float]
-# draw -> (its group: new predicates per draw, the group's share of the recipe's draws)
-Strata = Dict[int, Tuple[int, float]]
 
 
 def _label(key: Key) -> str:
@@ -326,13 +326,57 @@ def paired_lines(
     return lines
 
 
+def census_lines(rows: Sequence[Dict[str, str]], suite: str, data_dir: str, best: Optional[Key] = None) -> List[str]:
+    """
+    The best row's difference against the faithful row with its error read as a census of the suite's
+    own draws (`suite_power`): next to the paired table's error, the one left once the between-draw
+    spread of every combination measured no longer counts. Empty without both rows.
+    """
+    best = best or SYSTEMS[HEADLINE_SYSTEMS[1]][:2]
+    table = latest_runs(rows)
+    if best not in table or FAITHFUL not in table:
+        return []
+    lines = [
+        "## The best row's difference read as a census of the suite's draws",
+        "",
+        "| column | draws measured / possible | best − faithful (SE over draws) | SE as a census |",
+        "|---|---|---|---|",
+    ]
+    for column in COLUMNS:
+        strata = suite_strata(suite, column[0])
+        runs, faithful = table[best].get(column, {}), table[FAITHFUL].get(column, {})
+        paired = paired_difference(runs, faithful, strata)
+        if paired is None or paired[1] is None:
+            continue
+        census = census_error(runs, faithful, suite, column[0], strata, data_dir)
+        possible = combinations(suite, column[0], data_dir)
+        lines.append(
+            f"| {column[0]} {column[1]} | {paired[2]} / {possible or '?'} | {paired[0]:+.2f} ± {paired[1]:.2f} | "
+            f"{'?' if census is None else f'{census:.2f}'} |"
+        )
+    lines += [
+        "",
+        f"Best row: {_label(best)}. The paired table's error is that of predicates drawn from a population "
+        "larger than the dataset's own (a user's other predicates); as a census of the suite's possible draws "
+        "(every combination of the recipe's number of new predicates among the eligible ones), the "
+        "finite-population correction leaves, for a group whose combinations are all measured, only the support "
+        "samples' noise: SE^2 = sum s_h^2 ((1 − N_h / C_h) between_h + w / k) / N_h (lab/fewshot_lab/suite_power.py). "
+        "? : the official train.txt is not under the data folder.",
+    ]
+    return lines
+
+
 def write_suite_report(files: Sequence[str], out: str, suite: str) -> str:
     """Writes `<out>/table.md` and `<out>/table.csv` from the suite's results files; returns the table."""
     rows = [row for path in files for row in read_result_rows(path)]
     require_rows(rows, files, f"the {suite} suite")
-    stale = stale_draw_cells(rows, suite_data_root(files, suite))
+    data_root = suite_data_root(files, suite)
+    stale = stale_draw_cells(rows, data_root)
     lines = suite_lines(rows, stale=stale, suite=suite)
     paired = paired_lines(rows, suite=suite)
+    census = census_lines(rows, suite, os.environ.get("FEWSHOT_DATA_DIR", "data"))
+    if census:
+        paired += [""] + census
     notes = (
         ""
         if not stale
