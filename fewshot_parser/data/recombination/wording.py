@@ -7,7 +7,7 @@ statistics; `known_span` keeps its answers in the context (the same answer for t
   by association) is this one.
 * The words of a **new** predicate in its support utterance: words naming it, else the words that no
   known predicate of that LF explains, that are not common function words, and that sit closest to
-  its own arguments.
+  its own arguments; a word two new predicates take belongs to the one with the shorter span.
 """
 
 from typing import AbstractSet, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
@@ -80,16 +80,17 @@ def _known_span(context: RecombinationContext, tokens: Sequence[str], tree: Tree
     return best_run(scores, context.max_span)
 
 
-def new_span(
+def new_word_scores(
     context: RecombinationContext,
     tokens: Sequence[str],
     tree: Tree,
     predicate: str,
     values: Sequence[str],
     new_predicates: AbstractSet[str],
-) -> Optional[Span]:
-    """The support words of a new predicate: words naming it, else the words no known predicate
-    of the LF explains and no other new predicate names, nearest to its own value arguments."""
+) -> List[float]:
+    """How strongly each word of a support utterance expresses the new `predicate`: words naming it
+    most, then the words no known predicate of the LF explains and no other new predicate names,
+    nearest to its own value arguments; 0 for the others."""
     statistics = context.statistics
     known = call_labels(tree) & context.known
     rivals = (call_labels(tree) & new_predicates) - {predicate}
@@ -116,21 +117,51 @@ def new_span(
         if rivals and anchors:  # several new predicates: each takes the words nearest its arguments
             score *= 0.5 + 0.5 / (1.0 + min(abs(i - a) for a in anchors))
         scores.append(score)
-    return best_run(scores, context.max_span)
+    return scores
+
+
+def single_calls(example: Example, formalism: str) -> Dict[str, Occurrence]:
+    """The predicates an example calls exactly once on atoms, with that call."""
+    calls: Dict[str, List[Occurrence]] = {}
+    for occurrence in atom_calls(example.tree, formalism):
+        calls.setdefault(occurrence.label, []).append(occurrence)
+    return {label: found[0] for label, found in calls.items() if len(found) == 1}
+
+
+def call_scores(
+    context: RecombinationContext, example: Example, call: Occurrence, new_predicates: AbstractSet[str]
+) -> List[float]:
+    """`new_word_scores` of the predicate of `call`, a call on atoms in a support example."""
+    values = [v for _, v in call.values]
+    return new_word_scores(context, example.utterance, example.tree, call.label, values, new_predicates)
 
 
 def support_entries(context: RecombinationContext, support: Support, predicate: str) -> Iterator[Entry]:
-    """Each support example that uses `predicate` once on atoms, with its words for it (when found)."""
+    """
+    Each support example that uses `predicate` once on atoms, with its words for it (when found). Where
+    two new predicates of one example both take a word, it belongs to the one whose span is shorter
+    ("what state border s0" with state:t and next_to:t new: next_to:t's `border` against state:t's
+    `state border`), so one predicate's words never stand for another's in its pairs: the words of a
+    shorter span of another new predicate score 0 for this one, and its span is the best run of the rest.
+    """
     for example in support.examples:
-        occurrences = [o for o in atom_calls(example.tree, context.formalism) if o.label == predicate]
-        if len(occurrences) != 1:
+        calls = single_calls(example, context.formalism)
+        if predicate not in calls:
             continue
-        occurrence = occurrences[0]
-        span = new_span(
-            context, example.utterance, example.tree, predicate, [v for _, v in occurrence.values], support.new
-        )
+        scores = call_scores(context, example, calls[predicate], support.new)
+        mine = best_run(scores, context.max_span)
+        if mine is None:
+            continue
+        for other in support.new_predicates:
+            if other == predicate or other not in calls:
+                continue
+            theirs = best_run(call_scores(context, example, calls[other], support.new), context.max_span)
+            if theirs is not None and theirs.end - theirs.start < mine.end - mine.start:
+                for position in range(max(theirs.start, mine.start), min(theirs.end, mine.end)):
+                    scores[position] = 0.0
+        span = best_run(scores, context.max_span)
         if span is not None:
-            yield Entry(example, occurrence, span)
+            yield Entry(example, calls[predicate], span)
 
 
 def replace_words(

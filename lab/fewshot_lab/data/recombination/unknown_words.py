@@ -9,7 +9,7 @@ where the support has the predicate's words may name the new predicate: each sup
 predicate, then each pair of an earlier pass that shows it, with the predicate's words replaced (a
 run of them by one `placeholder`, by default AllenNLP's unknown token, so that the word-id namespace
 reads it as any unseen word). The predicate's words are those of its span in the support
-(`wording.new_span`) that no training utterance has and that no other new predicate's span covers
+(`wording.support_entries`) that no training utterance has and that no other new predicate's span covers
 as tightly; a support whose words for it are all training words gives no pairs. The LF stays as it is.
 """
 
