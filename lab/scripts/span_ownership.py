@@ -8,6 +8,11 @@ its word scores, what the code did before the rule) with its span under the rule
 spans changes fine-tunes on the same data as before; the others are the runs to make again.
 
     python lab/scripts/span_ownership.py --out lab/results/span_ownership.csv
+    python lab/scripts/span_ownership.py --drop best best-unknown ours-unknown --results results/dev-frequent/runs.csv
+
+`--drop` reads the list (`--out`) instead and deletes the rows of those grid rows in the moved cells from a
+results file, so that `run-grid` makes them again (the old numbers stay in git history,
+`lab/scripts/moved_rows.py` compares them).
 """
 
 import argparse
@@ -23,8 +28,8 @@ import fewshot_lab  # noqa: E402,F401  (registers the lab's components)
 from allennlp.common import Params  # noqa: E402
 from allennlp.data import DatasetReader  # noqa: E402
 
-from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 from fewshot_parser.commands.systems import external_variables, row_config  # noqa: E402
+from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 from fewshot_parser.data.examples import read_examples  # noqa: E402
 from fewshot_parser.data.paths import resolve_data_path  # noqa: E402
 from fewshot_parser.data.recombination.wording import best_run, call_scores, single_calls, support_entries  # noqa: E402
@@ -57,13 +62,44 @@ def changed_spans(reader) -> Iterator[Dict[str, str]]:
                 }
 
 
+def drop_moved(listing: str, results: str, systems: List[str]) -> None:
+    """Deletes from `results` the rows of `systems` (grid row names) in the cells `listing` names."""
+    from fewshot_lab.systems import SYSTEMS
+
+    keys = {SYSTEMS[name][:2] for name in systems}
+    with open(listing, newline="", encoding="utf-8") as handle:
+        moved = {(r["suite"], r["dataset"], r["draw"], r["sample"], r["shot"]) for r in csv.DictReader(handle)}
+    suite = os.path.basename(os.path.dirname(os.path.abspath(results)))
+    with open(results, newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        fields, rows = reader.fieldnames or [], list(reader)
+    kept = [
+        row
+        for row in rows
+        if (row["system"], row["setting"]) not in keys
+        or (suite, row["dataset"], row["shuffle"], row.get("sample") or "0", row["shot"]) not in moved
+    ]
+    with atomic_open(results, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(kept)
+    print(f"{results}: deleted {len(rows) - len(kept)} rows of {', '.join(systems)} in moved cells")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--suites", nargs="+", default=["dev", "dev-frequent"])
     parser.add_argument("--datasets", nargs="+", default=["jobs", "geo", "atis"])
     parser.add_argument("--system", default="best", help="the row whose fine-tuning reader is compared")
     parser.add_argument("--out", default="lab/results/span_ownership.csv")
+    parser.add_argument("--drop", nargs="+", default=None, metavar="SYSTEM", help="delete these rows' moved runs")
+    parser.add_argument("--results", default=None, help="with --drop: the results file (a suite's runs.csv)")
     args = parser.parse_args()
+    if args.drop:
+        if not args.results:
+            raise SystemExit("--drop needs --results")
+        drop_moved(os.path.join(ROOT, args.out), args.results, args.drop)
+        return
     rows: List[Dict[str, str]] = []
     cells = moved = 0
     for suite in args.suites:
