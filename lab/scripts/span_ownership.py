@@ -8,18 +8,20 @@ its word scores, what the code did before the rule) with its span under the rule
 spans changes fine-tunes on the same data as before; the others are the runs to make again.
 
     python lab/scripts/span_ownership.py --out lab/results/span_ownership.csv
-    python lab/scripts/span_ownership.py --drop best best-unknown ours-unknown --results results/dev-frequent/runs.csv
+    python lab/scripts/span_ownership.py --drop best best-unknown ours-unknown --results results/dev-frequent/runs.csv \
+        --runs-dir runs/dev-frequent-82
 
 `--drop` reads the list (`--out`) instead and deletes the rows of those grid rows in the moved cells from a
-results file, so that `run-grid` makes them again (the old numbers stay in git history,
-`lab/scripts/moved_rows.py` compares them).
+results file, and their finished runs from the runs directory, so that `run-grid` makes them again (the
+old numbers stay in git history, `lab/scripts/moved_rows.py` compares them).
 """
 
 import argparse
 import csv
 import os
+import shutil
 import sys
-from typing import Dict, Iterator, List
+from typing import Dict, Iterator, List, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path[:0] = [ROOT, os.path.join(ROOT, "lab")]
@@ -62,8 +64,9 @@ def changed_spans(reader) -> Iterator[Dict[str, str]]:
                 }
 
 
-def drop_moved(listing: str, results: str, systems: List[str]) -> None:
-    """Deletes from `results` the rows of `systems` (grid row names) in the cells `listing` names."""
+def drop_moved(listing: str, results: str, systems: List[str], runs_dir: Optional[str] = None) -> None:
+    """Deletes from `results` the rows of `systems` (grid row names) in the cells `listing` names, and
+    their finished runs under `runs_dir` (which `run-grid` would otherwise record again as they are)."""
     from fewshot_lab.systems import SYSTEMS
 
     keys = {SYSTEMS[name][:2] for name in systems}
@@ -84,6 +87,21 @@ def drop_moved(listing: str, results: str, systems: List[str]) -> None:
         writer.writeheader()
         writer.writerows(kept)
     print(f"{results}: deleted {len(rows) - len(kept)} rows of {', '.join(systems)} in moved cells")
+    if runs_dir is None:
+        return
+    removed = 0
+    for name in systems:
+        for cell in sorted(c for c in moved if c[0] == suite):
+            _, dataset, draw, sample, shot = cell
+            cell_name = f"{dataset}_{shot}shot_d{draw}" + (f"s{sample}" if sample != "0" else "")
+            run = os.path.join(runs_dir, name, cell_name)
+            for path in (run, run + ".log", run + ".lock"):
+                if os.path.isdir(path):
+                    shutil.rmtree(path)
+                    removed += 1
+                elif os.path.exists(path):
+                    os.remove(path)
+    print(f"{runs_dir}: deleted {removed} finished runs")
 
 
 def main() -> None:
@@ -94,11 +112,12 @@ def main() -> None:
     parser.add_argument("--out", default="lab/results/span_ownership.csv")
     parser.add_argument("--drop", nargs="+", default=None, metavar="SYSTEM", help="delete these rows' moved runs")
     parser.add_argument("--results", default=None, help="with --drop: the results file (a suite's runs.csv)")
+    parser.add_argument("--runs-dir", default=None, help="with --drop: the grid's runs directory of that suite")
     args = parser.parse_args()
     if args.drop:
         if not args.results:
             raise SystemExit("--drop needs --results")
-        drop_moved(os.path.join(ROOT, args.out), args.results, args.drop)
+        drop_moved(os.path.join(ROOT, args.out), args.results, args.drop, args.runs_dir)
         return
     rows: List[Dict[str, str]] = []
     cells = moved = 0
