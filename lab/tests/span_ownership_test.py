@@ -24,7 +24,6 @@ class Reader:
 
 def test_the_changed_spans_are_those_a_shorter_span_of_another_new_predicate_takes_words_from(tmp_path):
     from fewshot_parser.data.recombination import RecombinationContext
-
     from tests.data.recombination.fixtures import examples, write
 
     context = RecombinationContext(examples(wording_test.TRAINING), "lambda")
