@@ -410,6 +410,30 @@ ROWS = [
         ),
     ),
     Row(
+        "modifier pairs",
+        "added to the best row, frequent stratum (`best-modifiers`)",
+        "no",
+        pairs(
+            "best-modifiers",
+            "best",
+            "results/dev-frequent/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/frequent/best-modifiers.csv",
+        ),
+    ),
+    Row(
+        "modifier pairs",
+        "added to the faithful row, frequent stratum (`ours-modifiers`)",
+        "no",
+        pairs(
+            "ours-modifiers",
+            "ours",
+            "results/dev-frequent/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/frequent/ours-modifiers.csv",
+        ),
+    ),
+    Row(
         "unknown-word pairs",
         "added to the best row (`best-unknown`)",
         "no",

@@ -82,9 +82,11 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
 step dev atis "1 2" ours best
 # The frequent geo cells the shorter-span rule of recombination moves (lab/results/span_ownership.csv;
 # their old rows are deleted, the others certified): made again with the rule.
-step dev-frequent geo "7 8 9 11" best best-unknown ours-unknown
-step dev-frequent geo "2" best
+# With them, modifier pairs on the frequent draws they change whose pre-trainings are kept (fine-tunings
+# only; lab/results/reach/frequent/*.csv: draws 1, 2, 7, 8, 9, 11), for the best row's choice in both strata.
+step dev-frequent geo "7 8 9 11" best best-unknown ours-unknown best-modifiers ours-modifiers
 GROUP=3 step dev atis "3 4 5" ours best
+step dev-frequent geo "1 2" best best-modifiers ours ours-modifiers
 step dev atis "1 2 4 5" best-modifiers best-modifiers-same ours-modifiers
 step dev jobs "19 20 21 22 23 24 25 26 27 28 29 30" ours best
 step dev geo "30 31" ours best
