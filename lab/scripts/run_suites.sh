@@ -16,7 +16,8 @@
 # To keep editing the checkout while it runs, run it from a worktree at a commit, its imports taken from
 # there: `git worktree add --detach ../q HEAD && cd ../q && ln -s ../main/data data && ln -s
 # ../main/.venv .venv && PYTHONPATH=$PWD:$PWD/lab nohup bash lab/scripts/run_suites.sh > runs/suites.log 2>&1 &`,
-# and copy its results/*/runs.csv into the checkout before committing.
+# and copy its results/*/runs.csv into the checkout before committing (`regenerate_tables.sh ../q` does);
+# to move it to the checkout's newer commit, `queue_handover.sh`.
 #
 # Pre-trainings go to $FEWSHOT_PRETRAIN_DIR (default runs/pretrain-82), runs to runs/<suite>-82. While
 # it runs, keep_pretraining_snapshots.py keeps the weights after 10-80 pre-training epochs, from which
