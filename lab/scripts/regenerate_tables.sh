@@ -22,6 +22,10 @@ allennlp=.venv/bin/allennlp
 pretrain=${FEWSHOT_PRETRAIN_DIR:-runs/pretrain-82}
 if [ -d "$pretrain" ]; then $python lab/scripts/pretraining_minutes.py "$pretrain" > /dev/null; fi
 $python lab/scripts/component_table.py --out lab/results/components.md --docs docs/results.md | tail -1
+for row in best ours; do  # the rows with modifier pairs read off the suite (lab/results/composite/)
+  $python lab/scripts/composite_row.py --with "$row-modifiers" --without "$row" \
+    --reach "lab/results/reach/$row-modifiers.csv" --suite dev > "lab/results/composite/$row-modifiers_dev.md"
+done
 $python lab/scripts/suite_size.py --suites dev dev-frequent --since 62ec330 --pretrain-dir "$pretrain" --best best \
   --out lab/results/suite_size.md > /dev/null
 for suite in dev dev-frequent; do
