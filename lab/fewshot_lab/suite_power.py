@@ -12,6 +12,7 @@ finite-population correction gives SE^2 = sum s_h^2 ((1 − N_h / C_h) between_h
 group's draws are all of its combinations, only the support samples' noise is left.
 """
 
+import functools
 import math
 import statistics
 from collections import defaultdict
@@ -95,8 +96,10 @@ def spread(
     return Spread(between, w, k, shares, {g: statistics.mean(v) for g, v in groups.items()})
 
 
+@functools.lru_cache(maxsize=None)
 def eligible_count(suite: str, dataset: str, data_dir: str) -> Optional[int]:
-    """How many predicates the suite's recipe may make new in a dataset; None without the data."""
+    """How many predicates the suite's recipe may make new in a dataset; None without the data (read once
+    per process: the census and the combination count of each column both ask)."""
     recipe = suite_recipe(suite)[dataset]
     try:
         examples = read_source(official_training_file(data_dir, dataset), FORMALISMS[dataset])
