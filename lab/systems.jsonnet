@@ -7410,7 +7410,7 @@ local untyped(generators=null) = {
     name: 'best-modifiers',
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: 'The best row with modifier pairs (fine-tuning only): a new condition that its support shows beside a type ("how many big city are in s0", major:t beside city:t) is inserted beside the known types of its suffix in the training templates, smallest templates first, worded by the support word and by the predicate\'s name in turns. From the error analysis of dev geo draw 22 (lab/results/error_analysis_dev_geo_d22.md): the best row wrote major:t only in the support\'s count template. lab/fewshot_lab/data/recombination/modifiers.py.',
+    about: 'The best row with modifier pairs (fine-tuning only): a new condition that its support shows beside a type ("how many big city are in s0", major:t beside city:t) is inserted beside the known types of its suffix in the training templates, smallest templates first, worded by the support word and by the predicate\'s name in turns. From the error analysis of dev geo draw 22 (lab/results/error_analysis_dev_geo_d22.md): the best row wrote major:t only in the support\'s count template. fewshot_parser/data/recombination/modifiers.py.',
     base: '../experiments/best.jsonnet',
     overrides: {
       dataset_reader: {
@@ -7431,7 +7431,7 @@ local untyped(generators=null) = {
     name: 'best-modifiers-same',
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs beside the support's types, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: "best-modifiers with the modifier placed beside the types its support shows it modifying only (`same_type`). For ATIS, whose predicates carry no type suffix: there best-modifiers puts a new modifier beside any known condition (`round_trip` beside `airline`, `airport`). On geo draws 22-23 it lost 10-20 points (2-shot) against best-modifiers. lab/fewshot_lab/data/recombination/modifiers.py.",
+    about: "best-modifiers with the modifier placed beside the types its support shows it modifying only (`same_type`). For ATIS, whose predicates carry no type suffix: there best-modifiers puts a new modifier beside any known condition (`round_trip` beside `airline`, `airport`). On geo draws 22-23 it lost 10-20 points (2-shot) against best-modifiers. fewshot_parser/data/recombination/modifiers.py.",
     base: '../experiments/best.jsonnet',
     overrides: {
       dataset_reader: {
@@ -7452,7 +7452,7 @@ local untyped(generators=null) = {
     name: 'ours-modifiers',
     system: 'ProtoParser',
     setting: '+ modifier pairs',
-    about: "The faithful row with best-modifiers' modifier pairs and nothing else of recombination (no forward or reverse pairs, no replay, the support once, its 20 epochs): a component added to the faithful row. lab/fewshot_lab/data/recombination/modifiers.py.",
+    about: "The faithful row with best-modifiers' modifier pairs and nothing else of recombination (no forward or reverse pairs, no replay, the support once, its 20 epochs): a component added to the faithful row. fewshot_parser/data/recombination/modifiers.py.",
     base: '../experiments/faithful.jsonnet',
     overrides: {
       dataset_reader: {

@@ -182,12 +182,15 @@ def test_a_row_depends_on_the_code_its_config_uses_not_on_every_module():
 def test_a_probe_row_depends_on_the_lab_components_it_names():
     from fewshot_lab.staleness import _rendered, dependencies
 
-    modifiers = dependencies(_rendered(os.path.join(PROJECT_ROOT, "lab/systems.jsonnet#best-modifiers/geo_1shot"), 1))
+    subtrees = dependencies(_rendered(os.path.join(PROJECT_ROOT, "lab/systems.jsonnet#best-subtrees/geo_1shot"), 1))
     best = dependencies(_rendered(os.path.join(PROJECT_ROOT, "experiments/systems.jsonnet#best/geo_1shot"), 1))
-    assert "lab/fewshot_lab/data/recombination/modifiers.py" in modifiers
-    assert modifiers - best == {"lab/fewshot_lab/data/recombination/modifiers.py"}
+    assert "lab/fewshot_lab/data/recombination/subtrees.py" in subtrees
+    assert subtrees - best == {"lab/fewshot_lab/data/recombination/subtrees.py"}
     # A lab module is followed into what it imports, the product's modules included.
-    assert "fewshot_parser/data/recombination/wording.py" in modifiers
+    assert "fewshot_parser/data/recombination/wording.py" in subtrees
+    # A product component a probe row names is the product's module.
+    modifiers = dependencies(_rendered(os.path.join(PROJECT_ROOT, "lab/systems.jsonnet#best-modifiers/geo_1shot"), 1))
+    assert modifiers - best == {"fewshot_parser/data/recombination/modifiers.py"}
     assert not any(path.startswith("lab/") for path in best)
 
 

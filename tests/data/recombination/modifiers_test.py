@@ -4,8 +4,7 @@ from allennlp.common import Params
 from allennlp.common.checks import ConfigurationError
 
 import fewshot_parser  # noqa: F401
-from fewshot_lab.data import ModifierPairs
-from fewshot_parser.data.recombination import PairGenerator, RecombinationContext, recombine
+from fewshot_parser.data.recombination import ModifierPairs, PairGenerator, RecombinationContext, recombine
 from tests.data.recombination import fixtures
 
 TRAINING = [

@@ -5,8 +5,7 @@ the spirit of data recombination (Jia and Liang, 2016), as a grammar rule "type 
 A support example such as "how many big city are in s0", `( count $0 ( and ( major:t $0 ) ( city:t
 $0 ) ( loc:t $0 s0 ) ) )`, shows the new condition `major:t` on a variable that a known condition
 (`city:t`) also types: a *modifier*. Forward pairs need a known predicate that plays the same role to
-replace, and a known modifier is rare (on the development suite's geo draw 22 none is left when
-`major:t` and `capital:t` are new), so the parser sees the modifier in the support's `count` template
+replace, and a known modifier is rare (none is left on geo when `major:t` and `capital:t` are new), so the parser sees the modifier in the support's `count` template
 only and answers "what are the major city in s0" without it.
 
 A *modifier* pair takes a training example whose LF has a conjunction (the support call's parent
@@ -16,7 +15,7 @@ support LF puts `p` first), and `p`'s support word next to `T`'s words ("big"; n
 that its support words may take in), on the side the support utterance puts it ("big city"). By
 default `T` is any known condition of the support type's suffix (`river:t`, `lake:t`, ...); beside the
 support's type only (`same_type`), the 2-shot supports of dev geo draws 22 and 23 that show `major:t`
-beside `river:t` lost 10-20 points (lab/results/error_analysis_dev_geo_d22.md). A template that uses `T`
+beside `river:t` lost 10-20 points on the development suite. A template that uses `T`
 more than once, or a new predicate already, is left out. The support word may be a synonym the
 queries do not use ("big" for `major:t`), so the pairs take turns between it and the words of the
 predicate's name (`name_words`: the name is the user's, as a lexicon's name-derived words are).
