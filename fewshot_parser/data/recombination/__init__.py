@@ -2,8 +2,9 @@
 Support-set recombination: synthetic (utterance, LF) pairs that show each new predicate of a
 few-shot support set in templates of the training set, and its support template with other known
 content. Each way of making pairs is a `PairGenerator` (forward, reverse, reshaped, superlative and
-modifier pairs here; the lab's probes add more); `pipeline.recombine` dedups, limits and interleaves their pairs in one place;
-the training set's statistics live in a `RecombinationContext`, built once per fine-tuning. The
+modifier pairs here; the lab's probes add more); `pipeline.recombine` dedups, limits and interleaves
+their pairs in one place; the training set's statistics live in a `RecombinationContext`, built once
+per fine-tuning. The
 `fewshot_augmented` reader (`data/dataset_readers/augmented.py`) takes the list of generators.
 """
 

@@ -5,8 +5,9 @@ the spirit of data recombination (Jia and Liang, 2016), as a grammar rule "type 
 A support example such as "how many big city are in s0", `( count $0 ( and ( major:t $0 ) ( city:t
 $0 ) ( loc:t $0 s0 ) ) )`, shows the new condition `major:t` on a variable that a known condition
 (`city:t`) also types: a *modifier*. Forward pairs need a known predicate that plays the same role to
-replace, and a known modifier is rare (none is left on geo when `major:t` and `capital:t` are new), so the parser sees the modifier in the support's `count` template
-only and answers "what are the major city in s0" without it.
+replace, and a known modifier is rare (none is left on geo when `major:t` and `capital:t` are new),
+so the parser sees the modifier in the support's `count` template only and answers "what are the
+major city in s0" without it.
 
 A *modifier* pair takes a training example whose LF has a conjunction (the support call's parent
 operator, `and`) holding a one-argument condition `( T $x )` on a variable, spoken in its utterance
