@@ -61,6 +61,17 @@ def by_draw(values: Dict[Key, float], dataset: str, shot: int, epochs: int) -> D
     return {draw: statistics.mean(found) for draw, found in samples.items()}
 
 
+def draw_environment(key: Key, suite_root: str, pretrain_root: str) -> Dict[str, str]:
+    """The variables a run of the sweep trains and is evaluated with: its draw's data and pre-training, its
+    sample as the split (the archive's readers resolve their data files, such as idioms, against them;
+    without them they would read the official data)."""
+    _, _, draw, sample, _ = key
+    return {**os.environ, "FEWSHOT_SPLIT": str(sample), "FEWSHOT_SEED": "13",
+            "FEWSHOT_DATA_DIR": os.path.join(suite_root, f"draw_{draw}"),
+            "FEWSHOT_PRETRAIN_DIR": os.path.join(pretrain_root, f"draw_{draw}"), "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1"}
+
+
 def run(config: str, key: Key, runs: str, suite_root: str, pretrain_root: str) -> Optional[float]:
     """Exact match (%) of one fine-tuning, run unless its directory already has metrics.json."""
     dataset, shot, draw, sample, epochs = key
@@ -72,9 +83,7 @@ def run(config: str, key: Key, runs: str, suite_root: str, pretrain_root: str) -
             sys.exit(f"{archive}: no pre-trained archives of draw {draw}; run the grid of the module docstring first")
         if os.path.isdir(directory):  # an interrupted run: start it again
             shutil.rmtree(directory)
-        environment = {**os.environ, "FEWSHOT_SPLIT": str(sample), "FEWSHOT_SEED": "13",
-                       "FEWSHOT_DATA_DIR": os.path.join(suite_root, f"draw_{draw}"), "FEWSHOT_PRETRAIN_DIR": archive,
-                       "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        environment = draw_environment(key, suite_root, pretrain_root)
         rendered = directory + ".json"  # the config (a file or a systems-table row) rendered for this draw and sample
         with open(rendered, "w") as handle:
             json.dump(render_config(config.format(dataset=dataset, shot=shot), environment), handle, indent=1)
@@ -91,7 +100,7 @@ def run(config: str, key: Key, runs: str, suite_root: str, pretrain_root: str) -
         return 100.0 * json.load(handle)["test_exact_match"]
 
 
-def known(key: Key, runs: str, suite_root: str) -> Optional[float]:
+def known(key: Key, runs: str, suite_root: str, pretrain_root: str) -> Optional[float]:
     """
     Exact match (%) of a finished fine-tuning on its draw's held-out known.txt (retention, as `run-grid`
     measures it: `allennlp evaluate`, kept as known_finetuned_metrics.json); None without a known.txt.
@@ -103,7 +112,7 @@ def known(key: Key, runs: str, suite_root: str) -> Optional[float]:
     if not os.path.isfile(data) or not os.path.isfile(os.path.join(directory, "model.tar.gz")):
         return None
     if not os.path.exists(output):
-        environment = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        environment = draw_environment(key, suite_root, pretrain_root)
         command = [sys.executable, "-m", "allennlp", "evaluate", os.path.join(directory, "model.tar.gz"), data,
                    "--output-file", output + ".partial", "--include-package", "fewshot_parser"]
         with open(directory + ".known.log", "w") as log:
@@ -183,7 +192,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                     if value is None:
                         continue
                     values[key] = value
-                    kept = known(key, args.runs, args.suite_root)
+                    kept = known(key, args.runs, args.suite_root, args.pretrain_root)
                     if kept is not None:
                         retained[key] = kept
                     rows.append({"config": args.config, "dataset": dataset, "shot": str(shot), "draw": str(draw),
