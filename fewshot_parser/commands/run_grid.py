@@ -80,7 +80,8 @@ def use_tables(extra: Optional[Sequence[str]]) -> None:
 # next three say what else decided its floats (`provenance.numerics`: torch threads, torch version, CPU
 # or GPU model; empty in rows recorded before they existed); the last two are retention: exact match on
 # the split's known.txt (make-splits splits) or on a sample of its train.txt (official splits), with
-# the pre-trained and the fine-tuned archive (`retention`). New columns go at the end.
+# the pre-trained and the fine-tuned archive (`retention`); `same_inputs_as` names the row a run was
+# recorded from without training (`grid_same_inputs`; empty on trained runs). New columns go at the end.
 # Known third-party start-up warnings (transformers' pytree deprecation, pkg_resources in rouge), hidden
 # from the runs' logs; PYTHONWARNINGS set by the user wins. The Makefile exports the same filters.
 QUIET_WARNINGS = "ignore::FutureWarning:transformers.utils.generic,ignore:pkg_resources is deprecated:UserWarning"
@@ -102,6 +103,7 @@ FIELDS = [
     "known_pretrained",
     "known_finetuned",
     "sample",
+    "same_inputs_as",
 ]
 # What identifies a run: a row's system, setting, dataset, shot, shuffle (official) or draw (suite), and
 # the draw's support sample (empty on official rows, read as 0).
@@ -292,6 +294,15 @@ class RunGrid(Subcommand):
             "--compare",
             default="results/runs.csv",
             help="the committed results the --table compares with (default results/runs.csv)",
+        )
+        sub.add_argument(
+            "--same-inputs-as",
+            default=None,
+            metavar="SYSTEM",
+            help="record a run from SYSTEM's current row of the same cell, without training, where the two "
+            "runs provably see the same inputs (configs equal but for recombination generators, the same "
+            "instances from every data file; fewshot_parser/commands/grid_same_inputs.py); the row says so "
+            "in its same_inputs_as column",
         )
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
@@ -519,6 +530,38 @@ def configured_split(directory: str) -> Optional[int]:
         return None
     found = re.search(r"shuffle_(\d+)_shot_\d", str(config.get("test_data_path") or ""))
     return int(found.group(1)) if found else None
+
+
+def same_input_rows(
+    jobs: List[Job], base: str, results: str, environment: Dict[str, str], freshness: Freshness
+) -> Dict[tuple, Dict[str, str]]:
+    """
+    The rows of the `jobs` (other systems than `base`) whose runs would see exactly the inputs of `base`'s
+    recorded, current run of the same cell (`grid_same_inputs.same_inputs`), made from that run's row.
+    """
+    from fewshot_parser.commands import grid_same_inputs
+
+    rows = {row_key(row): row for row in read_rows(results)}
+    found: Dict[tuple, Dict[str, str]] = {}
+    for job in jobs:
+        if job.system == base:
+            continue
+        base_job = job._replace(system=base, config=config_template(base).format(dataset=job.dataset, shot=job.shot))
+        base_row = rows.get(job_key(base_job))
+        if base_row is None:
+            continue
+        base_config = evaluated_config(base_job, environment)
+        if freshness.stale_reason(base_row, json.dumps(base_config, sort_keys=True)):
+            continue
+        config = evaluated_config(job, environment)
+        known = [path for path in [job.known_data()] if path is not None]
+        if grid_same_inputs.same_inputs(
+            config, base_config, job.variables(environment), base_job.variables(environment), known
+        ):
+            continue
+        system, setting, _ = SYSTEMS[job.system]
+        found[job_key(job)] = grid_same_inputs.derived_row(base_row, system, setting, config, base)
+    return found
 
 
 def record(job: Job, seconds: float, results: str) -> float:
@@ -776,10 +819,20 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
                 print(
                     f"  {archive} is outdated ({args.freshness}): moved to {retire_archive(archive)}; pre-trained again"
                 )
+    base = getattr(args, "same_inputs_as", None)
+    derived: Dict[tuple, Dict[str, str]] = {}
+    if base is not None:
+        if base not in SYSTEMS:
+            raise UserError(f"--same-inputs-as: unknown system {base!r}; known: {', '.join(SYSTEMS)}")
+        derived = same_input_rows(pending, base, args.results, environment, freshness)
+        pending = [job for job in pending if job_key(job) not in derived]
+        print(f"  {len(derived)} run(s) see the inputs of {base}'s recorded runs: recorded from them, not trained")
     if args.dry_run:
         for job in jobs:
             state = (
-                "stale"
+                "same"
+                if job_key(job) in derived
+                else "stale"
                 if job_key(job) in stale
                 else "done"
                 if is_finished(job)
@@ -789,6 +842,11 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
             )
             print(f"  {state:<8}  {job.name}  ({job.config})")
         return
+    if derived:
+        with open(args.results + ".lock", "w") as lock_file:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            rows = [r for r in read_rows(args.results) if row_key(r) not in derived]
+            write_rows(args.results, rows + list(derived.values()))
     for job in record_unrecorded(jobs, args.results):
         print(f"  recorded {job.name}: finished earlier, but its row was missing from {args.results}")
     if not args.keep_checkpoints:
