@@ -16,9 +16,11 @@ have the same inputs as BASE's run of the same cell when:
    states as the other does.
 
 BASE's row must be recorded and current (the grid's `Freshness` finds nothing stale in it). The new
-row copies its numbers and provenance (the code that made them), carries the run's own config hash,
-0 seconds (nothing ran) and `same_inputs_as` = BASE, so that anyone reading the results sees which rows
-were derived and from what. `--redo-recorded` trains such a run after all.
+row copies its numbers, retention and pre-training provenance, and carries the run's own config hash,
+0 seconds (nothing ran), `same_inputs_as` = BASE and, as its code version, the code that proved the
+inputs the same: the base row was current for that code, so the row is what that code would give, and a
+later change to anything the run depends on makes it stale like any other row (the grid then proves it
+again or trains it). `--redo-recorded` trains such a run after all.
 """
 
 import contextlib
@@ -157,15 +159,16 @@ def data_fingerprint(config: Dict[str, Any], variables: Dict[str, str], extra_fi
 
 
 def derived_row(
-    base_row: Dict[str, str], system: str, setting: str, config: Dict[str, Any], base: str
+    base_row: Dict[str, str], system: str, setting: str, config: Dict[str, Any], base: str, version: str
 ) -> Dict[str, str]:
-    """The results row of a run derived from `base_row`: its numbers and provenance, this run's name,
-    config hash and `same_inputs_as`, and no seconds."""
+    """The results row of a run derived from `base_row`: its numbers, retention and pre-training provenance;
+    this run's name and config hash, `same_inputs_as`, the code `version` that proved it, and no seconds."""
     return {
         **base_row,
         "system": system,
         "setting": setting,
         "seconds": "0",
+        "code_version": version,
         "config_hash": experiment_hash(config),
         "same_inputs_as": base,
     }

@@ -543,6 +543,7 @@ def same_input_rows(
 
     rows = {row_key(row): row for row in read_rows(results)}
     found: Dict[tuple, Dict[str, str]] = {}
+    version = code_version()
     for job in jobs:
         if job.system == base:
             continue
@@ -560,7 +561,7 @@ def same_input_rows(
         ):
             continue
         system, setting, _ = SYSTEMS[job.system]
-        found[job_key(job)] = grid_same_inputs.derived_row(base_row, system, setting, config, base)
+        found[job_key(job)] = grid_same_inputs.derived_row(base_row, system, setting, config, base, version)
     return found
 
 

@@ -15,12 +15,14 @@ if [ -n "$grid" ]; then
   while kill -0 "$grid" 2>/dev/null; do sleep 30; done
 fi
 kept=$(mktemp -d)
-for suite in dev dev-frequent; do
-  if [ -f "$queue/results/$suite/runs.csv" ]; then cp "$queue/results/$suite/runs.csv" "$kept/$suite.csv"; fi
+# What the queue writes: the suites' rows and the pre-training minutes (kept beyond the pre-trainings).
+files="results/dev/runs.csv results/dev-frequent/runs.csv lab/results/pretraining_minutes.csv"
+for file in $files; do
+  if [ -f "$queue/$file" ]; then mkdir -p "$kept/$(dirname "$file")" && cp "$queue/$file" "$kept/$file"; fi
 done
 git -C "$queue" checkout -f --detach "$(git -C "$checkout" rev-parse HEAD)"
-for suite in dev dev-frequent; do
-  if [ -f "$kept/$suite.csv" ]; then cp "$kept/$suite.csv" "$queue/results/$suite/runs.csv"; fi
+for file in $files; do
+  if [ -f "$kept/$file" ]; then cp "$kept/$file" "$queue/$file"; fi
 done
 cd "$queue"
 PYTHONPATH=$queue:$queue/lab exec bash lab/scripts/run_suites.sh >> runs/suites.log 2>&1

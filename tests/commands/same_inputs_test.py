@@ -6,7 +6,7 @@ import pytest
 
 from fewshot_parser.commands import grid_same_inputs, run_grid
 from fewshot_parser.common.errors import UserError
-from fewshot_parser.common.provenance import PROJECT_ROOT, experiment_hash
+from fewshot_parser.common.provenance import PROJECT_ROOT, code_version, experiment_hash
 from fewshot_parser.data.splits import make_splits
 from tests.commands.grid_fakes import fake_evaluate, fake_train
 from tests.data.splits_test import source
@@ -81,7 +81,8 @@ def test_a_run_that_sees_the_inputs_of_a_recorded_run_is_recorded_from_it(tmp_pa
     rows = {(row["setting"], row["shuffle"]): row for row in csv.DictReader(open(tmp_path / "suite.csv"))}
     derived = rows[("nothing-more", "1")]
     assert derived["same_inputs_as"] == "plain" and derived["exact_match"] == "41.5"
-    assert derived["seconds"] == "0" and derived["code_version"] == "abc" and derived["known_finetuned"] == "89.0"
+    assert derived["seconds"] == "0" and derived["known_finetuned"] == "89.0"
+    assert derived["code_version"] == code_version() and derived["pretrain_code_version"] == "abc"
     nothing_more = run_grid.plan_draws(["nothing-more"], ["geo"], [1], str(suite), "g", str(tmp_path / "pretrain" / "splits"))[0]
     assert derived["config_hash"] == experiment_hash(run_grid.evaluated_config(nothing_more, environment))
     assert derived["config_hash"] != rows[("plain", "1")]["config_hash"]
