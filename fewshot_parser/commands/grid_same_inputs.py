@@ -182,8 +182,8 @@ def same_inputs(
     extra_files: Sequence[str] = (),
 ) -> Optional[str]:
     """None when a run of `config` would see exactly what a run of `base_config` saw; else why not."""
-    if without_generators(config) != without_generators(base_config):
-        first, second = without_generators(config), without_generators(base_config)
+    first, second = without_generators(config), without_generators(base_config)
+    if first != second:
         keys = sorted(k for k in set(first) | set(second) if first.get(k) != second.get(k))
         return f"the configs differ beyond generators ({', '.join(keys)})"
     if data_fingerprint(config, variables, extra_files) != data_fingerprint(base_config, base_variables, extra_files):
