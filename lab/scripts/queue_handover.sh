@@ -15,8 +15,8 @@ if [ -n "$grid" ]; then
   while kill -0 "$grid" 2>/dev/null; do sleep 30; done
 fi
 kept=$(mktemp -d)
-# What the queue writes: the suites' rows and the pre-training minutes (kept beyond the pre-trainings).
-files="results/dev/runs.csv results/dev-frequent/runs.csv lab/results/pretraining_minutes.csv"
+# What the queue writes: the official and suites' rows and the pre-training minutes (kept beyond the pre-trainings).
+files="results/runs.csv results/dev/runs.csv results/dev-frequent/runs.csv lab/results/pretraining_minutes.csv"
 for file in $files; do
   if [ -f "$queue/$file" ]; then mkdir -p "$kept/$(dirname "$file")" && cp "$queue/$file" "$kept/$file"; fi
 done

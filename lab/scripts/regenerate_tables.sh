@@ -13,8 +13,8 @@ cd "$(dirname "$0")/../.."
 export FEWSHOT_SYSTEMS_TABLES=lab/systems.jsonnet OMP_NUM_THREADS=1
 queue=${1:-}
 if [ -n "$queue" ]; then
-  for suite in dev dev-frequent; do
-    if [ -f "$queue/results/$suite/runs.csv" ]; then cp "$queue/results/$suite/runs.csv" "results/$suite/runs.csv"; fi
+  for rows in results/runs.csv results/dev/runs.csv results/dev-frequent/runs.csv; do
+    if [ -f "$queue/$rows" ]; then cp "$queue/$rows" "$rows"; fi
   done
 fi
 python=.venv/bin/python
