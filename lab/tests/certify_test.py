@@ -208,7 +208,8 @@ def test_a_renamed_row_is_run_under_its_old_name_at_the_base(tmp_path, monkeypat
     monkeypatch.setattr(certify, "code_version", lambda: "c" * 40)
     monkeypatch.setattr(certify, "base_tree", lambda revision, work: ("b" * 40, "BASE"))
     monkeypatch.setattr(certify, "run_fingerprint", fake_fingerprint)
-    arguments = dict(base="HEAD", datasets=["geo"], shots=[1], shuffle=1, jobs=1, work=str(tmp_path), record=str(tmp_path / "c.csv"))
+    arguments = dict(base="HEAD", datasets=["geo"], shots=[1], shuffle=1, jobs=1, work=str(tmp_path), record=str(tmp_path / "c.csv"),
+                     keep_weights=False)
     certify.certify_from_args(argparse.Namespace(systems=["best"], renamed=["best=old-best"], **arguments))
     assert ran == [("BASE", "old-best"), (PROJECT_ROOT, "best")]
     with open(tmp_path / "c.csv", newline="") as handle:
@@ -245,7 +246,7 @@ def test_rows_certified_several_at_a_time_are_all_recorded(tmp_path, monkeypatch
     record = str(tmp_path / "certifications.csv")
     args = argparse.Namespace(
         base="HEAD", systems=["ours"], datasets=["jobs", "geo"], shots=[1, 2], shuffle=1, jobs=2, renamed=[],
-        work=str(tmp_path / "work"), record=record,
+        work=str(tmp_path / "work"), record=record, keep_weights=False,
     )
     certify.certify_from_args(args)
     rows = staleness.read_certifications(record)
@@ -253,3 +254,32 @@ def test_rows_certified_several_at_a_time_are_all_recorded(tmp_path, monkeypatch
         ("jobs", "1", "yes"), ("jobs", "2", "no"), ("geo", "1", "yes"), ("geo", "2", "yes")
     ]
     assert most[0] == 2
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_the_miniatures_weights_are_deleted_once_the_fingerprint_is_stored(tmp_path, monkeypatch, keep):
+    """Each side's work folder keeps its fingerprint, config and log; its checkpoints and archives (~0.6 GB
+    a row) go, unless --keep-weights."""
+    import argparse
+    import json
+
+    def fake_fingerprint(root, system, dataset, shot, shuffle, work, data_dir):
+        os.makedirs(os.path.join(work, "run"))
+        for name in ("run/model.tar.gz", "run/best.th", "run/config.json", "fingerprint.json"):
+            with open(os.path.join(work, name), "w") as handle:
+                handle.write(json.dumps({"data": {}, "training": {}, "decoding": []}))
+        return {"data": {}, "training": {}, "decoding": []}, ""
+
+    monkeypatch.setattr(certify, "code_version", lambda: "c" * 40)
+    monkeypatch.setattr(certify, "base_tree", lambda revision, work: ("b" * 40, str(tmp_path / "tree")))
+    monkeypatch.setattr(certify, "run_fingerprint", fake_fingerprint)
+    args = argparse.Namespace(
+        base="HEAD", systems=["ours"], datasets=["jobs"], shots=[1], shuffle=1, jobs=1, renamed=[],
+        work=str(tmp_path / "work"), record=str(tmp_path / "c.csv"), keep_weights=keep,
+    )
+    certify.certify_from_args(args)
+    for side in ("current", "b" * 12):
+        work = tmp_path / "work" / side / "ours_jobs_1shot_s1"
+        assert (work / "fingerprint.json").is_file() and (work / "run" / "config.json").is_file()
+        assert (work / "run" / "model.tar.gz").exists() == keep and (work / "run" / "best.th").exists() == keep
+    assert [r["same"] for r in staleness.read_certifications(str(tmp_path / "c.csv"))] == ["yes"]

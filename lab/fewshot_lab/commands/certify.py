@@ -100,6 +100,12 @@ class Certify(Subcommand):
         )
         sub.add_argument("--work", default="runs/certify", help="scratch directory (base tree, runs)")
         sub.add_argument(
+            "--keep-weights",
+            action="store_true",
+            help="keep each miniature's checkpoints and archives (by default deleted once its fingerprint is "
+            "stored: ~0.6 GB a row)",
+        )
+        sub.add_argument(
             "--record", default=CERTIFICATIONS, help=f"where verdicts are recorded (default {CERTIFICATIONS})"
         )
         sub.set_defaults(func=certify_from_args)
@@ -179,6 +185,22 @@ def run_fingerprint(
         return None, (result.stdout + result.stderr)[-1500:]
     with open(path) as handle:
         return json.load(handle), ""
+
+
+WEIGHTS = (".th", ".tar.gz")
+
+
+def prune_weights(work: str) -> int:
+    """Deletes the checkpoints and archives under `work` (a computed fingerprint, its config, log and
+    predictions stay); returns how many bytes it freed."""
+    freed = 0
+    for folder, _, files in os.walk(work):
+        for name in files:
+            if name.endswith(WEIGHTS):
+                path = os.path.join(folder, name)
+                freed += os.path.getsize(path)
+                os.remove(path)
+    return freed
 
 
 def differences(base: Dict, current: Dict) -> List[str]:
@@ -274,6 +296,8 @@ def certify_one(
             if result is not None and label == "base":
                 with atomic_open(os.path.join(work, STAMP), "w") as handle:
                     json.dump(expected, handle, sort_keys=True)
+            if result is not None and not args.keep_weights:
+                prune_weights(work)  # the fingerprint holds all a verdict reads
         if result is None:
             reason = log.strip().splitlines()[-1] if log.strip() else "?"
             print(f"  {name}: the {label} code failed to run it: {reason}", flush=True)
