@@ -82,3 +82,33 @@ def test_it_is_a_registered_generator_with_a_checked_limit():
     assert isinstance(generator, ModifierPairs) and generator.limit == 5 and not generator.same_type
     with pytest.raises(ConfigurationError, match="pairs_per_predicate must be at least 0"):
         ModifierPairs(pairs_per_predicate=-1)
+
+
+# Jobs-like training: `job ( ANS )` in every LF (the domain), `senior ( ANS )` in some (a type-like condition).
+PROLOG_TRAINING = [
+    ("what job use languageid0", "job ( ANS ) , language ( ANS , languageid0 )"),
+    ("show me job in locid0", "job ( ANS ) , loc ( ANS , locid0 )"),
+    ("what senior job are in locid0", "job ( ANS ) , senior ( ANS ) , loc ( ANS , locid0 )"),
+    ("list senior job that use languageid0", "job ( ANS ) , senior ( ANS ) , language ( ANS , languageid0 )"),
+]
+
+
+def prolog_modifier_pairs(support):
+    context = RecombinationContext(fixtures.examples(PROLOG_TRAINING, "prolog"), "prolog")
+    pairs = recombine(context, fixtures.examples(support, "prolog", source="support.txt"), [[ModifierPairs()]])
+    return [(" ".join(pair.utterance), pair.logical_form) for pair in pairs if pair.direction == "modifier"]
+
+
+def test_a_condition_every_training_lf_calls_is_no_type():
+    from fewshot_parser.data.recombination.modifiers import domain_conditions
+
+    context = RecombinationContext(fixtures.examples(PROLOG_TRAINING, "prolog"), "prolog")
+    assert "job" in domain_conditions(context) and "senior" not in domain_conditions(context)
+    assert domain_conditions(RecombinationContext(fixtures.examples(TRAINING), "lambda")) == frozenset()
+    # Beside the domain only: no pair; beside a condition that sets some questions apart: pairs, never beside `job`.
+    assert prolog_modifier_pairs([("what remote job use languageid0", "job ( ANS ) , remote ( ANS ) , language ( ANS , languageid0 )")]) == []
+    pairs = prolog_modifier_pairs(
+        [("what remote senior job use languageid0", "job ( ANS ) , remote ( ANS ) , senior ( ANS ) , language ( ANS , languageid0 )")]
+    )
+    assert pairs and all("remote ( ANS ) , senior ( ANS )" in lf for _, lf in pairs)
+    assert ("what remote senior job are in locid0", "job ( ANS ) , remote ( ANS ) , senior ( ANS ) , loc ( ANS , locid0 )") in pairs
