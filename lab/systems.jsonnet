@@ -7428,6 +7428,27 @@ local untyped(generators=null) = {
     },
   },
   {
+    name: 'best-modifiers-types',
+    system: 'ProtoParser',
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs of types asked alone, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: "best-modifiers whose types are conditions some training LF applies alone to a variable (`types_asked_alone`): on the frequent geo draws where city:t is new, its support 'how many major city are in s0' made it a modifier of the known major:t, inserted beside rivers and lakes ('how many river city are in s0'); the frequent stratum lost -0.37 +- 0.30 (2-shot). fewshot_parser/data/recombination/modifiers.py.",
+    base: '../experiments/best.jsonnet',
+    overrides: {
+      dataset_reader: {
+        generators: [
+          [
+            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
+            { type: 'reverse', pairs_per_predicate: 10 },
+            { type: 'modifiers', pairs_per_predicate: 20, types_asked_alone: true },
+          ],
+          [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
+        ],
+      },
+      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+      teaching_recipe: false,
+    },
+  },
+  {
     name: 'best-modifiers-same',
     system: 'ProtoParser',
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs beside the support's types, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",

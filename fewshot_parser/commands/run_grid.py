@@ -297,12 +297,13 @@ class RunGrid(Subcommand):
         )
         sub.add_argument(
             "--same-inputs-as",
+            nargs="+",
             default=None,
             metavar="SYSTEM",
             help="record a run from SYSTEM's current row of the same cell, without training, where the two "
             "runs provably see the same inputs (configs equal but for recombination generators, the same "
             "instances from every data file; fewshot_parser/commands/grid_same_inputs.py); the row says so "
-            "in its same_inputs_as column",
+            "in its same_inputs_as column. With several systems, the first whose row proves the same",
         )
         sub.add_argument("--dry-run", action="store_true", help="list the runs and their state only")
         sub.set_defaults(func=run_grid_from_args)
@@ -820,14 +821,16 @@ def run_grid(args: argparse.Namespace, train: Optional[Callable] = None, evaluat
                 print(
                     f"  {archive} is outdated ({args.freshness}): moved to {retire_archive(archive)}; pre-trained again"
                 )
-    base = getattr(args, "same_inputs_as", None)
+    bases = getattr(args, "same_inputs_as", None) or []
+    unknown = [base for base in bases if base not in SYSTEMS]
+    if unknown:
+        raise UserError(f"--same-inputs-as: unknown system {unknown[0]!r}; known: {', '.join(SYSTEMS)}")
     derived: Dict[tuple, Dict[str, str]] = {}
-    if base is not None:
-        if base not in SYSTEMS:
-            raise UserError(f"--same-inputs-as: unknown system {base!r}; known: {', '.join(SYSTEMS)}")
-        derived = same_input_rows(pending, base, args.results, environment, freshness)
-        pending = [job for job in pending if job_key(job) not in derived]
-        print(f"  {len(derived)} run(s) see the inputs of {base}'s recorded runs: recorded from them, not trained")
+    for base in bases:
+        found = same_input_rows(pending, base, args.results, environment, freshness)
+        derived.update(found)
+        pending = [job for job in pending if job_key(job) not in found]
+        print(f"  {len(found)} run(s) see the inputs of {base}'s recorded runs: recorded from them, not trained")
     if args.dry_run:
         for job in jobs:
             state = (

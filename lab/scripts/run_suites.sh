@@ -33,9 +33,9 @@ if ! pgrep -f keep_pretraining_snapshots.py > /dev/null; then
   nohup $python lab/scripts/keep_pretraining_snapshots.py "$FEWSHOT_PRETRAIN_DIR" "${FEWSHOT_PRETRAIN_DIR/pretrain/pretrain-snapshots}" \
     > runs/snapshots.log 2>&1 &
 fi
-grid() {  # SAME=ROW: record the runs that provably see ROW's inputs from ROW's rows (run-grid --same-inputs-as)
+grid() {  # SAME="ROW ...": record the runs that provably see a ROW's inputs from its rows (run-grid --same-inputs-as)
   $allennlp run-grid --jobs 2 --threads 1 --redo-stale --freshness code --systems-table lab/systems.jsonnet \
-    ${SAME:+--same-inputs-as "$SAME"} "$@" 2>&1 \
+    ${SAME:+--same-inputs-as $SAME} "$@" 2>&1 \
     | grep -vE "^\s*$" | tail -4
 }
 step() {  # step SUITE DATASET "DRAWS" ROWS...: the draws $GROUP (default two) at a time (pre-trainings in parallel)
@@ -84,6 +84,13 @@ step dev atis "1 2" ours best
 # The frequent geo draws 1 and 2 (pre-trainings kept: fine-tunings only), the last frequent draws
 # modifier pairs change, for their verdict in both strata now that they make no jobs pair.
 step dev-frequent geo "1 2" best best-modifiers ours ours-modifiers
+# Modifier pairs whose types are conditions asked alone (best-modifiers-types): no pair on any frequent
+# draw (a new type there is no modifier), so every cell but the dev geo draws whose pairs change is
+# recorded from the best row or from best-modifiers; trained on the rest with the best row's pre-trainings.
+SAME="best best-modifiers" GROUP=10 step dev geo "$(seq -s ' ' 1 38)" best-modifiers-types
+SAME="best best-modifiers" GROUP=15 step dev-frequent geo "$(seq -s ' ' 1 15)" best-modifiers-types
+SAME=best GROUP=15 step dev jobs "$(seq -s ' ' 1 30)" best-modifiers-types
+SAME=best step dev-frequent jobs "1 2" best-modifiers-types
 # ATIS draws 3-5 together (an odd draw alone would leave a core idle for most of its faithful
 # pre-training): the five ATIS draws, before the modifier-pair rows below.
 GROUP=3 step dev atis "3 4 5" ours best

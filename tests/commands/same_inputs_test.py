@@ -93,6 +93,23 @@ def test_a_run_that_sees_the_inputs_of_a_recorded_run_is_recorded_from_it(tmp_pa
     assert not os.path.exists(tmp_path / "grid" / "nothing-more" / "geo_1shot_d1")
 
 
+def test_several_bases_are_tried_in_turn(tmp_path, suite, local_ray):
+    """`--same-inputs-as more-support plain`: the first row cannot prove draw 1 the same (other support
+    instances), the second can; draw 2 has no row of either and trains."""
+    run_grid.use_tables([table(tmp_path)])
+    plain = run_grid.plan_draws(["plain"], ["geo"], [1], str(suite), "g", str(tmp_path / "pretrain" / "splits"))
+    with open(tmp_path / "suite.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=run_grid.FIELDS)
+        writer.writeheader()
+        writer.writerow(base_row(plain[0], {**os.environ, "FEWSHOT_SEED": "13"}, "41.5"))
+    args = grid_args(tmp_path, suite, ["nothing-more"], ["--same-inputs-as", "more-support", "plain"])
+    assert args.same_inputs_as == ["more-support", "plain"]
+    run_grid.run_grid(args, train=fake_train, evaluate=fake_evaluate)
+    rows = {row["shuffle"]: row for row in csv.DictReader(open(tmp_path / "suite.csv")) if row["setting"] == "nothing-more"}
+    assert rows["1"]["same_inputs_as"] == "plain" and rows["1"]["exact_match"] == "41.5"
+    assert rows["2"]["same_inputs_as"] == ""
+
+
 def test_a_stale_base_row_is_not_copied(tmp_path, suite, local_ray):
     run_grid.use_tables([table(tmp_path)])
     plain = run_grid.plan_draws(["plain"], ["geo"], [1], str(suite), "g", str(tmp_path / "pretrain" / "splits"))

@@ -86,6 +86,25 @@ def domain_conditions(context: RecombinationContext) -> FrozenSet[str]:
     return context.derived("modifiers.domain_conditions", make)
 
 
+def asked_alone(context: RecombinationContext) -> FrozenSet[str]:
+    """The one-argument conditions some training LF applies alone to a variable (`river:t` in "( count $0
+    ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"): types a question can ask for on their own. A modifier
+    (`major:t`) always comes with another condition on its variable."""
+
+    def make() -> FrozenSet[str]:
+        found: Set[str] = set()
+        for example in context.training:
+            conditions: Dict[str, Set[str]] = collections.defaultdict(set)
+            for call in example.tree.calls():
+                if len(call.children) == 1 and call.children[0].is_leaf and is_condition(call.label):
+                    if is_variable(call.children[0].label, context.formalism):
+                        conditions[call.children[0].label].add(call.label)
+            found.update(next(iter(labels)) for labels in conditions.values() if len(labels) == 1)
+        return frozenset(found)
+
+    return context.derived("modifiers.asked_alone", make)
+
+
 def modifier_words(context: RecombinationContext, entry: Entry, predicate: str, before: bool) -> List[str]:
     """The support word of a modifier: of its support words (which may take in the words of the
     support's operator, "how many big" in "how many big city are in s0"), the one next to the type
@@ -149,12 +168,24 @@ class ModifierPairs(PairGenerator):
     name_words : `bool`, optional (default = `True`)
         Pairs take turns between the support word and the words of the predicate's name (`major`
         of `major:t`), where those differ.
+    types_asked_alone : `bool`, optional (default = `False`)
+        A type is a condition some training LF applies alone to a variable (`asked_alone`), both the
+        support's and `T`: where `city:t` is new and its support says "how many major city are in s0",
+        the known `major:t` beside it is no type, and `city:t` is not inserted as a modifier of rivers
+        and lakes.
     """
 
-    def __init__(self, pairs_per_predicate: int = 20, same_type: bool = False, name_words: bool = True) -> None:
+    def __init__(
+        self,
+        pairs_per_predicate: int = 20,
+        same_type: bool = False,
+        name_words: bool = True,
+        types_asked_alone: bool = False,
+    ) -> None:
         super().__init__(pairs_per_predicate)
         self.same_type = same_type
         self.name_words = name_words
+        self.types_asked_alone = types_asked_alone
 
     def _types(self, context: RecombinationContext, types: Set[str]) -> Set[str]:
         if self.same_type:
@@ -166,7 +197,8 @@ class ModifierPairs(PairGenerator):
                 if len(call.children) == 1 and call.children[0].is_leaf and is_condition(call.label):
                     if type_suffix(call.label) in suffixes and is_variable(call.children[0].label, context.formalism):
                         found.add(call.label)
-        return found - domain_conditions(context)
+        found -= domain_conditions(context)
+        return found & asked_alone(context) if self.types_asked_alone else found
 
     def pairs(
         self,
@@ -187,6 +219,8 @@ class ModifierPairs(PairGenerator):
                 continue
             siblings = sibling_types(entry.example.tree, predicate)
             types = set(siblings) & context.known - domain_conditions(context)
+            if self.types_asked_alone:
+                types &= asked_alone(context)
             if not types or not occurrence.signature[3]:
                 continue
             before = True

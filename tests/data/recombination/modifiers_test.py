@@ -112,3 +112,32 @@ def test_a_condition_every_training_lf_calls_is_no_type():
     )
     assert pairs and all("remote ( ANS ) , senior ( ANS )" in lf for _, lf in pairs)
     assert ("what remote senior job are in locid0", "job ( ANS ) , remote ( ANS ) , senior ( ANS ) , loc ( ANS , locid0 )") in pairs
+
+
+# `city:t` new: the known `major:t` only ever comes beside another condition (no type), `river:t` also alone.
+NO_CITY = [
+    ("what are the major river in s0", "( lambda $0 e ( and ( major:t $0 ) ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("how many river are in s0", "( count $0 ( and ( river:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("name the lake in s0", "( lambda $0 e ( and ( lake:t $0 ) ( loc:t $0 s0 ) ) )"),
+    ("how long is r0", "( len:i r0 )"),
+]
+
+
+def test_with_types_asked_alone_a_new_type_beside_a_known_modifier_is_no_modifier():
+    from fewshot_parser.data.recombination.modifiers import asked_alone
+
+    def pairs(training, support, alone):
+        context = RecombinationContext(fixtures.examples(training), "lambda")
+        made = recombine(context, fixtures.examples(support, source="support.txt"), [[ModifierPairs(types_asked_alone=alone)]])
+        return [(" ".join(p.utterance), p.logical_form) for p in made if p.direction == "modifier"]
+
+    context = RecombinationContext(fixtures.examples(NO_CITY), "lambda")
+    assert asked_alone(context) == {"river:t", "lake:t"}
+    new_type = [("how many major city are in s0", "( count $0 ( and ( major:t $0 ) ( city:t $0 ) ( loc:t $0 s0 ) ) )")]
+    # By default `city:t` goes beside rivers and lakes as if it modified them; asked alone, never.
+    assert ("how many river city are in s0", "( count $0 ( and ( river:t $0 ) ( city:t $0 ) ( loc:t $0 s0 ) ) )") in \
+        pairs(NO_CITY, new_type, False)
+    assert pairs(NO_CITY, new_type, True) == []
+    # A new modifier of a type asked alone keeps its pairs.
+    assert pairs(TRAINING, SUPPORT, True) == pairs(TRAINING, SUPPORT, False) != []
+    assert not ModifierPairs().types_asked_alone
