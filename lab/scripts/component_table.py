@@ -27,7 +27,8 @@ them; each row names its study and the row it was measured in:
 - typed variables added to the best row, decoding only: the draws' pre-trained archives taught again
   with and without it, lab/results/teach_probe/typed_variables.csv (`teach_probe.py`, suite only);
 - modifier pairs added to the best row and to the faithful row: grid systems `best-modifiers` against
-  `best` and `ours-modifiers` against `ours`, results/dev/runs.csv (suite only so far), on the draws
+  `best` and `ours-modifiers` against `ours` (and `best-modifiers-types`, whose types are conditions
+  asked alone, against `best`), results/dev/runs.csv (suite only so far), on the draws
   where they make pairs, weighted by the share of such draws (lab/results/reach/*.csv,
   `component_reach.py`; `pairs`); subtree pairs of new functions (`best-subtrees`, `ours-subtrees`) the
   same way; result-type re-ranking (`best-result-types`, `ours-result-types`) on the draws run;
@@ -419,6 +420,30 @@ ROWS = [
             "results/dev-frequent/runs.csv",
             "results/runs.csv",
             reach="lab/results/reach/frequent/best-modifiers.csv",
+        ),
+    ),
+    Row(
+        "modifier pairs of types asked alone",
+        "added to the best row (`best-modifiers-types`)",
+        "no",
+        pairs(
+            "best-modifiers-types",
+            "best",
+            "results/dev/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/best-modifiers-types.csv",
+        ),
+    ),
+    Row(
+        "modifier pairs of types asked alone",
+        "added to the best row, frequent stratum (`best-modifiers-types`)",
+        "no",
+        pairs(
+            "best-modifiers-types",
+            "best",
+            "results/dev-frequent/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/frequent/best-modifiers-types.csv",
         ),
     ),
     Row(
