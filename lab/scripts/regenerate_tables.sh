@@ -26,6 +26,12 @@ for row in best ours; do  # the rows with modifier pairs read off the suite (lab
   $python lab/scripts/composite_row.py --with "$row-modifiers" --without "$row" \
     --reach "lab/results/reach/$row-modifiers.csv" --suite dev > "lab/results/composite/$row-modifiers_dev.md"
 done
+for suite in dev dev-frequent; do  # the row the suite chose: modifier pairs of types asked alone
+  reach=lab/results/reach/best-modifiers-types.csv
+  if [ "$suite" = dev-frequent ]; then reach=lab/results/reach/frequent/best-modifiers-types.csv; fi
+  $python lab/scripts/composite_row.py --with best-modifiers-types --without best --reach "$reach" --suite "$suite" \
+    > "lab/results/composite/best-modifiers-types_$suite.md"
+done
 $python lab/scripts/suite_size.py --suites dev dev-frequent --since 62ec330 --pretrain-dir "$pretrain" --best best \
   --out lab/results/suite_size.md > /dev/null
 for suite in dev dev-frequent; do
