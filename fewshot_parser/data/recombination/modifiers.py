@@ -73,6 +73,28 @@ def sibling_types(tree: Tree, modifier: str) -> Dict[str, bool]:
     return found
 
 
+def condition_variable(call: Tree, formalism: str) -> Optional[str]:
+    """The variable a one-argument condition applies to (`$0` of `( city:t $0 )`); None for any other call."""
+    if len(call.children) == 1 and call.children[0].is_leaf and is_condition(call.label):
+        if is_variable(call.children[0].label, formalism):
+            return call.children[0].label
+    return None
+
+
+def known_conditions(context: RecombinationContext) -> FrozenSet[str]:
+    """The labels the training LFs apply as one-argument conditions to a variable."""
+
+    def make() -> FrozenSet[str]:
+        return frozenset(
+            call.label
+            for example in context.training
+            for call in example.tree.calls()
+            if condition_variable(call, context.formalism) is not None
+        )
+
+    return context.derived("modifiers.known_conditions", make)
+
+
 def domain_conditions(context: RecombinationContext) -> FrozenSet[str]:
     """The labels every training LF calls (jobs' `job`): no type, since they set no question apart."""
 
@@ -96,9 +118,9 @@ def asked_alone(context: RecombinationContext) -> FrozenSet[str]:
         for example in context.training:
             conditions: Dict[str, Set[str]] = collections.defaultdict(set)
             for call in example.tree.calls():
-                if len(call.children) == 1 and call.children[0].is_leaf and is_condition(call.label):
-                    if is_variable(call.children[0].label, context.formalism):
-                        conditions[call.children[0].label].add(call.label)
+                variable = condition_variable(call, context.formalism)
+                if variable is not None:
+                    conditions[variable].add(call.label)
             found.update(next(iter(labels)) for labels in conditions.values() if len(labels) == 1)
         return frozenset(found)
 
@@ -187,18 +209,23 @@ class ModifierPairs(PairGenerator):
         self.name_words = name_words
         self.types_asked_alone = types_asked_alone
 
+    def _is_type(self, context: RecombinationContext, label: str) -> bool:
+        """Whether a known condition may be a modifier's type: never a domain condition and, with
+        `types_asked_alone`, one some training LF applies alone."""
+        if label in domain_conditions(context):
+            return False
+        return not self.types_asked_alone or label in asked_alone(context)
+
     def _types(self, context: RecombinationContext, types: Set[str]) -> Set[str]:
+        """The types the modifier goes beside, given the types its support shows it beside."""
         if self.same_type:
             return types
         suffixes = {type_suffix(label) for label in types}
-        found: Set[str] = set()
-        for example in context.training:
-            for call in example.tree.calls():
-                if len(call.children) == 1 and call.children[0].is_leaf and is_condition(call.label):
-                    if type_suffix(call.label) in suffixes and is_variable(call.children[0].label, context.formalism):
-                        found.add(call.label)
-        found -= domain_conditions(context)
-        return found & asked_alone(context) if self.types_asked_alone else found
+        return {
+            label
+            for label in known_conditions(context)
+            if type_suffix(label) in suffixes and self._is_type(context, label)
+        }
 
     def pairs(
         self,
@@ -218,9 +245,7 @@ class ModifierPairs(PairGenerator):
             if not is_condition(predicate):
                 continue
             siblings = sibling_types(entry.example.tree, predicate)
-            types = set(siblings) & context.known - domain_conditions(context)
-            if self.types_asked_alone:
-                types &= asked_alone(context)
+            types = {label for label in siblings if label in context.known and self._is_type(context, label)}
             if not types or not occurrence.signature[3]:
                 continue
             before = True
