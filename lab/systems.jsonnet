@@ -15,6 +15,35 @@ local untyped(generators=null) = {
   pretraining: { dataset_reader: { typed_entities: false } },
   teaching_recipe: true,
 };
+// The faithful row's dataset reader wrapped in a recombination reader that makes `generators`' pairs
+// only (no other pair kind, no replay, the support once): a recombination component added to the faithful row.
+local faithful_with(generators) = {
+  dataset_reader: {
+    reader: {
+      type: 'fewshot_augmented',
+      completeness: null,
+      idiom_source: null,
+      min_support: null,
+      token_indexers: null,
+      typed_entities: null,
+      unify_slots: null,
+      generators: generators,
+      lexicon: c.dataset,
+      reader: {
+        type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
+        completeness: 1,
+        idiom_source: c.path(0, 1) + '/train.txt',
+        min_support: 5,
+        token_indexers: { tokens: { type: 'single_id' } },
+        typed_entities: false,
+        unify_slots: false,
+      },
+      seed: c.seed,
+      support_data_path: c.support,
+      training_data_path: c.train,
+    },
+  },
+};
 [
   {
     name: 'chosen-fallback-roles',
@@ -7475,33 +7504,15 @@ local untyped(generators=null) = {
     setting: '+ modifier pairs',
     about: "The faithful row with best-modifiers' modifier pairs and nothing else of recombination (no forward or reverse pairs, no replay, the support once, its 20 epochs): a component added to the faithful row. fewshot_parser/data/recombination/modifiers.py.",
     base: '../experiments/faithful.jsonnet',
-    overrides: {
-      dataset_reader: {
-        reader: {
-          type: 'fewshot_augmented',
-          completeness: null,
-          idiom_source: null,
-          min_support: null,
-          token_indexers: null,
-          typed_entities: null,
-          unify_slots: null,
-          generators: [[{ type: 'modifiers', pairs_per_predicate: 20 }]],
-          lexicon: c.dataset,
-          reader: {
-            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
-            completeness: 1,
-            idiom_source: c.path(0, 1) + '/train.txt',
-            min_support: 5,
-            token_indexers: { tokens: { type: 'single_id' } },
-            typed_entities: false,
-            unify_slots: false,
-          },
-          seed: c.seed,
-          support_data_path: c.support,
-          training_data_path: c.train,
-        },
-      },
-    },
+    overrides: faithful_with([[{ type: 'modifiers', pairs_per_predicate: 20 }]]),
+  },
+  {
+    name: 'ours-modifiers-types',
+    system: 'ProtoParser',
+    setting: '+ modifier pairs of types asked alone',
+    about: "The faithful row with best-modifiers-types' modifier pairs (types that some training LF asks alone) and nothing else of recombination: the chosen modifier pairs added to the faithful row. fewshot_parser/data/recombination/modifiers.py.",
+    base: '../experiments/faithful.jsonnet',
+    overrides: faithful_with([[{ type: 'modifiers', pairs_per_predicate: 20, types_asked_alone: true }]]),
   },
   {
     name: 'best-unknown',
@@ -7530,33 +7541,7 @@ local untyped(generators=null) = {
     setting: '+ unknown-word pairs',
     about: "The faithful row with best-unknown's unknown-word pairs and nothing else of recombination (no forward or reverse pairs, no replay, the support once, its 20 epochs): a component added to the faithful row. lab/fewshot_lab/data/recombination/unknown_words.py.",
     base: '../experiments/faithful.jsonnet',
-    overrides: {
-      dataset_reader: {
-        reader: {
-          type: 'fewshot_augmented',
-          completeness: null,
-          idiom_source: null,
-          min_support: null,
-          token_indexers: null,
-          typed_entities: null,
-          unify_slots: null,
-          generators: [[{ type: 'unknown_words', pairs_per_predicate: 10 }]],
-          lexicon: c.dataset,
-          reader: {
-            type: c.pick(['fewshot_jobs', 'fewshot_geoquery', 'fewshot_atis']),
-            completeness: 1,
-            idiom_source: c.path(0, 1) + '/train.txt',
-            min_support: 5,
-            token_indexers: { tokens: { type: 'single_id' } },
-            typed_entities: false,
-            unify_slots: false,
-          },
-          seed: c.seed,
-          support_data_path: c.support,
-          training_data_path: c.train,
-        },
-      },
-    },
+    overrides: faithful_with([[{ type: 'unknown_words', pairs_per_predicate: 10 }]]),
   },
   {
     name: 'best-subtrees',
