@@ -29,6 +29,7 @@ function(dataset=std.extVar('FEWSHOT_DATASET'), shot=std.parseInt(std.extVar('FE
         [
           { type: 'forward', pairs_per_predicate: 20, same_roles: true },
           { type: 'reverse', pairs_per_predicate: 10 },
+          { type: 'modifiers', pairs_per_predicate: 20, types_asked_alone: true },
         ],
         [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
       ],

@@ -8,6 +8,13 @@ local recombination = [
   { type: 'forward', pairs_per_predicate: 20, same_roles: true },
   { type: 'reverse', pairs_per_predicate: 10 },
 ];
+// The best row's pair generators before modifier pairs joined them: the rows that measured a component
+// added to the best row of that time keep them (`best-no-modifiers` is that row).
+local before_modifiers = {
+  dataset_reader: {
+    generators: [recombination, [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }]],
+  },
+};
 // Overrides of the best row with untyped entity slots (own pre-training), and `generators` if given.
 local untyped(generators=null) = {
   dataset_reader: { reader: { typed_entities: false } } + (if generators == null then {} else { generators: generators }),
@@ -7386,7 +7393,7 @@ local faithful_with(generators) = {
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, repeated-subtree re-ranking, slot-type check, pre-trained parser where no new predicate is used",
     about: 'The best row with repeated-subtree re-ranking after entity coverage (decoding only, same pre-training and fine-tuning): a parser taught river:t by "what are the major river in s0" wrote ( river:t $0 ) twice in one conjunction (dev-frequent geo draw 1; lab/fewshot_lab/modules/decoding/repeated_subtrees.py). Measured on the kept archives by lab/scripts/decoding_probe.py.',
     base: '../experiments/best.jsonnet',
-    overrides: { model: { rerankers: [{ type: 'entity_coverage', beam_size: 10, weight: 5 }, { type: 'repeated_subtrees' }] }, teaching_recipe: true },
+    overrides: before_modifiers + { model: { rerankers: [{ type: 'entity_coverage', beam_size: 10, weight: 5 }, { type: 'repeated_subtrees' }] }, teaching_recipe: true },
   },
   {
     name: 'best-argtypes',
@@ -7394,7 +7401,7 @@ local faithful_with(generators) = {
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, argument-type re-ranking, slot-type check, pre-trained parser where no new predicate is used",
     about: 'The best row with argument-type re-ranking after entity coverage (decoding only): slots typed by class let "what river run through s0" become ( loc:t s0 $0 ), a position states (almost) never take in the training data (dev-frequent geo draw 1; lab/fewshot_lab/modules/decoding/argument_types.py). Measured on the kept archives by lab/scripts/decoding_probe.py.',
     base: '../experiments/best.jsonnet',
-    overrides: {
+    overrides: before_modifiers + {
       model: {
         rerankers: [
           { type: 'entity_coverage', beam_size: 10, weight: 5 },
@@ -7410,7 +7417,7 @@ local faithful_with(generators) = {
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, variable scoping, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: 'The best row with variable scoping before entity coverage (decoding only): taught next_to:t by "what is the longest river that flow through a state that border s0", the parser names the new predicate\'s variable $1 as the support did, also where only $0 is bound ("how many state border s0" -> ( next_to:t $1 s0 ) under count $0; dev-frequent geo draw 4). fewshot_parser/modules/decoding/variable_scoping.py; measured first on the kept archives by lab/scripts/decoding_probe.py.',
     base: '../experiments/best.jsonnet',
-    overrides: {
+    overrides: before_modifiers + {
       model: {
         rerankers: [{ type: 'variable_scoping' }, { type: 'entity_coverage', beam_size: 10, weight: 5 }],
       },
@@ -7424,7 +7431,7 @@ local faithful_with(generators) = {
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, typed variables, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
     about: 'The best row with typed variables before entity coverage (decoding only): variable scoping that also refuses a naming giving one variable two conditions the training file never puts on one variable; taught "how many state have city n0", the parser wrote ( city:t $0 ) for the state $0 on 8 of 39 queries (dev geo draw 28, 1-shot sample 1). lab/fewshot_lab/modules/decoding/typed_variables.py.',
     base: '../experiments/best.jsonnet',
-    overrides: {
+    overrides: before_modifiers + {
       model: {
         rerankers: [
           { type: 'typed_variables', training_data: c.train },
@@ -7457,25 +7464,13 @@ local faithful_with(generators) = {
     },
   },
   {
-    name: 'best-modifiers-types',
+    name: 'best-no-modifiers',
     system: 'ProtoParser',
-    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs and modifier pairs of types asked alone, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
-    about: "best-modifiers whose types are conditions some training LF applies alone to a variable (`types_asked_alone`): on the frequent geo draws where city:t is new, its support 'how many major city are in s0' made it a modifier of the known major:t, inserted beside rivers and lakes ('how many river city are in s0'); the frequent stratum lost -0.37 +- 0.30 (2-shot). fewshot_parser/data/recombination/modifiers.py.",
+    setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, slot-type check, pre-trained parser where no new predicate is used",
+    about: "The best row without its modifier pairs: the best row until the suite chose them (lab/results/composite/best-modifiers-types_dev.md), and the row every component 'added to the best row' before them was measured against. fewshot_parser/data/recombination/modifiers.py.",
     base: '../experiments/best.jsonnet',
-    overrides: {
-      dataset_reader: {
-        generators: [
-          [
-            { type: 'forward', pairs_per_predicate: 20, same_roles: true },
-            { type: 'reverse', pairs_per_predicate: 10 },
-            { type: 'modifiers', pairs_per_predicate: 20, types_asked_alone: true },
-          ],
-          [{ type: 'superlatives', max_arity: 1, pairs_per_predicate: 40, support_kinds: true }],
-        ],
-      },
-      // It shares the best row's pre-trained archive, whose recipe stays the best row's.
-      teaching_recipe: false,
-    },
+    // It shares the best row's pre-trained archive, whose recipe stays the best row's.
+    overrides: before_modifiers + { teaching_recipe: false },
   },
   {
     name: 'best-modifiers-same',
@@ -7604,7 +7599,7 @@ local faithful_with(generators) = {
     setting: "+ MiniLM contextual, lexicon, linking, IRNet schema encoding, recombination with role-checked forward pairs, 40 reshaped pairs of measures and types with superlatives and the support's entity kinds, entity slots typed by class, entity coverage, result-type re-ranking, slot-type check, pre-trained parser where no new predicate is used",
     about: 'The best row with result-type re-ranking after entity coverage (decoding only): a call may go only where the training file puts calls of its type suffix; taught capital:c and capital:t, the parser wrote ( and ( capital:c s0 ) ... ), a city among conditions (dev geo draw 26, lab/results/error_analysis_dev_geo_d26.md). lab/fewshot_lab/modules/decoding/result_types.py.',
     base: '../experiments/best.jsonnet',
-    overrides: {
+    overrides: before_modifiers + {
       model: {
         rerankers: [
           { type: 'entity_coverage', beam_size: 10, weight: 5 },
@@ -7642,20 +7637,29 @@ local faithful_with(generators) = {
     setting: row.setting + ', pre-trained ' + n + ' epochs',
     about: 'The ' + row.about + ' with ' + n + ' pre-training epochs instead of its own.',
     base: row.base,
-    overrides: {
+    overrides: row.overrides + {
       pretrained_archive: c.pretrain_dir + '/' + c.dataset + '-' + row.variant + '-e' + n + '/model.tar.gz',
       pretraining: { trainer: { num_epochs: n } },
       teaching_recipe: true,
     },
   }
   for row in [
-    { name: 'ours', setting: 'faithful', about: 'faithful row', base: '../experiments/faithful.jsonnet', variant: 'ours' },
+    {
+      name: 'ours',
+      setting: 'faithful',
+      about: 'faithful row',
+      base: '../experiments/faithful.jsonnet',
+      variant: 'ours',
+      overrides: {},
+    },
     {
       name: 'best',
       setting: 'best',
-      about: 'best row',
+      about: 'best row before its modifier pairs',
       base: '../experiments/best.jsonnet',
       variant: 'contextual-schema-classes',
+      // The best row of the pre-training epochs study (lab/results/pretraining_epochs.md).
+      overrides: before_modifiers,
     },
   ]
   for n in [10, 20, 40, 60, 80]

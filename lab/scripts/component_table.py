@@ -22,13 +22,14 @@ them; each row names its study and the row it was measured in:
   systems `best-reshaped40`, `best-adjectives`, `best-adjectives-subtrees`, results/dev/runs.csv and
   results/runs.csv; adjectives with subtree pairs added to the former best row
   (`adjectives-subtrees-ens5` against `reshaped40-ens5`, official shuffles only);
-- variable scoping added to the best row: grid system `best-scoped` against `best`, results/dev/runs.csv
+- variable scoping added to the best row: grid system `best-scoped` against `best-no-modifiers`, results/dev/runs.csv
   (the frequent stratum's effect is in docs/results.md's text, from results/dev-frequent/runs.csv);
 - typed variables added to the best row, decoding only: the draws' pre-trained archives taught again
   with and without it, lab/results/teach_probe/typed_variables.csv (`teach_probe.py`, suite only);
 - modifier pairs added to the best row and to the faithful row: grid systems `best-modifiers` against
-  `best` and `ours-modifiers` against `ours` (and `best-modifiers-types`, whose types are conditions
-  asked alone, against `best`), results/dev/runs.csv (suite only so far), on the draws
+  `best-no-modifiers` and `ours-modifiers` against `ours`; those whose types are conditions asked alone
+  removed from the best row (`best` against `best-no-modifiers`) and added to the faithful row
+  (`ours-modifiers-types` against `ours`), results/dev/runs.csv and results/dev-frequent/runs.csv, on the draws
   where they make pairs, weighted by the share of such draws (lab/results/reach/*.csv,
   `component_reach.py`; `pairs`); subtree pairs of new functions (`best-subtrees`, `ours-subtrees`) the
   same way; result-type re-ranking (`best-result-types`, `ours-result-types`) on the draws run;
@@ -370,15 +371,15 @@ ROWS = [
     ),
     Row(
         "entity slots typed by class",
-        "replacing typed slots in `best-unary40` (the best row, `best`)",
+        "replacing typed slots in `best-unary40` (the best row before modifier pairs, `best-no-modifiers`)",
         "yes",
-        pairs("best", "best-unary40", "results/dev/runs.csv", "results/runs.csv"),
+        pairs("best-no-modifiers", "best-unary40", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "variable scoping (decoding only)",
         "added to the best row (`best-scoped`)",
         "no",
-        pairs("best-scoped", "best", "results/dev/runs.csv", "results/runs.csv"),
+        pairs("best-scoped", "best-no-modifiers", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "typed variables (decoding only)",
@@ -392,7 +393,7 @@ ROWS = [
         "no",
         pairs(
             "best-modifiers",
-            "best",
+            "best-no-modifiers",
             "results/dev/runs.csv",
             "results/runs.csv",
             reach="lab/results/reach/best-modifiers.csv",
@@ -416,7 +417,7 @@ ROWS = [
         "no",
         pairs(
             "best-modifiers",
-            "best",
+            "best-no-modifiers",
             "results/dev-frequent/runs.csv",
             "results/runs.csv",
             reach="lab/results/reach/frequent/best-modifiers.csv",
@@ -424,26 +425,50 @@ ROWS = [
     ),
     Row(
         "modifier pairs of types asked alone",
-        "added to the best row (`best-modifiers-types`)",
-        "no",
+        "removed from the best row (`best-no-modifiers`)",
+        "yes",
         pairs(
-            "best-modifiers-types",
             "best",
+            "best-no-modifiers",
             "results/dev/runs.csv",
             "results/runs.csv",
-            reach="lab/results/reach/best-modifiers-types.csv",
+            reach="lab/results/reach/best.csv",
         ),
     ),
     Row(
         "modifier pairs of types asked alone",
-        "added to the best row, frequent stratum (`best-modifiers-types`)",
-        "no",
+        "removed from the best row, frequent stratum (`best-no-modifiers`)",
+        "yes",
         pairs(
-            "best-modifiers-types",
             "best",
+            "best-no-modifiers",
             "results/dev-frequent/runs.csv",
             "results/runs.csv",
-            reach="lab/results/reach/frequent/best-modifiers-types.csv",
+            reach="lab/results/reach/frequent/best.csv",
+        ),
+    ),
+    Row(
+        "modifier pairs of types asked alone",
+        "added to the faithful row (`ours-modifiers-types`)",
+        "no",
+        pairs(
+            "ours-modifiers-types",
+            "ours",
+            "results/dev/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/ours-modifiers-types.csv",
+        ),
+    ),
+    Row(
+        "modifier pairs of types asked alone",
+        "added to the faithful row, frequent stratum (`ours-modifiers-types`)",
+        "no",
+        pairs(
+            "ours-modifiers-types",
+            "ours",
+            "results/dev-frequent/runs.csv",
+            "results/runs.csv",
+            reach="lab/results/reach/frequent/ours-modifiers-types.csv",
         ),
     ),
     Row(
@@ -462,13 +487,13 @@ ROWS = [
         "unknown-word pairs",
         "added to the best row (`best-unknown`)",
         "no",
-        pairs("best-unknown", "best", "results/dev/runs.csv", "results/runs.csv"),
+        pairs("best-unknown", "best-no-modifiers", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "unknown-word pairs",
         "added to the best row, frequent stratum (`best-unknown`)",
         "no",
-        pairs("best-unknown", "best", "results/dev-frequent/runs.csv", "results/runs.csv"),
+        pairs("best-unknown", "best-no-modifiers", "results/dev-frequent/runs.csv", "results/runs.csv"),
     ),
     Row(
         "unknown-word pairs",
@@ -488,7 +513,7 @@ ROWS = [
         "no",
         pairs(
             "best-subtrees",
-            "best",
+            "best-no-modifiers",
             "results/dev/runs.csv",
             "results/runs.csv",
             reach="lab/results/reach/best-subtrees.csv",
@@ -510,7 +535,7 @@ ROWS = [
         "result-type re-ranking",
         "added to the best row (`best-result-types`)",
         "no",
-        pairs("best-result-types", "best", "results/dev/runs.csv", "results/runs.csv"),
+        pairs("best-result-types", "best-no-modifiers", "results/dev/runs.csv", "results/runs.csv"),
     ),
     Row(
         "result-type re-ranking",

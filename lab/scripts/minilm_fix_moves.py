@@ -33,12 +33,12 @@ from fewshot_parser.common.results_io import read_result_rows  # noqa: E402
 from fewshot_parser.common.safe_io import atomic_open  # noqa: E402
 
 COLUMNS = [("geo", 1), ("geo", 2), ("jobs", 1), ("jobs", 2)]
-MINILM = ["chosen-fallback-roles", "best"]
+MINILM = ["chosen-fallback-roles", "best-no-modifiers"]
 PLAIN = ["ours"]
 COMPARISONS = [
-    ("best", "ours"),
+    ("best-no-modifiers", "ours"),
     ("chosen-fallback-roles", "ours"),
-    ("best", "chosen-fallback-roles"),
+    ("best-no-modifiers", "chosen-fallback-roles"),
 ]
 
 

@@ -45,7 +45,7 @@ SNAPSHOT = re.compile(r"model_state_e(\d+)\.th$")
 # (label, system, setting of the full row, setting prefix of its shortened rows)
 ROWS = [
     ("faithful", SYSTEMS["ours"][:2], "faithful, pre-trained {n} epochs"),
-    ("best", SYSTEMS["best"][:2], "best, pre-trained {n} epochs"),
+    ("best", SYSTEMS["best-no-modifiers"][:2], "best, pre-trained {n} epochs"),
 ]
 
 

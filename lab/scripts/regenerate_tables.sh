@@ -22,15 +22,17 @@ allennlp=.venv/bin/allennlp
 pretrain=${FEWSHOT_PRETRAIN_DIR:-runs/pretrain-82}
 if [ -d "$pretrain" ]; then $python lab/scripts/pretraining_minutes.py "$pretrain" > /dev/null; fi
 $python lab/scripts/component_table.py --out lab/results/components.md --docs docs/results.md | tail -1
-for row in best ours; do  # the rows with modifier pairs read off the suite (lab/results/composite/)
-  $python lab/scripts/composite_row.py --with "$row-modifiers" --without "$row" \
-    --reach "lab/results/reach/$row-modifiers.csv" --suite dev > "lab/results/composite/$row-modifiers_dev.md"
-done
-for suite in dev dev-frequent; do  # the row the suite chose: modifier pairs of types asked alone
-  reach=lab/results/reach/best-modifiers-types.csv
-  if [ "$suite" = dev-frequent ]; then reach=lab/results/reach/frequent/best-modifiers-types.csv; fi
-  $python lab/scripts/composite_row.py --with best-modifiers-types --without best --reach "$reach" --suite "$suite" \
-    > "lab/results/composite/best-modifiers-types_$suite.md"
+# The rows with modifier pairs read off the suite (lab/results/composite/): added to the best row before
+# them and to the faithful row, and the best row's own (types asked alone) against the row without them.
+$python lab/scripts/composite_row.py --with best-modifiers --without best-no-modifiers \
+  --reach lab/results/reach/best-modifiers.csv --suite dev > lab/results/composite/best-modifiers_dev.md
+$python lab/scripts/composite_row.py --with ours-modifiers --without ours \
+  --reach lab/results/reach/ours-modifiers.csv --suite dev > lab/results/composite/ours-modifiers_dev.md
+for suite in dev dev-frequent; do
+  reach=lab/results/reach/best.csv
+  if [ "$suite" = dev-frequent ]; then reach=lab/results/reach/frequent/best.csv; fi
+  $python lab/scripts/composite_row.py --with best --without best-no-modifiers --reach "$reach" --suite "$suite" \
+    > "lab/results/composite/best_$suite.md"
 done
 $python lab/scripts/suite_size.py --suites dev dev-frequent --since 62ec330 --pretrain-dir "$pretrain" --best best \
   --out lab/results/suite_size.md > /dev/null

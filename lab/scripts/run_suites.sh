@@ -80,81 +80,87 @@ short() {  # short SUITE DATASET "DRAWS": the faithful and best rows pre-trained
 # the suite still lacks (the finished steps below only check their rows); modifier pairs change draws
 # 1, 2, 4 and 5, beside any known condition (ATIS has no type suffixes) or beside the support's types
 # only (best-modifiers-same).
-step dev atis "1 2" ours best
+step dev atis "1 2" ours best-no-modifiers
 # The frequent geo draws 1 and 2 (pre-trainings kept: fine-tunings only), the last frequent draws
 # modifier pairs change, for their verdict in both strata now that they make no jobs pair.
-step dev-frequent geo "1 2" best best-modifiers ours ours-modifiers
-# Modifier pairs whose types are conditions asked alone (best-modifiers-types): no pair on any frequent
-# draw (a new type there is no modifier), so every cell but the dev geo draws whose pairs change is
-# recorded from the best row or from best-modifiers; trained on the rest with the best row's pre-trainings.
-SAME="best best-modifiers" GROUP=10 step dev geo "$(seq -s ' ' 1 38)" best-modifiers-types
-SAME="best best-modifiers" GROUP=15 step dev-frequent geo "$(seq -s ' ' 1 15)" best-modifiers-types
-SAME=best GROUP=15 step dev jobs "$(seq -s ' ' 1 30)" best-modifiers-types
-SAME=best step dev-frequent jobs "1 2" best-modifiers-types
+step dev-frequent geo "1 2" best-no-modifiers best-modifiers ours ours-modifiers
+# The best row, now with modifier pairs whose types are conditions asked alone (until 7cdc2cc the lab row
+# best-modifiers-types; the rows carry over): no pair on any frequent draw (a new type there is no
+# modifier), so every cell but the dev geo draws whose pairs change is recorded from best-no-modifiers
+# or best-modifiers; trained on the rest with the shared pre-trainings.
+SAME="best-no-modifiers best-modifiers" GROUP=10 step dev geo "$(seq -s ' ' 1 38)" best
+SAME="best-no-modifiers best-modifiers" GROUP=15 step dev-frequent geo "$(seq -s ' ' 1 15)" best
+SAME=best-no-modifiers GROUP=15 step dev jobs "$(seq -s ' ' 1 30)" best
+SAME=best-no-modifiers step dev-frequent jobs "1 2" best
 # ATIS draws 3-5 together (an odd draw alone would leave a core idle for most of its faithful
-# pre-training): the issue's five ATIS draws, before the modifier-pair rows below.
-GROUP=3 step dev atis "3 4 5" ours best
-# The row the suite chose (best-modifiers-types: the best row with modifier pairs of types asked alone,
-# docs/results.md) on every ATIS draw, then its official shuffles 1-5, once, for the paper comparison
-# (recorded from the best row's runs where its inputs are provably the same; the best row's official
-# ATIS 2-shot cells, stale since a9cacfad changed their support data, are trained there).
-SAME=best GROUP=5 step dev atis "1 2 3 4 5" best-modifiers-types
-echo "=== official: best-modifiers-types ($(date))"
-SAME=best grid --datasets geo jobs atis --systems best-modifiers-types --runs-dir runs/official-82
+# pre-training): the issue's five ATIS draws.
+GROUP=3 step dev atis "3 4 5" ours best-no-modifiers
+# The best row on every ATIS draw, then its official shuffles 1-5, once, for the paper comparison
+# (recorded from best-no-modifiers' runs where its inputs are provably the same; its official ATIS
+# 2-shot cells, stale since a9cacfad changed their support data, are trained there).
+SAME=best-no-modifiers GROUP=5 step dev atis "1 2 3 4 5" best
+echo "=== official: best ($(date))"
+SAME=best-no-modifiers grid --datasets geo jobs atis --systems best --runs-dir runs/official-82
 find runs/official-82 -path "*/model.tar.gz" -delete
 # The frequent geo cells the shorter-span rule of recombination moves (lab/results/span_ownership.csv;
 # their old rows are deleted, the others certified): made again with the rule.
 # With them, modifier pairs on the frequent draws they change whose pre-trainings are kept (fine-tunings
 # only; lab/results/reach/frequent/*.csv: draws 1, 2, 7, 8, 9, 11), for the best row's choice in both strata.
-step dev-frequent geo "7 8 9 11" best best-unknown ours-unknown best-modifiers ours-modifiers
-# The best row with modifier pairs on every measured draw, for the best row's choice: recorded from the
-# best row's runs where the inputs are provably the same (run-grid --same-inputs-as; 223 of the dev
+step dev-frequent geo "7 8 9 11" best-no-modifiers best-unknown ours-unknown best-modifiers ours-modifiers
+# Modifier pairs (without the types rule) on every measured draw: recorded from the
+# best-no-modifiers runs where the inputs are provably the same (run-grid --same-inputs-as; 223 of the dev
 # cells), trained with the best row's pre-training (made again where it is gone) on the draws it changes.
-SAME=best GROUP=10 step dev geo "$(seq -s ' ' 1 38)" best-modifiers
-SAME=best GROUP=10 step dev jobs "$(seq -s ' ' 1 30)" best-modifiers
-SAME=best GROUP=15 step dev-frequent geo "$(seq -s ' ' 1 15)" best-modifiers
-SAME=best step dev-frequent jobs "1 2" best-modifiers
-SAME=best step dev atis "1 2 4 5" best-modifiers best-modifiers-same ours-modifiers
-step dev jobs "19 20 21 22 23 24 25 26 27 28 29 30" ours best
-step dev geo "30 31" ours best
+SAME=best-no-modifiers GROUP=10 step dev geo "$(seq -s ' ' 1 38)" best-modifiers
+SAME=best-no-modifiers GROUP=10 step dev jobs "$(seq -s ' ' 1 30)" best-modifiers
+SAME=best-no-modifiers GROUP=15 step dev-frequent geo "$(seq -s ' ' 1 15)" best-modifiers
+SAME=best-no-modifiers step dev-frequent jobs "1 2" best-modifiers
+SAME=best-no-modifiers step dev atis "1 2 4 5" best-modifiers best-modifiers-same ours-modifiers
+step dev jobs "19 20 21 22 23 24 25 26 27 28 29 30" ours best-no-modifiers
+step dev geo "30 31" ours best-no-modifiers
 # The frequent stratum, whose geo column the issue also asks to decide (a geo pre-training is minutes).
-step dev-frequent geo "6 7 8 9 10 11 12 13 14 15" ours best
+step dev-frequent geo "6 7 8 9 10 11 12 13 14 15" ours best-no-modifiers
 # Modifier pairs on the jobs draws whose pre-trainings are still kept (fine-tunings only).
-SAME=best step dev jobs "23 24 30" best-modifiers
-SAME=best step dev geo "31" best-modifiers ours-modifiers
-step dev geo "32 33" ours best
-step dev geo "35 36 37 38" ours best
+SAME=best-no-modifiers step dev jobs "23 24 30" best-modifiers
+SAME=best-no-modifiers step dev geo "31" best-modifiers ours-modifiers
+step dev geo "32 33" ours best-no-modifiers
+step dev geo "35 36 37 38" ours best-no-modifiers
 # Unknown-word pairs (lab/results/cue_words_frequent_geo.md), on the draws whose pre-trainings are kept.
 step dev-frequent geo "6 7 8 9 10 11 12 13 14 15" best-unknown ours-unknown
-SAME=best step dev geo "33 37 38" best-modifiers ours-modifiers
+SAME=best-no-modifiers step dev geo "33 37 38" best-modifiers ours-modifiers
 step dev geo "30 31 32 33 35 36 37 38" best-unknown ours-unknown
 # Whether the best row's pre-training can be a fifth as long (the faithful row's could on 8 geo draws).
 short dev geo "30 31 32 33 35 36 37 38"
 step dev geo "32" best-subtrees ours-subtrees
 step dev geo "35 36 37 38" best-subtrees ours-subtrees
-step dev geo "39 40 41 42" ours best
-SAME=best step dev geo "39 40 41 42" best-modifiers ours-modifiers
+step dev geo "39 40 41 42" ours best-no-modifiers
+SAME=best-no-modifiers step dev geo "39 40 41 42" best
+SAME=best-no-modifiers step dev geo "39 40 41 42" best-modifiers ours-modifiers
 step dev geo "39 41 42" best-subtrees ours-subtrees
-step dev geo "43 44 45 46" ours best
-SAME=best step dev geo "43 44 46" best-modifiers ours-modifiers
+step dev geo "43 44 45 46" ours best-no-modifiers
+SAME=best-no-modifiers step dev geo "43 44 45 46" best
+SAME=best-no-modifiers step dev geo "43 44 46" best-modifiers ours-modifiers
 step dev geo "43 44 45 46" best-subtrees ours-subtrees
-step dev geo "47 48 49 50" ours best
-SAME=best step dev geo "50" best-modifiers ours-modifiers
+step dev geo "47 48 49 50" ours best-no-modifiers
+SAME=best-no-modifiers step dev geo "47 48 49 50" best
+SAME=best-no-modifiers step dev geo "50" best-modifiers ours-modifiers
 step dev geo "47 48 49 50" best-subtrees ours-subtrees
 # The shortened pre-trainings.
 short dev geo "39 40 41 42 43 44 45 46 47 48 49 50"
 short dev jobs "19 20 21 22 23 24 25 26 27 28 29 30"
 # Subtree and modifier pairs on the measured draws they change (their best-row pre-trainings made again).
 step dev geo "21 22 24 26 28 1 2 7 8 9 10 11 12 13 14 15 16 17 18 19" best-subtrees ours-subtrees
-SAME=best step dev geo "2 3 4 6 7 8 10 14 15 17" best-modifiers ours-modifiers
-SAME=best step dev jobs "6 8 9 11 12 13 15" best-modifiers
+SAME=best-no-modifiers step dev geo "2 3 4 6 7 8 10 14 15 17" best-modifiers ours-modifiers
+SAME=best-no-modifiers step dev jobs "6 8 9 11 12 13 15" best-modifiers
 step dev geo "34 21 24 26 28 36 37 38 39 41 43 45 47 49 50" best-result-types ours-result-types
 # Typed variables (decoding only) on every geo draw whose best-row pre-training is kept: taught again.
 $python lab/scripts/teach_probe.py measure --component typed_variables \
   --draws 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 2 3 4 6 7 8 10 14 15 17 \
   --out lab/results/teach_probe/typed_variables.csv | tail -1
-step dev-frequent jobs "3 4 5" ours best
-step dev-frequent jobs "6 7 8 9 10 11 12 13 14 15" ours best
-SAME=best GROUP=13 step dev-frequent jobs "$(seq -s ' ' 3 15)" best-modifiers
-step dev-frequent atis "1 2 3 4 5" ours best
+step dev-frequent jobs "3 4 5" ours best-no-modifiers
+SAME=best-no-modifiers step dev-frequent jobs "3 4 5" best
+step dev-frequent jobs "6 7 8 9 10 11 12 13 14 15" ours best-no-modifiers
+SAME=best-no-modifiers step dev-frequent jobs "6 7 8 9 10 11 12 13 14 15" best
+SAME=best-no-modifiers GROUP=13 step dev-frequent jobs "$(seq -s ' ' 3 15)" best-modifiers
+step dev-frequent atis "1 2 3 4 5" ours best-no-modifiers
+SAME=best-no-modifiers step dev-frequent atis "1 2 3 4 5" best
 echo "=== done ($(date))"

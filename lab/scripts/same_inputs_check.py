@@ -3,7 +3,7 @@ Whether `run-grid --same-inputs-as` copies only what training would give: over t
 both a row and its base row were trained (and both are current for today's configs), the cells the
 proof (`fewshot_parser/commands/grid_same_inputs.py`) calls the same must have equal numbers.
 
-    python lab/scripts/same_inputs_check.py --pair best-modifiers:best --pair ours-modifiers:ours \\
+    python lab/scripts/same_inputs_check.py --pair best-modifiers:best-no-modifiers --pair ours-modifiers:ours \\
         --suite dev --results results/dev/runs.csv --out lab/results/same_inputs_check.csv
 
 Writes one line per cell (the proof's verdict, both exact matches and retentions) and prints, per

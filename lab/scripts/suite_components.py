@@ -85,17 +85,17 @@ COMPARISONS: List[Tuple[str, str, str]] = [
     ),
     (
         "entity slots typed by class, in the best row with superlative pairs of measures",
-        "best",
+        "best-no-modifiers",
         "best-unary40",
     ),
     (
         "superlative pairs of measures and slots typed by class against the best row",
-        "best",
+        "best-no-modifiers",
         "chosen-fallback-roles",
     ),
     (
         "best row with superlative pairs and slots typed by class against the faithful row",
-        "best",
+        "best-no-modifiers",
         "ours",
     ),
     (
