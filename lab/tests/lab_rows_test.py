@@ -45,6 +45,14 @@ def test_variants_change_only_what_they_name():
     assert scoped == reshaped
 
 
+def test_the_best_row_is_the_row_without_modifier_pairs_plus_them():
+    best, before = rendered_row("best", "geo", 1), rendered_row("best-no-modifiers", "geo", 1)
+    first, last = best["dataset_reader"].pop("generators"), before["dataset_reader"].pop("generators")
+    assert first[0] == last[0] + [{"type": "modifiers", "pairs_per_predicate": 20, "types_asked_alone": True}]
+    assert first[1:] == last[1:]
+    assert best == before  # the same pre-training and every other setting, so the archive is shared
+
+
 @pytest.mark.parametrize("name", ["seq2seq-pt", "coarse2fine-pt", "irnet-pt"])
 def test_minilm_baselines_change_only_the_words(name):
     plain, minilm = rendered_row(name, "geo", 1), rendered_row(f"{name}-minilm", "geo", 1)
@@ -65,8 +73,8 @@ def test_minilm_baselines_change_only_the_words(name):
 
 
 @pytest.mark.parametrize("name", ["best-repeated", "best-argtypes"])
-def test_decoding_probe_rows_add_one_reranker_to_the_best_row(name):
-    probe, best = rendered_row(name, "geo", 1), rendered_row("best", "geo", 1)
+def test_decoding_probe_rows_add_one_reranker_to_the_best_row_before_modifier_pairs(name):
+    probe, best = rendered_row(name, "geo", 1), rendered_row("best-no-modifiers", "geo", 1)
     added, own = probe["model"].pop("rerankers"), best["model"].pop("rerankers")
     assert added[: len(own)] == own and len(added) == len(own) + 1
     assert added[-1]["type"] == {"best-repeated": "repeated_subtrees", "best-argtypes": "argument_types"}[name]
@@ -74,7 +82,7 @@ def test_decoding_probe_rows_add_one_reranker_to_the_best_row(name):
 
 
 def test_the_scoped_row_puts_variable_scoping_first_and_keeps_the_pretraining():
-    probe, plain = rendered_row("best-scoped", "geo", 1), rendered_row("best", "geo", 1)
+    probe, plain = rendered_row("best-scoped", "geo", 1), rendered_row("best-no-modifiers", "geo", 1)
     added, own = probe["model"].pop("rerankers"), plain["model"].pop("rerankers")
     assert added == [{"type": "variable_scoping"}] + own
     assert probe == plain
