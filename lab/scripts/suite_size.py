@@ -114,10 +114,11 @@ def suite_lines(
     ledger = read_ledger()  # pre-trainings whose logs are gone (lab/scripts/pretraining_minutes.py)
     total = 0.0
     variants = {FAITHFUL: "ours", best_key: VARIANTS[best_row]}
+    cells = {cell(r): r for r in rows}
     for key, label in ((FAITHFUL, "faithful"), (best_key, "best")):
         for dataset in ("jobs", "geo", "atis"):
             seconds = [
-                float(r["seconds"]) for r in rows if (r["system"], r["setting"]) == key and r["dataset"] == dataset
+                run_seconds(r, cells) for r in rows if (r["system"], r["setting"]) == key and r["dataset"] == dataset
             ]
             draws = sorted(
                 {int(r["shuffle"]) for r in rows if (r["system"], r["setting"]) == key and r["dataset"] == dataset}
@@ -144,6 +145,23 @@ def suite_lines(
             )
     lines += ["", f"Total: {total:.2f} process hours.", ""]
     return lines
+
+
+def cell(row: Dict[str, str], setting: Sequence[str] = ()) -> tuple:
+    """A results row's system, setting, dataset, shot, draw and support sample (`setting` replaces its own two)."""
+    system = tuple(setting) or (row["system"], row["setting"])
+    return system + (row["dataset"], row["shot"], row["shuffle"], row.get("sample") or "0")
+
+
+def run_seconds(row: Dict[str, str], cells: Dict[tuple, Dict[str, str]]) -> float:
+    """A run's fine-tuning seconds. A row recorded from the same inputs as another row's run
+    (`same_inputs_as`, 0 seconds) costs what that run did: the suite needs it made once."""
+    for _ in range(len(SYSTEMS)):  # a chain of copies ends at a trained run
+        source = row.get("same_inputs_as")
+        if not source or source not in SYSTEMS or cell(row, SYSTEMS[source][:2]) not in cells:
+            break
+        row = cells[cell(row, SYSTEMS[source][:2])]
+    return float(row["seconds"])
 
 
 def main() -> None:

@@ -37,3 +37,24 @@ def test_spread_splits_between_and_within_draws_and_projects_the_error():
     assert census == pytest.approx(math.sqrt(0.25 * (0 + 1) / 2 + 0.25 * (0.5 * 7 + 1) / 2))
     assert spread.census_error(measured, {1: 1000, 2: 1000}) < spread.error(measured)
     assert suite_size.measured_draws([1, 2, 3, 4, 9], strata) == {1: 2, 2: 2, 0: 1}
+
+
+def test_a_row_recorded_from_same_inputs_costs_the_run_it_copies():
+    suite_size = load()
+    from fewshot_lab.systems import SYSTEMS
+
+    best, modifiers = SYSTEMS["best-no-modifiers"][:2], SYSTEMS["best-modifiers"][:2]
+
+    def row(system, seconds, same="", sample="0"):
+        fields = dict(dataset="geo", shot="1", shuffle="3", sample=sample, seconds=str(seconds), same_inputs_as=same)
+        return dict(fields, system=system[0], setting=system[1])
+
+    trained = row(best, 120.0, sample="")  # shuffle 0's rows may leave the sample empty
+    copied = row(modifiers, 0.0, same="best-no-modifiers")
+    chained = dict(row(SYSTEMS["best"][:2], 0.0, same="best-modifiers"))
+    cells = {suite_size.cell(r): r for r in (trained, copied, chained)}
+    assert suite_size.run_seconds(copied, cells) == 120.0
+    assert suite_size.run_seconds(chained, cells) == 120.0
+    assert suite_size.run_seconds(row(modifiers, 7.0), cells) == 7.0  # trained itself
+    orphan = row(modifiers, 0.0, same="ours")  # its source row is not in the file: nothing to add
+    assert suite_size.run_seconds(orphan, cells) == 0.0
